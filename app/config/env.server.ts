@@ -1,0 +1,144 @@
+import { z } from "zod";
+import { ROUTING_MODES } from "~/routing/route-table.js";
+import { LANGUAGES } from "~/i18n/languages";
+import { THEMES } from "~/themes/themes";
+import { slug } from "~/routing/params";
+import { experimentsSchema } from "~/experiments/experiments";
+
+const DEV_SESSION_SECRET = "development-only-secret-change-me-0123456789";
+
+const optionalUrl = z
+  .string()
+  .trim()
+  .transform((value) => value || undefined)
+  .pipe(z.string().url("must be an absolute URL").optional());
+
+const optionalSlug = z
+  .string()
+  .trim()
+  .transform((value) => value || undefined)
+  .pipe(slug.optional());
+
+const booleanFlag = z
+  .enum(["true", "false", "1", "0", ""])
+  .default("false")
+  .transform((value) => value === "true" || value === "1");
+
+const envSchema = z
+  .object({
+    PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+    APP_ENV: z.enum(["development", "test", "staging", "production"]).default("development"),
+    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+    DATABASE_URL: z
+      .string()
+      .trim()
+      .default("")
+      .refine((value) => value === "" || /^postgres(ql)?:\/\//.test(value), {
+        message: "must be empty (embedded SQLite) or a postgres:// URL",
+      }),
+    SESSION_SECRET: z.string().default(""),
+    DOMAIN: z.string().trim().min(1).default("localhost"),
+    LANGUAGE: z.enum(LANGUAGES).default("en-GB"),
+    THEME: z.enum(THEMES).default("default"),
+    ROUTING_TYPE: z
+      .enum(["", ...ROUTING_MODES.filter((mode) => mode !== "DEFAULT")] as [string, ...string[]])
+      .default("")
+      .transform((value) => (value || "DEFAULT") as (typeof ROUTING_MODES)[number]),
+    SHOW_PAGE: optionalUrl.default(""),
+    TITLE_SLUG: optionalSlug.default(""),
+    VENUE_SLUG: optionalSlug.default(""),
+    TRUST_PROXY: booleanFlag,
+    AUTH_URL: optionalUrl.default(""),
+    TICKETING_API_URL: optionalUrl.default(""),
+    CUSTOMER_ACCOUNTS_URL: optionalUrl.default(""),
+    MANAGE_ACCOUNT_URL: optionalUrl.default(""),
+    SESSION_URL: optionalUrl.default(""),
+    PAYMENT_URL: optionalUrl.default(""),
+    CUSTOMER_PROFILE_URL: optionalUrl.default(""),
+    EXPERIMENTATION_ID: z.string().trim().default(""),
+    CARD_TOKENISATION_SCRIPT_URL: optionalUrl.default(""),
+    EXPERIMENTS: z
+      .string()
+      .default("[]")
+      .transform((value, ctx) => {
+        try {
+          return JSON.parse(value) as unknown;
+        } catch {
+          ctx.addIssue({ code: z.ZodIssueCode.custom, message: "must be JSON" });
+          return z.NEVER;
+        }
+      })
+      .pipe(experimentsSchema),
+  })
+  .superRefine((env, ctx) => {
+    const secrets = env.SESSION_SECRET.split(",").map((secret) => secret.trim()).filter(Boolean);
+    if (env.APP_ENV === "production" && secrets.length === 0) {
+      ctx.addIssue({ code: "custom", path: ["SESSION_SECRET"], message: "is required when APP_ENV is production" });
+    }
+    if (secrets.some((secret) => secret.length < 32)) {
+      ctx.addIssue({ code: "custom", path: ["SESSION_SECRET"], message: "each secret must be at least 32 characters" });
+    }
+    if (env.ROUTING_TYPE === "SINGLE_SHOW" && !env.TITLE_SLUG) {
+      ctx.addIssue({ code: "custom", path: ["TITLE_SLUG"], message: "is required when ROUTING_TYPE is SINGLE_SHOW" });
+    }
+    if ((env.ROUTING_TYPE === "SINGLE_SHOW" || env.ROUTING_TYPE === "SINGLE_VENUE") && !env.VENUE_SLUG) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["VENUE_SLUG"],
+        message: `is required when ROUTING_TYPE is ${env.ROUTING_TYPE}`,
+      });
+    }
+  });
+
+export type Config = ReturnType<typeof toConfig>;
+
+function toConfig(env: z.output<typeof envSchema>) {
+  const secrets = env.SESSION_SECRET.split(",").map((secret) => secret.trim()).filter(Boolean);
+  return {
+    port: env.PORT,
+    appEnv: env.APP_ENV,
+    production: env.APP_ENV === "production" || env.APP_ENV === "staging",
+    logLevel: env.LOG_LEVEL,
+    databaseUrl: env.DATABASE_URL || undefined,
+    // Newest first: the first signs new cookies, all of them still verify old ones.
+    sessionSecrets: secrets.length > 0 ? secrets : [DEV_SESSION_SECRET],
+    domain: env.DOMAIN,
+    language: env.LANGUAGE,
+    theme: env.THEME,
+    routingType: env.ROUTING_TYPE,
+    showPage: env.SHOW_PAGE,
+    titleSlug: env.TITLE_SLUG,
+    venueSlug: env.VENUE_SLUG,
+    trustProxy: env.TRUST_PROXY,
+    services: {
+      auth: env.AUTH_URL,
+      ticketingApi: env.TICKETING_API_URL,
+      customerAccounts: env.CUSTOMER_ACCOUNTS_URL,
+      manageAccount: env.MANAGE_ACCOUNT_URL,
+      session: env.SESSION_URL,
+      payment: env.PAYMENT_URL,
+      customerProfile: env.CUSTOMER_PROFILE_URL,
+    },
+    experimentationId: env.EXPERIMENTATION_ID || undefined,
+    cardTokenisationScriptUrl: env.CARD_TOKENISATION_SCRIPT_URL,
+    experiments: env.EXPERIMENTS,
+  };
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+/** Reads and validates the environment; throws a ConfigError naming every bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const result = envSchema.safeParse(env);
+  if (!result.success) {
+    throw new ConfigError(
+      result.error.issues.map((issue) => `${issue.path.join(".") || "environment"}: ${issue.message}`),
+    );
+  }
+  return toConfig(result.data);
+}

@@ -1,0 +1,33 @@
+import type { Logger } from "pino";
+import type { Config } from "~/config/env.server";
+import type { I18nService } from "~/i18n/i18n.server";
+import type { SessionService } from "~/session/session.server";
+import type { Tracker } from "~/experiments/tracker.server";
+import type { Clock } from "~/clock";
+
+/** What the server builds once at start-up and hands to every loader and action. */
+export interface AppServices {
+  config: Config;
+  i18n: I18nService;
+  sessions: SessionService;
+  tracker: Tracker;
+  clock: Clock;
+  /** Resolves when every dependency the site needs to answer is reachable. */
+  ready(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** Per request: the services plus what belongs to this request alone. */
+export interface AppContext extends AppServices {
+  logger: Logger;
+  requestId: string;
+  cspNonce: string;
+}
+
+declare module "@remix-run/server-runtime" {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface AppLoadContext extends AppContext {}
+  interface Future {
+    v3_singleFetch: true;
+  }
+}

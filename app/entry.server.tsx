@@ -1,0 +1,68 @@
+import { PassThrough } from "node:stream";
+import type { AppLoadContext, EntryContext, HandleErrorFunction } from "@remix-run/node";
+import { createReadableStreamFromReadable } from "@remix-run/node";
+import { RemixServer } from "@remix-run/react";
+import { isbot } from "isbot";
+import { renderToPipeableStream } from "react-dom/server";
+import { I18nextProvider } from "react-i18next";
+import { NonceProvider } from "~/components/nonce";
+import { COMMON_NS } from "~/i18n/languages";
+
+export const streamTimeout = 5_000;
+
+export default async function handleRequest(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  remixContext: EntryContext,
+  loadContext: AppLoadContext,
+) {
+  const rootData = remixContext.staticHandlerContext.loaderData.root as
+    | { locale?: string; wordingSet?: string }
+    | undefined;
+  const language = await loadContext.i18n.getLocale(request);
+  const i18n = await loadContext.i18n.createInstance(language, rootData?.wordingSet ?? COMMON_NS);
+  // Crawlers and script-less clients get the whole page at once; browsers get it streamed.
+  const readyEvent = isbot(request.headers.get("user-agent")) ? "onAllReady" : "onShellReady";
+
+  return new Promise<Response>((resolve, reject) => {
+    let shellRendered = false;
+    const { pipe, abort } = renderToPipeableStream(
+      <NonceProvider value={loadContext.cspNonce}>
+        <I18nextProvider i18n={i18n}>
+          <RemixServer context={remixContext} url={request.url} abortDelay={streamTimeout} nonce={loadContext.cspNonce} />
+        </I18nextProvider>
+      </NonceProvider>,
+      {
+        nonce: loadContext.cspNonce,
+        [readyEvent]() {
+          shellRendered = true;
+          const body = new PassThrough();
+          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+          resolve(
+            new Response(createReadableStreamFromReadable(body), {
+              headers: responseHeaders,
+              status: responseStatusCode,
+            }),
+          );
+          pipe(body);
+        },
+        onShellError(error: unknown) {
+          reject(error);
+        },
+        onError(error: unknown) {
+          responseStatusCode = 500;
+          // Errors inside the shell are reported by onShellError; log only the later ones.
+          if (shellRendered) loadContext.logger.error({ err: error }, "render error");
+        },
+      },
+    );
+    setTimeout(abort, streamTimeout + 1_000);
+  });
+}
+
+export const handleError: HandleErrorFunction = (error, { request, context }) => {
+  // Aborted requests (the buyer navigated away) are not errors worth a log line.
+  if (request.signal.aborted) return;
+  context.logger.error({ err: error, path: new URL(request.url).pathname }, "loader or action error");
+};

@@ -1,0 +1,71 @@
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Cookie } from "@remix-run/node";
+import { createInstance, type i18n, type Resource } from "i18next";
+import { initReactI18next } from "react-i18next";
+import { RemixI18Next } from "remix-i18next/server";
+import { COMMON_NS, LANGUAGES, isLanguage, sharedI18nextOptions, type Language } from "./languages";
+
+export interface LocaleFiles {
+  resources: Resource;
+  /** A hash of every translation file: the client asks for `?v=<version>`, so a cached old file never meets a new page. */
+  version: string;
+  namespaces: ReadonlySet<string>;
+}
+
+/** Reads locales/<language>/<namespace>.json once, at start-up. */
+export function readLocaleFiles(dir: string): LocaleFiles {
+  const resources: Resource = {};
+  const namespaces = new Set<string>();
+  const hash = createHash("sha256");
+  for (const language of LANGUAGES) {
+    resources[language] = {};
+    for (const file of readdirSync(join(dir, language)).filter((name) => name.endsWith(".json")).sort()) {
+      const text = readFileSync(join(dir, language, file), "utf8");
+      const namespace = file.slice(0, -".json".length);
+      resources[language]![namespace] = JSON.parse(text) as Record<string, unknown>;
+      namespaces.add(namespace);
+      hash.update(`${language}/${file}\n${text}\n`);
+    }
+  }
+  return { resources, version: hash.digest("hex").slice(0, 12), namespaces };
+}
+
+export function createI18nService(files: LocaleFiles, defaultLanguage: Language, languageCookie: Cookie) {
+  // Server detection order (issue 2): ?lng, the lng cookie, Accept-Language, the deployment's language.
+  const remixI18n = new RemixI18Next({
+    detection: {
+      supportedLanguages: [...LANGUAGES],
+      fallbackLanguage: defaultLanguage,
+      cookie: languageCookie,
+      order: ["searchParams", "cookie", "header"],
+    },
+  });
+
+  return {
+    version: files.version,
+    async getLocale(request: Request): Promise<Language> {
+      const locale = await remixI18n.getLocale(request);
+      return isLanguage(locale) ? locale : defaultLanguage;
+    },
+    /**
+     * The wording set for a venue: its own namespace where one exists, otherwise `common`.
+     * Wording sets are named after the venue they word.
+     */
+    wordingSetFor(venueSlug: string | undefined): string {
+      return venueSlug && files.namespaces.has(venueSlug) ? venueSlug : COMMON_NS;
+    },
+    async createInstance(language: Language, wordingSet: string): Promise<i18n> {
+      const instance = createInstance();
+      await instance.use(initReactI18next).init({
+        ...sharedI18nextOptions(language, wordingSet),
+        resources: files.resources,
+        initImmediate: false,
+      });
+      return instance;
+    },
+  };
+}
+
+export type I18nService = ReturnType<typeof createI18nService>;

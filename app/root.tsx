@@ -1,0 +1,165 @@
+import { data, type LoaderFunctionArgs } from "@remix-run/node";
+import {
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  isRouteErrorResponse,
+  useMatches,
+  useRouteError,
+  useRouteLoaderData,
+} from "@remix-run/react";
+import { useEffect } from "react";
+import { useTranslation } from "react-i18next";
+import { AuthenticityTokenProvider } from "remix-utils/csrf/react";
+import { captureQueryParameters, resolveTheme } from "~/buyer-context.server";
+import { ErrorPage, errorKind } from "~/components/error-page";
+import { useNonce } from "~/components/nonce";
+import { SiteFooter } from "~/components/site-footer";
+import { SiteHeader } from "~/components/site-header";
+import { POLYFILL_LOADER } from "~/components/polyfill-loader";
+import { publicEnv, serializeForScript } from "~/config/public-env";
+import { COMMON_NS, FALLBACK_LANGUAGE } from "~/i18n/languages";
+import { THEME_STYLESHEETS } from "~/themes/stylesheets";
+import type { ThemeName } from "~/themes/themes";
+
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  const headers = new Headers();
+  const locale = await context.i18n.getLocale(request);
+  if (url.searchParams.get("lng") === locale) {
+    headers.append(
+      "Set-Cookie",
+      await context.sessions.languageCookie.serialize(locale)
+    );
+  }
+  const { theme, remember } = await resolveTheme(request, context);
+  if (remember)
+    headers.append(
+      "Set-Cookie",
+      await context.sessions.themeCookie.serialize(theme)
+    );
+
+  const session = await context.sessions.getSession(request);
+  if (captureQueryParameters(url, session)) {
+    headers.append("Set-Cookie", await context.sessions.commitSession(session));
+  }
+  const [csrf, csrfCookie] = await context.sessions.csrfToken(request);
+  if (csrfCookie) headers.append("Set-Cookie", csrfCookie);
+
+  const wordingSet = context.i18n.wordingSetFor(
+    params.venueSlug ?? context.config.venueSlug
+  );
+  return data(
+    {
+      locale,
+      theme,
+      wordingSet,
+      csrf,
+      env: publicEnv(context.config, theme, context.i18n.version),
+    },
+    { headers }
+  );
+}
+
+export type RootData = Awaited<ReturnType<typeof loader>>["data"];
+
+interface PageHandle {
+  /** The translation key of the page's title, in the page's wording set. */
+  titleKey?: string;
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const root = useRouteLoaderData<typeof loader>("root");
+  const nonce = useNonce();
+  const error = useRouteError();
+  const matches = useMatches();
+  const theme: ThemeName = root?.theme ?? "default";
+  const { t } = useTranslation(root?.wordingSet ?? COMMON_NS);
+  const titleKey = error
+    ? `errors.${errorKind(error)}.title`
+    : [...matches]
+        .reverse()
+        .map((match) => (match.handle as PageHandle | undefined)?.titleKey)
+        .find(Boolean);
+  const title = titleKey
+    ? `${t(titleKey)} – ${t("brand.name")}`
+    : t("brand.name");
+  useEffect(() => {
+    // Hydrated: the page is fully interactive, so the polyfill "Loading" status can go. The
+    // data attribute lets styles (and tests) tell an enhanced page from a server-rendered one.
+    const status = document.getElementById("loading-status");
+    if (status) status.hidden = true;
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
+
+  return (
+    <html
+      lang={root?.locale ?? FALLBACK_LANGUAGE}
+      data-theme={theme}
+      data-wording-set={root?.wordingSet ?? COMMON_NS}
+    >
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>{title}</title>
+        <Meta />
+        <link rel="stylesheet" href={THEME_STYLESHEETS[theme]} />
+        <link
+          rel="icon"
+          href={`/logos/${theme}-icon.svg`}
+          type="image/svg+xml"
+        />
+        <Links />
+      </head>
+      <body>
+        <a className="skip-link" href="#main-content">
+          {t("frame.skipLink")}
+        </a>
+        <SiteHeader theme={theme} />
+        <main id="main-content" className="page" tabIndex={-1}>
+          {children}
+        </main>
+        <SiteFooter />
+        <div
+          id="loading-status"
+          className="loading-status"
+          role="status"
+          hidden
+        >
+          {t("frame.loading")}
+        </div>
+        <script
+          nonce={nonce}
+          dangerouslySetInnerHTML={{ __html: POLYFILL_LOADER }}
+        />
+        {root ? (
+          <script
+            nonce={nonce}
+            dangerouslySetInnerHTML={{
+              __html: `window.ENV = ${serializeForScript(root.env)};`,
+            }}
+          />
+        ) : null}
+        <ScrollRestoration nonce={nonce} />
+        {root ? <Scripts nonce={nonce} /> : null}
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  const root = useRouteLoaderData<typeof loader>("root");
+  return (
+    <AuthenticityTokenProvider token={root?.csrf ?? ""}>
+      <Outlet />
+    </AuthenticityTokenProvider>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  return <ErrorPage kind={errorKind(error)} status={status} />;
+}

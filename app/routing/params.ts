@@ -1,0 +1,29 @@
+import { z } from "zod";
+
+// Spec section 2: slugs are 1 to 255 of letters, digits and ! . + & -; a performance id is 36
+// characters of digits, letters A to F and hyphens; a date is a real day written YYYY-MM-DD.
+export const slug = z.string().regex(/^[A-Za-z0-9!.+&-]{1,255}$/);
+export const performanceId = z.string().regex(/^[0-9A-Fa-f-]{36}$/);
+export const isoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/)
+  .refine((value) => {
+    const [year, month, day] = value.split("-").map(Number) as [number, number, number];
+    const date = new Date(Date.UTC(year, month - 1, day));
+    return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+  });
+
+export const notFound = () => new Response(null, { status: 404, statusText: "Not Found" });
+
+/**
+ * Validates route parameters; anything that does not fit is a 404 (never a 500), because a URL
+ * that cannot name a real page is simply a page that does not exist.
+ */
+export function parseParams<Shape extends z.ZodRawShape>(
+  params: Record<string, string | undefined>,
+  shape: Shape,
+): z.infer<z.ZodObject<Shape>> {
+  const result = z.object(shape).safeParse(params);
+  if (!result.success) throw notFound();
+  return result.data;
+}

@@ -1,0 +1,110 @@
+// The URL patterns of every routing mode, as data. remix.config.js mounts them all in one build
+// (so a deployment can change ROUTING_TYPE without rebuilding) and the server keeps only the
+// active mode's routes at start-up (app/server/build.server.ts). Plain JS because remix.config.js
+// reads it before any TypeScript is compiled.
+
+/** @typedef {"DEFAULT" | "MULTI_VENUE" | "SINGLE_VENUE" | "SINGLE_SHOW"} RoutingMode */
+/** @typedef {{ name: string, file: string, path?: string, index?: boolean, children?: RouteEntry[] }} RouteEntry */
+
+/** @type {readonly RoutingMode[]} */
+export const ROUTING_MODES = ["DEFAULT", "MULTI_VENUE", "SINGLE_VENUE", "SINGLE_SHOW"];
+
+/**
+ * The show page with its calendar and tickets pages beneath it.
+ * @param {string} base the show page's path, "" for the site root
+ * @returns {RouteEntry[]}
+ */
+function showPages(base) {
+  const prefix = base ? `${base}/` : "";
+  return [
+    base
+      ? { name: "show", path: base, file: "routes/show.tsx" }
+      : { name: "show", index: true, file: "routes/show.tsx" },
+    { name: "calendar", path: `${prefix}calendar/:date?`, file: "routes/calendar.tsx" },
+    { name: "tickets", path: `${prefix}tickets/:performanceId`, file: "routes/tickets.tsx" },
+  ];
+}
+
+/** @type {RouteEntry} */
+const home = { name: "home", index: true, file: "routes/home.tsx" };
+
+/** @type {Record<RoutingMode, RouteEntry[]>} */
+export const MODE_ROUTES = {
+  DEFAULT: [
+    home,
+    ...showPages("shows/:titleSlug/:venueSlug"),
+    { name: "venue", path: "venues/:venueSlug", file: "routes/venue.tsx" },
+  ],
+  MULTI_VENUE: [home, ...showPages("events/:titleSlug/:venueSlug")],
+  SINGLE_VENUE: [home, ...showPages("events/:titleSlug")],
+  SINGLE_SHOW: showPages(""),
+};
+
+/** The checkout steps, in the order a buyer meets them (design.md section 5). */
+export const CHECKOUT_STEPS = [
+  "reservations",
+  "extras",
+  "ticket-protection",
+  "collection",
+  "contacts",
+  "payment",
+  "verify",
+  "confirmation",
+  "failed",
+];
+
+/** Routes that answer in every mode. @type {RouteEntry[]} */
+export const SHARED_ROUTES = [
+  {
+    name: "checkout",
+    path: "checkout",
+    file: "routes/checkout.tsx",
+    children: CHECKOUT_STEPS.map((step) => ({
+      name: `checkout/${step}`,
+      path: step,
+      file: "routes/checkout.step.tsx",
+    })),
+  },
+  { name: "membership", path: "membership", file: "routes/membership.tsx" },
+  { name: "legal", path: "legal/:document", file: "routes/legal.tsx" },
+  { name: "not-found", path: "*", file: "routes/not-found.tsx" },
+];
+
+const MODE_ID_SEPARATOR = "/";
+
+/**
+ * @param {RoutingMode} mode
+ * @param {string} name
+ */
+export function modeRouteId(mode, name) {
+  return `${mode}${MODE_ID_SEPARATOR}${name}`;
+}
+
+/**
+ * The routing mode a route id belongs to, or null for a route shared by every mode.
+ * @param {string} id
+ * @returns {RoutingMode | null}
+ */
+export function modeOfRouteId(id) {
+  const prefix = id.split(MODE_ID_SEPARATOR, 1)[0];
+  return ROUTING_MODES.find((mode) => mode === prefix) ?? null;
+}
+
+/**
+ * Mounts every mode's routes and the shared ones through remix.config.js's defineRoutes.
+ * @param {(path: string | undefined, file: string, options?: { id?: string, index?: boolean }, children?: () => void) => void} route
+ */
+export function mountRoutes(route) {
+  /** @param {RouteEntry} entry @param {string} id */
+  const mount = (entry, id) =>
+    route(
+      entry.index ? undefined : entry.path,
+      entry.file,
+      { id, index: entry.index },
+      entry.children ? () => entry.children?.forEach((child) => mount(child, child.name)) : undefined,
+    );
+  for (const mode of ROUTING_MODES) {
+    for (const entry of MODE_ROUTES[mode]) mount(entry, modeRouteId(mode, entry.name));
+  }
+  for (const entry of SHARED_ROUTES) mount(entry, entry.name);
+}

@@ -1,0 +1,147 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import { join } from "node:path";
+import { createRequestHandler } from "@remix-run/express";
+import type { ServerBuild } from "@remix-run/node";
+import compression from "compression";
+import express, { type NextFunction, type Request, type Response } from "express";
+import helmet from "helmet";
+import type { Logger } from "pino";
+import type { AppServices } from "~/context";
+import { prepareBuild } from "./build.server";
+import { createPolyfillBundler } from "./polyfills.server";
+
+export interface ServerAppOptions {
+  build: ServerBuild;
+  services: AppServices;
+  logger: Logger;
+  /** The project's root folder: public/ and locales/ are read from it. */
+  root: string;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{8,128}$/;
+
+export function createServerApp({ build, services, logger, root }: ServerAppOptions) {
+  const { config } = services;
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", config.trustProxy);
+
+  app.use(requestLogging(logger));
+  app.use(securityHeaders(config.production));
+  app.use(compression());
+
+  app.get("/healthz", (_req, res) => {
+    res.set("Cache-Control", "no-store").type("text/plain").send("ok");
+  });
+  app.get("/readyz", async (_req, res) => {
+    const ready = await services.ready().catch(() => false);
+    res.set("Cache-Control", "no-store").status(ready ? 200 : 503).type("text/plain").send(ready ? "ready" : "not ready");
+  });
+
+  // Fingerprinted by the compiler: the name changes whenever the content does.
+  app.use("/build", express.static(join(root, "public/build"), { immutable: true, maxAge: "1y", index: false }));
+  app.use("/locales", localeFiles(join(root, "locales"), services.i18n.version));
+  const polyfills = createPolyfillBundler(join(root, "public/polyfills"));
+  app.get("/polyfills.js", (req, res) => {
+    const features = typeof req.query.features === "string" ? req.query.features : "";
+    res.set("Cache-Control", "public, max-age=86400").type("application/javascript").send(polyfills.bundle(features));
+  });
+  app.use(express.static(join(root, "public"), { maxAge: "1h", index: false }));
+
+  // A checkout page holds a buyer's personal details and basket: never keep it in any cache.
+  app.use("/checkout", (_req, res, next) => {
+    res.set("Cache-Control", "no-store");
+    next();
+  });
+
+  app.all(
+    "*",
+    createRequestHandler({
+      build: prepareBuild(build, config.routingType, services.sessions.verifyCsrf),
+      mode: config.production ? "production" : "development",
+      getLoadContext: (_req, res) => ({
+        ...services,
+        logger: res.locals.logger as Logger,
+        requestId: res.locals.requestId as string,
+        cspNonce: res.locals.cspNonce as string,
+      }),
+    }),
+  );
+
+  app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    (res.locals.logger as Logger | undefined ?? logger).error({ err: error }, "unhandled error");
+    if (!res.headersSent) res.status(500).type("text/plain").send("Internal server issue");
+  });
+
+  return app;
+}
+
+/** One JSON line per request, with a request id that also goes back to the client. */
+function requestLogging(logger: Logger) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const incoming = req.get("x-request-id");
+    const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    const started = process.hrtime.bigint();
+    res.locals.requestId = requestId;
+    res.locals.logger = logger.child({ requestId });
+    res.set("X-Request-Id", requestId);
+    res.on("finish", () => {
+      // The path only: query strings can carry personal details (crmEmail) and codes.
+      (res.locals.logger as Logger).info(
+        {
+          method: req.method,
+          path: req.path,
+          status: res.statusCode,
+          ms: Number((process.hrtime.bigint() - started) / 1000n) / 1000,
+        },
+        "request",
+      );
+    });
+    next();
+  };
+}
+
+function securityHeaders(production: boolean) {
+  const nonce = (_req: unknown, res: unknown) => `'nonce-${(res as Response).locals.cspNonce as string}'`;
+  const headers = helmet({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        // strict-dynamic lets the nonce'd entry script load its own chunks; 'self' only
+        // matters to browsers too old for strict-dynamic.
+        scriptSrc: [nonce, "'strict-dynamic'", "'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", "data:"],
+        fontSrc: ["'self'"],
+        connectSrc: production ? ["'self'"] : ["'self'", "ws:"],
+        formAction: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'none'"],
+        frameAncestors: ["'self'"],
+      },
+    },
+    // Only over https (below): HSTS on a plain-http answer is ignored by browsers anyway and
+    // would be wrong on a developer's machine.
+    strictTransportSecurity: false,
+    referrerPolicy: { policy: "strict-origin-when-cross-origin" },
+    crossOriginEmbedderPolicy: false,
+  });
+  return (req: Request, res: Response, next: NextFunction) => {
+    res.locals.cspNonce = randomBytes(16).toString("base64");
+    if (req.secure) res.set("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
+    headers(req, res, next);
+  };
+}
+
+/**
+ * Translation files for the browser. A request that names the current version may be cached for a
+ * year; any other is an old page asking, and gets a short-lived answer.
+ */
+function localeFiles(dir: string, version: string) {
+  const serve = express.static(dir, { index: false, cacheControl: false });
+  return (req: Request, res: Response, next: NextFunction) => {
+    res.set("Cache-Control", req.query.v === version ? "public, max-age=31536000, immutable" : "public, max-age=60");
+    serve(req, res, next);
+  };
+}

@@ -1,0 +1,71 @@
+import { createCookie, createCookieSessionStorage, type Cookie, type Session } from "@remix-run/node";
+import { CSRF, CSRFError } from "remix-utils/csrf/server";
+import type { Config } from "~/config/env.server";
+import type { ForcedVariations } from "~/experiments/experiments";
+
+export interface Attribution {
+  crmCampaignId?: string;
+  crmUserId?: string;
+  crmEmail?: string;
+  src?: string;
+  cfg?: string;
+}
+
+export interface SessionData {
+  visitorId: string;
+  attribution: Attribution;
+  forcedVariations: ForcedVariations;
+}
+
+export type BuyerSession = Session<SessionData>;
+
+const YEAR_SECONDS = 60 * 60 * 24 * 365;
+
+/**
+ * The session cookie, the CSRF cookie and the two preference cookies (language, theme).
+ * In production every cookie is Secure and the session and CSRF cookies carry the `__Host-`
+ * prefix, which browsers only accept over https, for path "/" and without a Domain: a sibling
+ * subdomain can then never plant or overwrite them.
+ */
+export function createSessionService(config: Config) {
+  const secure = config.production;
+  const hostPrefix = secure ? "__Host-" : "";
+  const base = { path: "/", sameSite: "lax" as const, secure, secrets: config.sessionSecrets };
+
+  const storage = createCookieSessionStorage<SessionData>({
+    cookie: { ...base, name: `${hostPrefix}session`, httpOnly: true },
+  });
+  const csrf = new CSRF({
+    cookie: createCookie(`${hostPrefix}csrf`, { ...base, httpOnly: true }),
+    formDataKey: "csrf",
+  });
+  const languageCookie: Cookie = createCookie("lng", { ...base, secrets: undefined, maxAge: YEAR_SECONDS });
+  const themeCookie: Cookie = createCookie("theme", { ...base, secrets: undefined, maxAge: YEAR_SECONDS });
+
+  return {
+    storage,
+    languageCookie,
+    themeCookie,
+    getSession: (request: Request) => storage.getSession(request.headers.get("Cookie")),
+    commitSession: (session: BuyerSession) => storage.commitSession(session),
+    /** The buyer's CSRF token, and the Set-Cookie header to send when it is new. */
+    csrfToken: (request: Request) => csrf.commitToken(request),
+    /**
+     * Throws a 403 response when a form arrives without the token this buyer's cookie holds.
+     * Reads a clone of the body, so the action can still read the original.
+     */
+    async verifyCsrf(request: Request): Promise<void> {
+      try {
+        await csrf.validate(request);
+      } catch (error) {
+        // A body that is not a form at all (JSON, garbage) has no token either.
+        if (error instanceof CSRFError || error instanceof TypeError) {
+          throw new Response(null, { status: 403, statusText: "Forbidden" });
+        }
+        throw error;
+      }
+    },
+  };
+}
+
+export type SessionService = ReturnType<typeof createSessionService>;

@@ -1,0 +1,55 @@
+import { existsSync } from "node:fs";
+import { defineConfig } from "@playwright/test";
+
+// There is no browser download on these machines: use Debian's Chromium where it is installed.
+const SYSTEM_CHROMIUM = "/usr/bin/chromium";
+const PORT = Number(process.env.E2E_PORT ?? 3210);
+
+const launchOptions = existsSync(SYSTEM_CHROMIUM)
+  ? {
+      executablePath: SYSTEM_CHROMIUM,
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+      ],
+    }
+  : {};
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  fullyParallel: true,
+  workers: 2,
+  retries: 0,
+  forbidOnly: true,
+  reporter: process.env.CI ? [["list"]] : [["list"]],
+  use: {
+    baseURL: `http://localhost:${PORT}`,
+    browserName: "chromium",
+    locale: "en-GB",
+    launchOptions,
+    trace: "retain-on-failure",
+  },
+  // Every test runs twice: with script, and without it. Tests tagged @js check what only script
+  // does (hydration, polyfills) and have no meaning in the second project.
+  projects: [
+    { name: "javascript-on", use: { javaScriptEnabled: true } },
+    { name: "javascript-off", use: { javaScriptEnabled: false }, grepInvert: /@js/ },
+  ],
+  webServer: {
+    command: "npm run serve",
+    url: `http://localhost:${PORT}/healthz`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    env: {
+      PORT: String(PORT),
+      APP_ENV: "production",
+      SESSION_SECRET: "e2e-secret-that-is-long-enough-0123456789",
+      LOG_LEVEL: "warn",
+    },
+  },
+});

@@ -1,0 +1,68 @@
+import { expect, test, waitForHydration } from "./fixtures";
+
+test("@js a browser missing a listed feature gets our polyfills, then hydrates", async ({
+  page,
+  axe,
+}) => {
+  const polyfillRequests: string[] = [];
+  page.on("request", (request) => {
+    if (request.url().includes("/polyfills.js"))
+      polyfillRequests.push(request.url());
+  });
+  await page.addInitScript(() => {
+    // Pretend to be an older browser.
+    delete (String.prototype as { padStart?: unknown }).padStart;
+  });
+  await page.goto("/");
+  await waitForHydration(page);
+  expect(polyfillRequests).toHaveLength(1);
+  expect(decodeURIComponent(polyfillRequests[0]!)).toContain(
+    "features=String.prototype.padStart"
+  );
+  expect(await page.evaluate(() => typeof "".padStart)).toBe("function");
+  await expect(page.getByRole("status")).toBeHidden();
+  await axe();
+});
+
+test.describe("@js failing requests", () => {
+  test.use({
+    expectedConsoleErrors: [/Failed to load resource: net::ERR_FAILED/],
+  });
+
+  test("@js a failed polyfill request is retried every 500 ms", async ({
+    page,
+    axe,
+  }) => {
+    let attempts = 0;
+    await page.route("**/polyfills.js*", async (route) => {
+      attempts += 1;
+      if (attempts < 3) await route.abort();
+      else await route.continue();
+    });
+    await page.addInitScript(() => {
+      delete (String.prototype as { endsWith?: unknown }).endsWith;
+    });
+    await page.goto("/");
+    // While the polyfills are on their way the buyer sees a small, non-blocking status.
+    await expect(page.getByRole("status")).toHaveText("Loading");
+    await waitForHydration(page);
+    expect(attempts).toBe(3);
+    await expect(page.getByRole("status")).toBeHidden();
+  });
+
+  test("@js when script chunks fail to load, the server-rendered page still works", async ({
+    page,
+    axe,
+  }) => {
+    await page.route("**/build/**/*.js", (route) => route.abort());
+    await page.goto("/");
+    await expect(
+      page.getByRole("heading", { level: 1, name: "What's on" })
+    ).toBeVisible();
+    await page.getByRole("link", { name: "Cookie policy" }).click();
+    await expect(
+      page.getByRole("heading", { level: 1, name: "Cookie policy" })
+    ).toBeVisible();
+    await axe();
+  });
+});
