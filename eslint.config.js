@@ -7,7 +7,15 @@ import tseslint from "typescript-eslint";
 
 export default tseslint.config(
   {
-    ignores: ["build/", "public/build/", "public/polyfills/", "app/styles/generated/", "node_modules/", "test-results/", "playwright-report/"],
+    ignores: [
+      "build/",
+      "public/build/",
+      "public/polyfills/",
+      "app/styles/generated/",
+      "node_modules/",
+      "test-results/",
+      "playwright-report/",
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
@@ -26,7 +34,11 @@ export default tseslint.config(
     // React code; Playwright fixtures are not hooks, whatever their `use` parameter is called.
     files: ["app/**/*.{ts,tsx}", "tests/**/*.tsx"],
     plugins: { react, "react-hooks": reactHooks, "jsx-a11y": jsxA11y },
-    settings: { react: { version: "detect" }, formComponents: ["Form"], linkComponents: [{ name: "Link", linkAttribute: "to" }] },
+    settings: {
+      react: { version: "detect" },
+      formComponents: ["Form"],
+      linkComponents: [{ name: "Link", linkAttribute: "to" }],
+    },
     rules: {
       ...react.configs.recommended.rules,
       ...react.configs["jsx-runtime"].rules,

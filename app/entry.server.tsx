@@ -30,7 +30,12 @@ export default async function handleRequest(
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={loadContext.cspNonce}>
         <I18nextProvider i18n={i18n}>
-          <RemixServer context={remixContext} url={request.url} abortDelay={streamTimeout} nonce={loadContext.cspNonce} />
+          <RemixServer
+            context={remixContext}
+            url={request.url}
+            abortDelay={streamTimeout}
+            nonce={loadContext.cspNonce}
+          />
         </I18nextProvider>
       </NonceProvider>,
       {

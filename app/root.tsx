@@ -29,17 +29,10 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const headers = new Headers();
   const locale = await context.i18n.getLocale(request);
   if (url.searchParams.get("lng") === locale) {
-    headers.append(
-      "Set-Cookie",
-      await context.sessions.languageCookie.serialize(locale)
-    );
+    headers.append("Set-Cookie", await context.sessions.languageCookie.serialize(locale));
   }
   const { theme, remember } = await resolveTheme(request, context);
-  if (remember)
-    headers.append(
-      "Set-Cookie",
-      await context.sessions.themeCookie.serialize(theme)
-    );
+  if (remember) headers.append("Set-Cookie", await context.sessions.themeCookie.serialize(theme));
 
   const session = await context.sessions.getSession(request);
   if (captureQueryParameters(url, session)) {
@@ -48,9 +41,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const [csrf, csrfCookie] = await context.sessions.csrfToken(request);
   if (csrfCookie) headers.append("Set-Cookie", csrfCookie);
 
-  const wordingSet = context.i18n.wordingSetFor(
-    params.venueSlug ?? context.config.venueSlug
-  );
+  const wordingSet = context.i18n.wordingSetFor(params.venueSlug ?? context.config.venueSlug);
   return data(
     {
       locale,
@@ -59,7 +50,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       csrf,
       env: publicEnv(context.config, theme, context.i18n.version),
     },
-    { headers }
+    { headers },
   );
 }
 
@@ -83,9 +74,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         .reverse()
         .map((match) => (match.handle as PageHandle | undefined)?.titleKey)
         .find(Boolean);
-  const title = titleKey
-    ? `${t(titleKey)} – ${t("brand.name")}`
-    : t("brand.name");
+  const title = titleKey ? `${t(titleKey)} – ${t("brand.name")}` : t("brand.name");
   useEffect(() => {
     // Hydrated: the page is fully interactive, so the polyfill "Loading" status can go. The
     // data attribute lets styles (and tests) tell an enhanced page from a server-rendered one.
@@ -95,22 +84,14 @@ export function Layout({ children }: { children: React.ReactNode }) {
   }, []);
 
   return (
-    <html
-      lang={root?.locale ?? FALLBACK_LANGUAGE}
-      data-theme={theme}
-      data-wording-set={root?.wordingSet ?? COMMON_NS}
-    >
+    <html lang={root?.locale ?? FALLBACK_LANGUAGE} data-theme={theme} data-wording-set={root?.wordingSet ?? COMMON_NS}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{title}</title>
         <Meta />
         <link rel="stylesheet" href={THEME_STYLESHEETS[theme]} />
-        <link
-          rel="icon"
-          href={`/logos/${theme}-icon.svg`}
-          type="image/svg+xml"
-        />
+        <link rel="icon" href={`/logos/${theme}-icon.svg`} type="image/svg+xml" />
         <Links />
       </head>
       <body>
@@ -122,18 +103,10 @@ export function Layout({ children }: { children: React.ReactNode }) {
           {children}
         </main>
         <SiteFooter />
-        <div
-          id="loading-status"
-          className="loading-status"
-          role="status"
-          hidden
-        >
+        <div id="loading-status" className="loading-status" role="status" hidden>
           {t("frame.loading")}
         </div>
-        <script
-          nonce={nonce}
-          dangerouslySetInnerHTML={{ __html: POLYFILL_LOADER }}
-        />
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: POLYFILL_LOADER }} />
         {root ? (
           <script
             nonce={nonce}

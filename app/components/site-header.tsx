@@ -7,10 +7,17 @@ export function SiteHeader({ theme }: { theme: ThemeName }) {
   return (
     <header className="site-header">
       <Link to="/" className="site-header__brand">
-        <img src={`/logos/${theme}.svg`} alt={THEME_LOGO_TEXT[theme]} width={180} height={48} className="site-header__logo" />
+        <img
+          src={`/logos/${theme}.svg`}
+          alt={THEME_LOGO_TEXT[theme]}
+          width={180}
+          height={48}
+          className="site-header__logo"
+        />
       </Link>
       <p className="site-header__support">
-        {t("frame.supportPrompt")} <a href={`tel:${t("venue.supportPhone").replace(/\s+/g, "")}`}>{t("venue.supportPhone")}</a>
+        {t("frame.supportPrompt")}{" "}
+        <a href={`tel:${t("venue.supportPhone").replace(/\s+/g, "")}`}>{t("venue.supportPhone")}</a>
       </p>
     </header>
   );

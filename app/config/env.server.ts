@@ -71,7 +71,9 @@ const envSchema = z
       .pipe(experimentsSchema),
   })
   .superRefine((env, ctx) => {
-    const secrets = env.SESSION_SECRET.split(",").map((secret) => secret.trim()).filter(Boolean);
+    const secrets = env.SESSION_SECRET.split(",")
+      .map((secret) => secret.trim())
+      .filter(Boolean);
     if (env.APP_ENV === "production" && secrets.length === 0) {
       ctx.addIssue({ code: "custom", path: ["SESSION_SECRET"], message: "is required when APP_ENV is production" });
     }
@@ -93,7 +95,9 @@ const envSchema = z
 export type Config = ReturnType<typeof toConfig>;
 
 function toConfig(env: z.output<typeof envSchema>) {
-  const secrets = env.SESSION_SECRET.split(",").map((secret) => secret.trim()).filter(Boolean);
+  const secrets = env.SESSION_SECRET.split(",")
+    .map((secret) => secret.trim())
+    .filter(Boolean);
   return {
     port: env.PORT,
     appEnv: env.APP_ENV,

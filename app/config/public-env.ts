@@ -37,5 +37,8 @@ export function publicEnv(config: Config, theme: ThemeName, localesVersion: stri
 
 /** JSON for an inline script: `<` escaped so no value can close the script element. */
 export function serializeForScript(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+  return JSON.stringify(value)
+    .replace(/</g, "\\u003c")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
 }

@@ -7,7 +7,11 @@ import { assignVariation } from "./experiments";
  * event. Returns null for an experiment that is not configured (a page must then show its
  * control), so removing an experiment from config never breaks a page.
  */
-export function experimentVariation(context: AppLoadContext, session: BuyerSession, experimentId: string): string | null {
+export function experimentVariation(
+  context: AppLoadContext,
+  session: BuyerSession,
+  experimentId: string,
+): string | null {
   const experiment = context.config.experiments.find((candidate) => candidate.id === experimentId);
   const visitorId = session.get("visitorId");
   if (!experiment || !visitorId) return null;

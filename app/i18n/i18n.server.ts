@@ -21,7 +21,9 @@ export function readLocaleFiles(dir: string): LocaleFiles {
   const hash = createHash("sha256");
   for (const language of LANGUAGES) {
     resources[language] = {};
-    for (const file of readdirSync(join(dir, language)).filter((name) => name.endsWith(".json")).sort()) {
+    for (const file of readdirSync(join(dir, language))
+      .filter((name) => name.endsWith(".json"))
+      .sort()) {
       const text = readFileSync(join(dir, language, file), "utf8");
       const namespace = file.slice(0, -".json".length);
       resources[language]![namespace] = JSON.parse(text) as Record<string, unknown>;

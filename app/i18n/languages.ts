@@ -20,4 +20,3 @@ export function sharedI18nextOptions(language: Language, wordingSet: string) {
     interpolation: { escapeValue: false },
   };
 }
-

@@ -35,7 +35,11 @@ export function createServerApp({ build, services, logger, root }: ServerAppOpti
   });
   app.get("/readyz", async (_req, res) => {
     const ready = await services.ready().catch(() => false);
-    res.set("Cache-Control", "no-store").status(ready ? 200 : 503).type("text/plain").send(ready ? "ready" : "not ready");
+    res
+      .set("Cache-Control", "no-store")
+      .status(ready ? 200 : 503)
+      .type("text/plain")
+      .send(ready ? "ready" : "not ready");
   });
 
   // Fingerprinted by the compiler: the name changes whenever the content does.
@@ -69,7 +73,7 @@ export function createServerApp({ build, services, logger, root }: ServerAppOpti
   );
 
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    (res.locals.logger as Logger | undefined ?? logger).error({ err: error }, "unhandled error");
+    ((res.locals.logger as Logger | undefined) ?? logger).error({ err: error }, "unhandled error");
     if (!res.headersSent) res.status(500).type("text/plain").send("Internal server issue");
   });
 

@@ -27,7 +27,12 @@ export function createPolyfillBundler(dir: string) {
   }
   return {
     bundle(requested: string): string {
-      const wanted = new Set(requested.split(",").map((name) => name.trim()).filter(isFeature));
+      const wanted = new Set(
+        requested
+          .split(",")
+          .map((name) => name.trim())
+          .filter(isFeature),
+      );
       const parts = [...sources.entries()].filter(([feature]) => wanted.has(feature)).map(([, source]) => source);
       return `${parts.join(";\n")};\n`;
     },

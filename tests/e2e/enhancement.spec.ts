@@ -1,13 +1,9 @@
 import { expect, test, waitForHydration } from "./fixtures";
 
-test("@js a browser missing a listed feature gets our polyfills, then hydrates", async ({
-  page,
-  axe,
-}) => {
+test("@js a browser missing a listed feature gets our polyfills, then hydrates", async ({ page, axe }) => {
   const polyfillRequests: string[] = [];
   page.on("request", (request) => {
-    if (request.url().includes("/polyfills.js"))
-      polyfillRequests.push(request.url());
+    if (request.url().includes("/polyfills.js")) polyfillRequests.push(request.url());
   });
   await page.addInitScript(() => {
     // Pretend to be an older browser.
@@ -16,9 +12,7 @@ test("@js a browser missing a listed feature gets our polyfills, then hydrates",
   await page.goto("/");
   await waitForHydration(page);
   expect(polyfillRequests).toHaveLength(1);
-  expect(decodeURIComponent(polyfillRequests[0]!)).toContain(
-    "features=String.prototype.padStart"
-  );
+  expect(decodeURIComponent(polyfillRequests[0]!)).toContain("features=String.prototype.padStart");
   expect(await page.evaluate(() => typeof "".padStart)).toBe("function");
   await expect(page.getByRole("status")).toBeHidden();
   await axe();
@@ -29,10 +23,7 @@ test.describe("@js failing requests", () => {
     expectedConsoleErrors: [/Failed to load resource: net::ERR_FAILED/],
   });
 
-  test("@js a failed polyfill request is retried every 500 ms", async ({
-    page,
-    axe,
-  }) => {
+  test("@js a failed polyfill request is retried every 500 ms", async ({ page, axe }) => {
     let attempts = 0;
     await page.route("**/polyfills.js*", async (route) => {
       attempts += 1;
@@ -48,21 +39,15 @@ test.describe("@js failing requests", () => {
     await waitForHydration(page);
     expect(attempts).toBe(3);
     await expect(page.getByRole("status")).toBeHidden();
+    await axe();
   });
 
-  test("@js when script chunks fail to load, the server-rendered page still works", async ({
-    page,
-    axe,
-  }) => {
+  test("@js when script chunks fail to load, the server-rendered page still works", async ({ page, axe }) => {
     await page.route("**/build/**/*.js", (route) => route.abort());
     await page.goto("/");
-    await expect(
-      page.getByRole("heading", { level: 1, name: "What's on" })
-    ).toBeVisible();
+    await expect(page.getByRole("heading", { level: 1, name: "What's on" })).toBeVisible();
     await page.getByRole("link", { name: "Cookie policy" }).click();
-    await expect(
-      page.getByRole("heading", { level: 1, name: "Cookie policy" })
-    ).toBeVisible();
+    await expect(page.getByRole("heading", { level: 1, name: "Cookie policy" })).toBeVisible();
     await axe();
   });
 });

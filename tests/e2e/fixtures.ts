@@ -1,19 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
-import {
-  test as base,
-  expect,
-  type Page,
-  type Response,
-} from "@playwright/test";
+import { test as base, expect, type Page, type Response } from "@playwright/test";
 
-const WCAG_TAGS = [
-  "wcag2a",
-  "wcag2aa",
-  "wcag21a",
-  "wcag21aa",
-  "wcag22a",
-  "wcag22aa",
-];
+const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"];
 
 /**
  * Fails on any WCAG 2.2 A/AA violation axe finds on the page as it stands. axe is a script, so a
@@ -23,14 +11,8 @@ const WCAG_TAGS = [
 async function expectAccessible(page: Page, javaScriptEnabled: boolean) {
   if (javaScriptEnabled) return analyze(page);
   const url = page.url();
-  const html = (await page.content()).replace(
-    /<script\b[\s\S]*?<\/script>/gi,
-    ""
-  );
-  const context = await page
-    .context()
-    .browser()!
-    .newContext({ javaScriptEnabled: true });
+  const html = (await page.content()).replace(/<script\b[\s\S]*?<\/script>/gi, "");
+  const context = await page.context().browser()!.newContext({ javaScriptEnabled: true });
   try {
     const copy = await context.newPage();
     await copy.route(
@@ -40,7 +22,7 @@ async function expectAccessible(page: Page, javaScriptEnabled: boolean) {
           status: 200,
           contentType: "text/html; charset=utf-8",
           body: html,
-        })
+        }),
     );
     await copy.goto(url);
     await analyze(copy, url);
@@ -53,9 +35,7 @@ async function analyze(page: Page, url = page.url()) {
   const results = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
   const violations = results.violations.map(
     (violation) =>
-      `${violation.id}: ${violation.help} (${violation.nodes
-        .map((node) => node.target.join(" "))
-        .join(", ")})`
+      `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`,
   );
   expect(violations, `axe violations on ${url}`).toEqual([]);
 }
@@ -78,18 +58,11 @@ export const test = base.extend<Fixtures & Options>({
     const errors: string[] = [];
     page.on("console", (message) => {
       const text = message.text();
-      if (
-        message.type() === "error" &&
-        !expectedConsoleErrors.some((pattern) => pattern.test(text))
-      )
-        errors.push(text);
+      if (message.type() === "error" && !expectedConsoleErrors.some((pattern) => pattern.test(text))) errors.push(text);
     });
     page.on("pageerror", (error) => errors.push(error.message));
     await use(page);
-    expect(
-      errors,
-      `console errors (javaScriptEnabled: ${javaScriptEnabled})`
-    ).toEqual([]);
+    expect(errors, `console errors (javaScriptEnabled: ${javaScriptEnabled})`).toEqual([]);
   },
   axe: async ({ page, javaScriptEnabled }, use) => {
     await use(() => expectAccessible(page, javaScriptEnabled));
@@ -107,9 +80,7 @@ export const test = base.extend<Fixtures & Options>({
 /** With script on, the root hides the polyfill status in an effect: a sign React has hydrated. */
 export async function waitForHydration(page: Page) {
   await page.waitForFunction(() => window.__polyfillsReady === true);
-  await page.waitForFunction(
-    () => document.documentElement.dataset.hydrated === "true"
-  );
+  await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
 }
 
 export { expect };

@@ -9,21 +9,14 @@ const LEGAL_LINKS = [
   "Ticket protection programme terms",
 ];
 
-test("the home page shows the shows list, the frame and the honest empty state", async ({
-  page,
-  visit,
-}) => {
+test("the home page shows the shows list, the frame and the honest empty state", async ({ page, visit }) => {
   const response = await visit("/");
   expect(response?.status()).toBe(200);
   await expect(page).toHaveTitle("What's on – Box Office");
-  await expect(
-    page.getByRole("heading", { level: 1, name: "What's on" })
-  ).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "What's on" })).toBeVisible();
   await expect(page.getByText("No shows on sale")).toBeVisible();
   await expect(page.locator("html")).toHaveAttribute("lang", "en-GB");
-  const legal = page
-    .getByRole("navigation", { name: "Legal information" })
-    .getByRole("link");
+  const legal = page.getByRole("navigation", { name: "Legal information" }).getByRole("link");
   await expect(legal).toHaveText(LEGAL_LINKS);
 
   // The skip link is the first thing a keyboard reaches, and it moves focus to the content.
@@ -37,9 +30,7 @@ test("the home page shows the shows list, the frame and the honest empty state",
 test("a legal link leads to its page", async ({ page, visit, axe }) => {
   await visit("/");
   await page.getByRole("link", { name: "Terms of sale" }).click();
-  await expect(
-    page.getByRole("heading", { level: 1, name: "Terms of sale" })
-  ).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Terms of sale" })).toBeVisible();
   await axe();
   await expect(page).toHaveURL(/\/legal\/terms-of-sale$/);
 });
@@ -48,42 +39,22 @@ test.describe("not-found pages", () => {
   // The browser logs every document that answers 404; here that is the point.
   test.use({ expectedConsoleErrors: [/status of 404 \(Not Found\)/] });
 
-  test("an unknown address is the not-found page with status 404", async ({
-    page,
-    visit,
-  }) => {
+  test("an unknown address is the not-found page with status 404", async ({ page, visit }) => {
     const response = await visit("/no-such-page");
     expect(response?.status()).toBe(404);
     await expect(page).toHaveTitle("Page not found – Box Office");
-    await expect(
-      page.getByRole("heading", { level: 1, name: "Page not found" })
-    ).toBeVisible();
-    await expect(
-      page.getByText(
-        "We are sorry, but we can't find the page that you are looking for"
-      )
-    ).toBeVisible();
+    await expect(page.getByRole("heading", { level: 1, name: "Page not found" })).toBeVisible();
+    await expect(page.getByText("We are sorry, but we can't find the page that you are looking for")).toBeVisible();
   });
 
-  test("an impossible date in a calendar address is a 404, not an error", async ({
-    page,
-    visit,
-  }) => {
-    const response = await visit(
-      "/shows/hamlet/regent-palace/calendar/2026-02-30"
-    );
+  test("an impossible date in a calendar address is a 404, not an error", async ({ page, visit }) => {
+    const response = await visit("/shows/hamlet/regent-palace/calendar/2026-02-30");
     expect(response?.status()).toBe(404);
-    await expect(
-      page.getByRole("heading", { level: 1, name: "Page not found" })
-    ).toBeVisible();
+    await expect(page.getByRole("heading", { level: 1, name: "Page not found" })).toBeVisible();
   });
 });
 
-test("?lng=en-US switches the language, and the choice is remembered", async ({
-  page,
-  visit,
-  axe,
-}) => {
+test("?lng=en-US switches the language, and the choice is remembered", async ({ page, visit, axe }) => {
   await visit("/?lng=en-US");
   await expect(page.locator("html")).toHaveAttribute("lang", "en-US");
   const languages = page.getByRole("navigation", { name: "Language" });
@@ -97,19 +68,12 @@ test("?lng=en-US switches the language, and the choice is remembered", async ({
   await axe();
 });
 
-test("?cfg= switches the theme for this buyer; unknown names are ignored", async ({
-  page,
-  visit,
-}) => {
+test("?cfg= switches the theme for this buyer; unknown names are ignored", async ({ page, visit }) => {
   await visit("/?cfg=regent");
   await expect(page.locator("html")).toHaveAttribute("data-theme", "regent");
-  await expect(
-    page.getByRole("img", { name: "Regent Palace Theatre" })
-  ).toBeVisible();
+  await expect(page.getByRole("img", { name: "Regent Palace Theatre" })).toBeVisible();
   const brandColour = () =>
-    page
-      .locator(".site-header")
-      .evaluate((element) => getComputedStyle(element).backgroundColor);
+    page.locator(".site-header").evaluate((element) => getComputedStyle(element).backgroundColor);
   expect(await brandColour()).toBe("rgb(122, 16, 32)");
 
   // Remembered on the next page, and an unknown name does not replace it.
@@ -117,20 +81,12 @@ test("?cfg= switches the theme for this buyer; unknown names are ignored", async
   await expect(page.locator("html")).toHaveAttribute("data-theme", "regent");
 
   await visit("/?cfg=liberty");
-  await expect(
-    page.getByRole("img", { name: "Liberty Theatre" })
-  ).toBeVisible();
+  await expect(page.getByRole("img", { name: "Liberty Theatre" })).toBeVisible();
   expect(await brandColour()).toBe("rgb(15, 22, 51)");
 });
 
-test("a venue's wording set overrides the common wording", async ({
-  page,
-  visit,
-}) => {
+test("a venue's wording set overrides the common wording", async ({ page, visit }) => {
   await visit("/venues/harbour-playhouse");
   await expect(page.getByRole("link", { name: "0117 496 0102" })).toBeVisible();
-  await expect(page.locator("html")).toHaveAttribute(
-    "data-wording-set",
-    "harbour-playhouse"
-  );
+  await expect(page.locator("html")).toHaveAttribute("data-wording-set", "harbour-playhouse");
 });

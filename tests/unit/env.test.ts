@@ -1,0 +1,79 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "~/config/env.server";
+
+function problems(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+describe("runtime configuration", () => {
+  it("needs nothing set: every variable has a default", () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      appEnv: "development",
+      production: false,
+      language: "en-GB",
+      theme: "default",
+      routingType: "DEFAULT",
+      databaseUrl: undefined,
+      experiments: [],
+    });
+    expect(config.sessionSecrets).toHaveLength(1);
+  });
+
+  it.each([
+    [{ PORT: "eighty" }, "PORT"],
+    [{ PORT: "70000" }, "PORT"],
+    [{ THEME: "neon" }, "THEME"],
+    [{ LANGUAGE: "fr-FR" }, "LANGUAGE"],
+    [{ ROUTING_TYPE: "MULTI" }, "ROUTING_TYPE"],
+    [{ APP_ENV: "prod" }, "APP_ENV"],
+    [{ DATABASE_URL: "mysql://x" }, "DATABASE_URL"],
+    [{ PAYMENT_URL: "not a url" }, "PAYMENT_URL"],
+    [{ VENUE_SLUG: "no spaces allowed" }, "VENUE_SLUG"],
+    [{ EXPERIMENTS: "{" }, "EXPERIMENTS"],
+    [{ EXPERIMENTS: '[{"id":"a","variations":[]}]' }, "EXPERIMENTS"],
+    [{ SESSION_SECRET: "short" }, "SESSION_SECRET"],
+    [{ TRUST_PROXY: "yes please" }, "TRUST_PROXY"],
+  ])("a bad value (%j) stops start-up with a message naming %s", (env, variable) => {
+    const found = problems(env);
+    expect(found.length).toBeGreaterThan(0);
+    expect(found.join("\n")).toMatch(new RegExp(`^${variable}`, "m"));
+  });
+
+  it("production refuses to start without SESSION_SECRET", () => {
+    expect(problems({ APP_ENV: "production" })).toEqual(["SESSION_SECRET: is required when APP_ENV is production"]);
+  });
+
+  it("the single modes need the show and venue they serve", () => {
+    expect(problems({ ROUTING_TYPE: "SINGLE_SHOW" }).sort()).toEqual([
+      "TITLE_SLUG: is required when ROUTING_TYPE is SINGLE_SHOW",
+      "VENUE_SLUG: is required when ROUTING_TYPE is SINGLE_SHOW",
+    ]);
+    expect(problems({ ROUTING_TYPE: "SINGLE_VENUE" })).toEqual([
+      "VENUE_SLUG: is required when ROUTING_TYPE is SINGLE_VENUE",
+    ]);
+    expect(loadConfig({ ROUTING_TYPE: "SINGLE_VENUE", VENUE_SLUG: "regent-palace" }).routingType).toBe("SINGLE_VENUE");
+  });
+
+  it("SESSION_SECRET takes several secrets, newest first, for rotation", () => {
+    const config = loadConfig({ SESSION_SECRET: `${"n".repeat(32)}, ${"o".repeat(32)}` });
+    expect(config.sessionSecrets).toEqual(["n".repeat(32), "o".repeat(32)]);
+  });
+
+  it("reads experiments and service addresses", () => {
+    const config = loadConfig({
+      EXPERIMENTS: '[{"id":"summary","variations":[{"id":"control","weight":1},{"id":"top","weight":1}]}]',
+      PAYMENT_URL: "https://payments.example.test/v1",
+    });
+    expect(config.experiments[0]?.variations.map((variation) => variation.id)).toEqual(["control", "top"]);
+    expect(config.services.payment).toBe("https://payments.example.test/v1");
+    expect(config.services.auth).toBeUndefined();
+  });
+});

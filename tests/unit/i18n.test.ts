@@ -1,0 +1,57 @@
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { readLocaleFiles } from "~/i18n/i18n.server";
+import { LANGUAGES } from "~/i18n/languages";
+import { ROOT } from "../support/app";
+
+const files = readLocaleFiles(join(ROOT, "locales"));
+
+function keys(value: unknown, prefix = ""): string[] {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return [prefix];
+  return Object.entries(value).flatMap(([key, child]) => keys(child, prefix ? `${prefix}.${key}` : key));
+}
+
+describe("locales and wording sets", () => {
+  it("has at least 25 venue wording sets beside common, in both languages", () => {
+    for (const language of LANGUAGES) {
+      const namespaces = Object.keys(files.resources[language]!).filter((namespace) => namespace !== "common");
+      expect(namespaces.length).toBeGreaterThanOrEqual(25);
+    }
+  });
+
+  it("en-GB and en-US common have the same keys", () => {
+    expect(keys(files.resources["en-US"]!.common).sort()).toEqual(keys(files.resources["en-GB"]!.common).sort());
+  });
+
+  it("a wording set only overrides keys that common has (a typo would silently do nothing)", () => {
+    for (const language of LANGUAGES) {
+      const common = new Set(keys(files.resources[language]!.common));
+      for (const [namespace, resource] of Object.entries(files.resources[language]!)) {
+        for (const key of keys(resource)) expect(common.has(key), `${language}/${namespace}: ${key}`).toBe(true);
+      }
+    }
+  });
+
+  it("uses the spec's wording for the error pages and the US wording for post", () => {
+    const gb = files.resources["en-GB"]!.common as Record<string, Record<string, Record<string, string>>>;
+    const us = files.resources["en-US"]!.common as typeof gb;
+    expect(gb.errors!.notFound).toEqual({
+      title: "Page not found",
+      message: "We are sorry, but we can't find the page that you are looking for",
+    });
+    expect(gb.delivery!.post).toBe("Post");
+    expect(us.delivery!.post).toBe("Mail");
+  });
+
+  it("the version is stable for the same files and changes with their content", () => {
+    expect(files.version).toMatch(/^[0-9a-f]{12}$/);
+    expect(readLocaleFiles(join(ROOT, "locales")).version).toBe(files.version);
+    const copy = mkdtempSync(join(tmpdir(), "locales-"));
+    cpSync(join(ROOT, "locales"), copy, { recursive: true });
+    writeFileSync(join(copy, "en-GB", "common.json"), JSON.stringify({ brand: { name: "Changed" } }));
+    expect(readLocaleFiles(copy).version).not.toBe(files.version);
+    rmSync(copy, { recursive: true });
+  });
+});

@@ -1,0 +1,67 @@
+import { describe, expect, it } from "vitest";
+import { CHECKOUT_STEPS, modeOfRouteId, mountRoutes } from "~/routing/route-table.js";
+
+interface Mounted {
+  path: string | undefined;
+  file: string;
+  id: string;
+  index?: boolean;
+  parent?: string;
+}
+
+function mounted(): Mounted[] {
+  const routes: Mounted[] = [];
+  const parents: string[] = [];
+  mountRoutes((path, file, options, children) => {
+    routes.push({ path, file, id: options!.id!, index: options?.index, parent: parents.at(-1) });
+    if (children) {
+      parents.push(options!.id!);
+      children();
+      parents.pop();
+    }
+  });
+  return routes;
+}
+
+describe("the route table", () => {
+  it("mounts the same modules at every mode's URL patterns", () => {
+    const byFile = (file: string) =>
+      mounted()
+        .filter((route) => route.file === file)
+        .map((route) => `${route.id} ${route.index ? "(index)" : route.path}`);
+    expect(byFile("routes/calendar.tsx")).toEqual([
+      "DEFAULT/calendar shows/:titleSlug/:venueSlug/calendar/:date?",
+      "MULTI_VENUE/calendar events/:titleSlug/:venueSlug/calendar/:date?",
+      "SINGLE_VENUE/calendar events/:titleSlug/calendar/:date?",
+      "SINGLE_SHOW/calendar calendar/:date?",
+    ]);
+    expect(byFile("routes/show.tsx")).toContain("SINGLE_SHOW/show (index)");
+    expect(byFile("routes/venue.tsx")).toEqual(["DEFAULT/venue venues/:venueSlug"]);
+  });
+
+  it("puts every checkout step under one checkout layout", () => {
+    const steps = mounted().filter((route) => route.parent === "checkout");
+    expect(steps.map((route) => route.path)).toEqual(CHECKOUT_STEPS);
+    expect(CHECKOUT_STEPS).toEqual(
+      expect.arrayContaining([
+        "extras",
+        "ticket-protection",
+        "collection",
+        "contacts",
+        "payment",
+        "verify",
+        "confirmation",
+        "failed",
+        "reservations",
+      ]),
+    );
+  });
+
+  it("route ids are unique and name their mode", () => {
+    const ids = mounted().map((route) => route.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(modeOfRouteId("SINGLE_SHOW/tickets")).toBe("SINGLE_SHOW");
+    expect(modeOfRouteId("checkout/payment")).toBeNull();
+    expect(modeOfRouteId("membership")).toBeNull();
+  });
+});
