@@ -26,7 +26,8 @@ export default defineConfig({
   workers: 2,
   retries: 0,
   forbidOnly: true,
-  reporter: process.env.CI ? [["list"]] : [["list"]],
+  // The JSON report feeds the summary line .ci/run prints.
+  reporter: [["list"], ["json", { outputFile: "reports/playwright.json" }]],
   use: {
     baseURL: `http://localhost:${PORT}`,
     browserName: "chromium",

@@ -10,5 +10,8 @@ export default defineConfig({
     setupFiles: ["tests/setup.ts"],
     environment: "node",
     restoreMocks: true,
+    // The JSON report feeds the summary line .ci/run prints.
+    reporters: ["default", "json"],
+    outputFile: { json: "reports/vitest.json" },
   },
 });
