@@ -1,5 +1,6 @@
 // The production entry: validate the configuration, build the services, serve the Remix build
 // through express, and shut down cleanly on SIGTERM.
+import type { AddressInfo } from "node:net";
 import { dirname } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { ServerBuild } from "@remix-run/node";
@@ -29,7 +30,8 @@ const services = createAppServices({ config, logger, root });
 const app = createServerApp({ build, services, logger, root });
 
 const server = app.listen(config.port, () => {
-  logger.info({ port: config.port, routingType: config.routingType, appEnv: config.appEnv }, "listening");
+  const { port } = server.address() as AddressInfo;
+  logger.info({ port, routingType: config.routingType, appEnv: config.appEnv }, "listening");
 });
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -52,7 +54,10 @@ function shutdown(signal: string) {
         process.exit(1);
       });
   });
+  // Keep-alive connections would hold the server open until they time out: close each one as soon
+  // as its last response has gone.
   server.closeIdleConnections();
+  setInterval(() => server.closeIdleConnections(), 250).unref();
   setTimeout(() => {
     logger.warn("in-flight requests did not finish in time; exiting");
     process.exit(1);

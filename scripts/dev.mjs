@@ -2,8 +2,7 @@
 // change, and restart the server when its code or the build changes.
 import { spawn, spawnSync } from "node:child_process";
 
-const run = (command, args, env = {}) =>
-  spawn(command, args, { stdio: "inherit", env: { ...process.env, ...env } });
+const run = (command, args, env = {}) => spawn(command, args, { stdio: "inherit", env: { ...process.env, ...env } });
 
 const first = spawnSync("npm", ["run", "build"], { stdio: "inherit" });
 if (first.status !== 0) process.exit(first.status ?? 1);

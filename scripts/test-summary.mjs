@@ -10,13 +10,14 @@ const read = (path) => (existsSync(path) ? JSON.parse(readFileSync(path, "utf8")
 const vitest = read("reports/vitest.json");
 if (vitest) {
   passed += vitest.numPassedTests;
-  failed += vitest.numFailedTests;
+  failed += vitest.numFailedTests + (vitest.numFailedTestSuites ?? 0);
 } else failed += 1;
 
 const playwright = read("reports/playwright.json");
 if (playwright) {
   passed += playwright.stats.expected + playwright.stats.flaky;
-  failed += playwright.stats.unexpected;
+  // Errors outside any test (a web server that would not start, a broken config) count too.
+  failed += playwright.stats.unexpected + (playwright.errors?.length ?? 0);
 } else failed += 1;
 
 console.log(`tests: ${passed} passed, ${failed} failed`);

@@ -26,7 +26,7 @@ const booleanFlag = z
 
 const envSchema = z
   .object({
-    PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     APP_ENV: z.enum(["development", "test", "staging", "production"]).default("development"),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     DATABASE_URL: z

@@ -2,6 +2,7 @@ import type { AddressInfo } from "node:net";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { AppLoadContext, ServerBuild } from "@remix-run/node";
 import { loadConfig } from "~/config/env.server";
+import type { AppServices } from "~/context";
 import { createServerApp } from "~/server/app.server";
 import { createLogger } from "~/server/logger.server";
 import { createAppServices } from "~/services.server";
@@ -21,9 +22,13 @@ export function testContext(env: Record<string, string> = {}): AppLoadContext {
 }
 
 /** The production build, served as server.ts serves it, on a free port. Needs `npm run build`. */
-export async function startServer(env: Record<string, string> = {}) {
+export async function startServer(
+  env: Record<string, string> = {},
+  adjust: (services: AppServices) => void = () => {},
+) {
   const build = (await import(pathToFileURL(`${ROOT}build/index.js`).href)) as ServerBuild;
   const services = testServices(env);
+  adjust(services);
   const app = createServerApp({ build, services, logger: createLogger("silent"), root: ROOT });
   const server = app.listen(0, "127.0.0.1");
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));
