@@ -1,6 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { EmptyStatePage } from "~/components/empty-state-page";
 import { isoDate, parseParams } from "~/routing/params";
 import { showFromParams } from "~/routing/show-params.server";
 
@@ -13,12 +12,5 @@ export function loader({ params, context }: LoaderFunctionArgs) {
 }
 
 export default function Calendar() {
-  const { t } = useTranslation();
-  useLoaderData<typeof loader>();
-  return (
-    <>
-      <h1>{t("calendar.title")}</h1>
-      <p className="empty-state">{t("calendar.empty")}</p>
-    </>
-  );
+  return <EmptyStatePage titleKey="calendar.title" messageKey="calendar.empty" />;
 }

@@ -1,13 +1,7 @@
-import { useTranslation } from "react-i18next";
+import { EmptyStatePage } from "~/components/empty-state-page";
 
 export const handle = { titleKey: "membership.title" };
 
 export default function Membership() {
-  const { t } = useTranslation();
-  return (
-    <>
-      <h1>{t("membership.title")}</h1>
-      <p className="empty-state">{t("membership.empty")}</p>
-    </>
-  );
+  return <EmptyStatePage titleKey="membership.title" messageKey="membership.empty" />;
 }

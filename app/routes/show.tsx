@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { Link } from "@remix-run/react";
+import { EmptyStatePage } from "~/components/empty-state-page";
 import { useTranslation } from "react-i18next";
 import { showFromParams } from "~/routing/show-params.server";
 
@@ -11,11 +12,9 @@ export function loader({ params, context }: LoaderFunctionArgs) {
 
 export default function Show() {
   const { t } = useTranslation();
-  useLoaderData<typeof loader>();
   return (
     <>
-      <h1>{t("show.title")}</h1>
-      <p className="empty-state">{t("show.empty")}</p>
+      <EmptyStatePage titleKey="show.title" messageKey="show.empty" />
       <p>
         <Link to="calendar" relative="path">
           {t("show.calendarLink")}

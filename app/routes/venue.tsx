@@ -1,6 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { EmptyStatePage } from "~/components/empty-state-page";
 import { parseParams, slug } from "~/routing/params";
 
 export const handle = { titleKey: "venue.title" };
@@ -10,12 +9,5 @@ export function loader({ params }: LoaderFunctionArgs) {
 }
 
 export default function Venue() {
-  const { t } = useTranslation();
-  useLoaderData<typeof loader>();
-  return (
-    <>
-      <h1>{t("venue.title")}</h1>
-      <p className="empty-state">{t("venue.empty")}</p>
-    </>
-  );
+  return <EmptyStatePage titleKey="venue.title" messageKey="venue.empty" />;
 }
