@@ -1,0 +1,8 @@
+import type { Migration } from "kysely";
+import * as catalogueAndInventory from "./2026-11-22T0900-catalogue-and-inventory";
+
+// Every migration, by its date-prefixed name. Listed here (not read from the folder) so the same
+// list works under tsx, vitest and any bundler.
+export const MIGRATIONS: Record<string, Migration> = {
+  "2026-11-22T0900-catalogue-and-inventory": catalogueAndInventory,
+};

@@ -1,0 +1,204 @@
+// The tables, as Kysely sees them. Times are ISO-8601 UTC strings (Date#toISOString), which sort
+// and compare correctly as text on both SQLite and PostgreSQL; money is integer minor units;
+// booleans are 0/1; lists are comma-separated keys.
+
+export interface VenueTable {
+  id: string;
+  slug: string;
+  name: string;
+  country: "GB" | "US";
+  currency: "GBP" | "USD";
+  time_zone: string;
+  wording_set: string;
+  support_phone: string;
+  address_lines: string;
+  city: string;
+  postcode: string;
+  region: string | null;
+  transaction_fee: number;
+  protection_fee: number;
+}
+
+export interface TitleTable {
+  id: string;
+  slug: string;
+  name: string;
+  description: string;
+  age_guidance: string;
+  running_time_minutes: number;
+  image_url: string | null;
+}
+
+export interface SeatMapTable {
+  id: string;
+  venue_id: string;
+  name: string;
+}
+
+export interface SectionTable {
+  id: string;
+  seat_map_id: string;
+  name: string;
+  sort_order: number;
+  /** "seated" (seats) or "standing" (a general-admission area with a capacity). */
+  kind: "seated" | "standing";
+  capacity: number;
+}
+
+export interface SeatTable {
+  id: number;
+  seat_map_id: string;
+  section_id: string;
+  row_name: string;
+  row_order: number;
+  label: string;
+  /** Order within the row; an aisle leaves a gap, so seats are adjacent when positions differ by 1. */
+  position: number;
+  x: number;
+  y: number;
+  seat_type: "standard" | "package" | "promotional" | "access" | "wheelchair" | "companion";
+  restrictions: string;
+  quality: number;
+  view_note: string | null;
+}
+
+export interface RunTable {
+  id: string;
+  title_id: string;
+  venue_id: string;
+  seat_map_id: string;
+}
+
+export interface PricePlanTable {
+  id: string;
+  run_id: string;
+  name: string;
+}
+
+export interface PriceBandTable {
+  id: string;
+  price_plan_id: string;
+  code: string;
+  name: string;
+  sort_order: number;
+}
+
+export interface PricePlanSeatTable {
+  price_plan_id: string;
+  seat_id: number;
+  price_band_id: string;
+}
+
+export interface PricePlanAreaTable {
+  price_plan_id: string;
+  section_id: string;
+  price_band_id: string;
+}
+
+export interface PriceOptionTable {
+  id: string;
+  price_band_id: string;
+  kind: "full" | "concession" | "child" | "member" | "promo";
+  label: string;
+  face_value: number;
+  booking_fee: number;
+  sort_order: number;
+}
+
+export interface PerformanceTable {
+  id: string;
+  run_id: string;
+  price_plan_id: string;
+  starts_at: string;
+  on_sale_from: string;
+  on_sale_until: string;
+  presale_from: string | null;
+  presale_until: string | null;
+  /** Who may buy during presale: comma-separated ("plus-member", "promo"). */
+  presale_audience: string;
+  seat_limit: number;
+  notice: string | null;
+  admission_message: string | null;
+  timed_entry: string | null;
+  /** Sellable places: seats that are not withheld plus standing capacity. */
+  capacity: number;
+  status: "on_sale" | "cancelled";
+}
+
+export interface ExtraTable {
+  id: string;
+  venue_id: string;
+  name: string;
+  description: string;
+  price: number;
+  sort_order: number;
+}
+
+export interface DeliveryMethodTable {
+  id: string;
+  venue_id: string;
+  kind: "eTicket" | "post" | "boxOffice";
+  fee: number;
+  countries: string;
+  sort_order: number;
+}
+
+export interface BasketTable {
+  id: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface HoldTable {
+  id: string;
+  basket_id: string;
+  performance_id: string;
+  created_at: string;
+  expires_at: string;
+}
+
+/**
+ * One row per seat that is not free for one performance. The primary key is the lock: two
+ * inserts for the same seat cannot both succeed, on SQLite or PostgreSQL, in one process or many.
+ * A held row whose held_until has passed counts as free everywhere.
+ */
+export interface SeatClaimTable {
+  performance_id: string;
+  seat_id: number;
+  status: "held" | "sold" | "withheld";
+  hold_id: string | null;
+  held_until: string | null;
+  order_id: string | null;
+}
+
+export interface StandingClaimTable {
+  id: string;
+  performance_id: string;
+  section_id: string;
+  quantity: number;
+  status: "held" | "sold";
+  hold_id: string | null;
+  held_until: string | null;
+  order_id: string | null;
+}
+
+export interface Database {
+  venues: VenueTable;
+  titles: TitleTable;
+  seat_maps: SeatMapTable;
+  sections: SectionTable;
+  seats: SeatTable;
+  runs: RunTable;
+  price_plans: PricePlanTable;
+  price_bands: PriceBandTable;
+  price_plan_seats: PricePlanSeatTable;
+  price_plan_areas: PricePlanAreaTable;
+  price_options: PriceOptionTable;
+  performances: PerformanceTable;
+  extras: ExtraTable;
+  delivery_methods: DeliveryMethodTable;
+  baskets: BasketTable;
+  holds: HoldTable;
+  seat_claims: SeatClaimTable;
+  standing_claims: StandingClaimTable;
+}

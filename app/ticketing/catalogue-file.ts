@@ -1,0 +1,167 @@
+import { z } from "zod";
+import { slug } from "~/routing/params";
+
+// The catalogue file operators import (`npm run catalogue:import -- FILE`) and the demo catalogue
+// is written in. Seat maps are described the way venues draw them (sections of rows with a seat
+// count, aisles and exceptions) and expanded into seats on import.
+
+export const SEAT_TYPES = ["standard", "package", "promotional", "access", "wheelchair", "companion"] as const;
+export const RESTRICTIONS = ["package", "wheelchair", "accessZone", "amex", "promo"] as const;
+export type SeatType = (typeof SEAT_TYPES)[number];
+export type Restriction = (typeof RESTRICTIONS)[number];
+
+const money = z.number().int().min(0).max(10_000_000);
+const name = z.string().trim().min(1).max(200);
+const clock = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "must be HH:MM");
+
+const timeZone = z.string().refine((zone) => {
+  try {
+    new Intl.DateTimeFormat("en-GB", { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}, "must be an IANA time zone such as Europe/London");
+
+/** "12", "1-4" or "1-4,9,11-12": the seat numbers an exception applies to. */
+const seatNumbers = z
+  .string()
+  .regex(/^\d+(-\d+)?(,\d+(-\d+)?)*$/, 'must be seat numbers such as "7" or "1-4,9"')
+  .transform((value) =>
+    value.split(",").flatMap((part) => {
+      const [from, to = from] = part.split("-").map(Number) as [number, number?];
+      const numbers: number[] = [];
+      for (let seat = Math.min(from, to!); seat <= Math.max(from, to!); seat += 1) numbers.push(seat);
+      return numbers;
+    }),
+  );
+
+const row = z.object({
+  name: z.string().trim().min(1).max(8),
+  seats: z.number().int().min(1).max(150),
+  firstNumber: z.number().int().min(0).default(1),
+  /** Seat numbers after which the row is cut by an aisle. */
+  aislesAfter: z.array(z.number().int().min(0)).default([]),
+  /** 0–100: how good the row is; seats lose up to 20 towards the ends. */
+  quality: z.number().int().min(0).max(100),
+  /** Horizontal shift in seat widths, for rows that do not sit centred. */
+  offset: z.number().min(-100).max(100).default(0),
+  exceptions: z
+    .array(
+      z.object({
+        seats: seatNumbers,
+        type: z.enum(SEAT_TYPES).optional(),
+        restrictions: z.array(z.enum(RESTRICTIONS)).default([]),
+        viewNote: z.string().trim().min(1).max(120).optional(),
+        /** Not for sale at all (house seats, a camera position). */
+        withheld: z.boolean().default(false),
+      }),
+    )
+    .default([]),
+});
+
+const section = z.discriminatedUnion("kind", [
+  z.object({
+    kind: z.literal("seated"),
+    name,
+    /** 0 for straight rows; up to 1 for a deep horseshoe. */
+    curve: z.number().min(0).max(1).default(0),
+    rows: z.array(row).min(1),
+  }),
+  z.object({ kind: z.literal("standing"), name, capacity: z.number().int().min(1).max(100_000) }),
+]);
+
+const venue = z.object({
+  slug,
+  name,
+  country: z.enum(["GB", "US"]),
+  currency: z.enum(["GBP", "USD"]),
+  timeZone,
+  wordingSet: slug,
+  supportPhone: z.string().trim().min(3).max(40),
+  address: z.object({
+    lines: z.array(z.string().trim().min(1).max(100)).min(1).max(3),
+    city: z.string().trim().min(1).max(40),
+    postcode: z.string().trim().min(3).max(10),
+    region: z.string().trim().min(2).max(40).optional(),
+  }),
+  transactionFee: money,
+  protectionFee: money,
+  seatMap: z.object({ name, sections: z.array(section).min(1) }),
+  extras: z.array(z.object({ name, description: z.string().trim().max(500), price: money })).default([]),
+  delivery: z
+    .array(
+      z.object({
+        kind: z.enum(["eTicket", "post", "boxOffice"]),
+        fee: money,
+        countries: z.array(z.enum(["GB", "US"])).min(1),
+      }),
+    )
+    .min(1),
+});
+
+const priceOption = z.object({
+  kind: z.enum(["full", "concession", "child", "member", "promo"]),
+  label: z.string().trim().min(1).max(60).optional(),
+  faceValue: money,
+  bookingFee: money,
+});
+
+const band = z.object({
+  code: z.string().trim().min(1).max(8),
+  name,
+  /** Where the band applies: a section, optionally only some of its rows. Later bands win. */
+  areas: z.array(z.object({ section: name, rows: z.array(z.string().min(1)).optional() })).min(1),
+  options: z.array(priceOption).min(1),
+});
+
+const weekday = z.enum(["mon", "tue", "wed", "thu", "fri", "sat", "sun"]);
+
+const run = z.object({
+  venue: slug,
+  pricePlans: z.array(z.object({ name, bands: z.array(band).min(1) })).min(1),
+  schedule: z.object({
+    /** Days from the day of import: 1 is tomorrow. */
+    firstDay: z.number().int().min(0).max(3650),
+    days: z.number().int().min(1).max(400),
+    times: z.record(weekday, z.array(clock)),
+    /** The price plan for each weekday; the first plan otherwise. */
+    pricePlanByDay: z.record(weekday, name).default({}),
+    seatLimit: z.number().int().min(1).max(100),
+    /**
+     * The last N days of the schedule are newly released: in presale (for the audience) from the
+     * import until general sale opens, `generalSaleInDays` days after the import.
+     */
+    presale: z
+      .object({
+        lastDays: z.number().int().min(1),
+        audience: z.array(z.enum(["plus-member", "promo"])).min(1),
+        generalSaleInDays: z.number().int().min(1).max(365),
+      })
+      .optional(),
+    notice: z.string().trim().max(500).optional(),
+    admissionMessage: z.string().trim().max(500).optional(),
+    timedEntry: z.string().trim().max(200).optional(),
+  }),
+});
+
+const show = z.object({
+  slug,
+  name,
+  description: z.string().trim().min(1).max(4000),
+  ageGuidance: z.string().trim().min(1).max(120),
+  runningTimeMinutes: z.number().int().min(1).max(600),
+  image: z.string().max(300).optional(),
+  runs: z.array(run).min(1),
+});
+
+export const catalogueFile = z.object({
+  venues: z.array(venue).default([]),
+  shows: z.array(show).default([]),
+});
+
+export type CatalogueFile = z.infer<typeof catalogueFile>;
+export type CatalogueVenue = CatalogueFile["venues"][number];
+export type CatalogueShow = CatalogueFile["shows"][number];
+export type CatalogueRow = z.infer<typeof row>;
+export type CatalogueInput = z.input<typeof catalogueFile>;

@@ -1,0 +1,546 @@
+import { createHash, randomUUID } from "node:crypto";
+import { addDays } from "date-fns";
+import { formatInTimeZone, fromZonedTime } from "date-fns-tz";
+import type { Insertable, Kysely, Transaction } from "kysely";
+import type { ZodIssue } from "zod";
+import type { Clock } from "~/clock";
+import type { Store } from "~/db/connection.server";
+import type { Database } from "~/db/schema";
+import { catalogueFile, type CatalogueFile, type CatalogueShow } from "./catalogue-file";
+import { expandSeatMap, type ExpandedSection } from "./seat-map";
+
+export class CatalogueError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`The catalogue was not imported:\n${problems.map((problem) => `  - ${problem}`).join("\n")}`);
+    this.name = "CatalogueError";
+  }
+}
+
+export interface ImportSummary {
+  venues: number;
+  shows: number;
+  seats: number;
+  performances: number;
+}
+
+const WEEKDAYS = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"] as const;
+const CHUNK = 400;
+
+/** `venues[1] "harbour-playhouse" › seatMap.sections[0].rows[3].seats`: the field, and the row by its slug. */
+function describePath(path: (string | number)[], input: unknown): string {
+  const [list, index, ...rest] = path;
+  const entry =
+    typeof list === "string" && typeof index === "number"
+      ? ((input as Record<string, unknown[]> | undefined)?.[list]?.[index] as { slug?: unknown } | undefined)
+      : undefined;
+  const head = typeof index === "number" ? `${String(list)}[${index}]` : String(list ?? "catalogue");
+  const named = typeof entry?.slug === "string" ? `${head} "${entry.slug}"` : head;
+  const tail = rest
+    .map((part) => (typeof part === "number" ? `[${part}]` : `.${part}`))
+    .join("")
+    .replace(/^\./, "");
+  return tail ? `${named} › ${tail}` : named;
+}
+
+const describeIssue = (issue: ZodIssue, input: unknown) => `${describePath(issue.path, input)}: ${issue.message}`;
+
+/** A stable 36-character id (digits, A–F, hyphens), so re-importing a file names the same performance. */
+export function performanceIdFor(show: string, venue: string, startsAt: string): string {
+  const hex = createHash("sha256").update(`${show}|${venue}|${startsAt}`).digest("hex").slice(0, 32).toUpperCase();
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}
+
+async function insertChunked<T extends keyof Database>(
+  trx: Transaction<Database>,
+  table: T,
+  rows: Insertable<Database[T]>[],
+) {
+  for (let start = 0; start < rows.length; start += CHUNK) {
+    await trx
+      .insertInto(table)
+      // Kysely cannot relate a generic table to its row type; the signature above does.
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      .values(rows.slice(start, start + CHUNK) as any)
+      .execute();
+  }
+}
+
+interface KnownVenue {
+  id: string;
+  seatMapId: string;
+  timeZone: string;
+  sections: Map<string, { id: string; kind: "seated" | "standing"; rows: Set<string> }>;
+}
+
+async function existingSlugs(db: Kysely<Database>, file: CatalogueFile) {
+  const venueSlugs = [
+    ...new Set([
+      ...file.venues.map((venue) => venue.slug),
+      ...file.shows.flatMap((show) => show.runs.map((run) => run.venue)),
+    ]),
+  ];
+  const venues = venueSlugs.length
+    ? await db
+        .selectFrom("venues")
+        .innerJoin("seat_maps", "seat_maps.venue_id", "venues.id")
+        .select(["venues.id", "venues.slug", "venues.time_zone", "seat_maps.id as seat_map_id"])
+        .where("venues.slug", "in", venueSlugs)
+        .execute()
+    : [];
+  const titles = file.shows.length
+    ? await db
+        .selectFrom("titles")
+        .select("slug")
+        .where(
+          "slug",
+          "in",
+          file.shows.map((show) => show.slug),
+        )
+        .execute()
+    : [];
+  return { venues, titles: new Set(titles.map((title) => title.slug)) };
+}
+
+async function loadKnownVenue(
+  db: Kysely<Database>,
+  venue: { id: string; time_zone: string; seat_map_id: string },
+): Promise<KnownVenue> {
+  const sections = await db
+    .selectFrom("sections")
+    .select(["id", "name", "kind"])
+    .where("seat_map_id", "=", venue.seat_map_id)
+    .execute();
+  const rows = await db
+    .selectFrom("seats")
+    .select(["section_id", "row_name"])
+    .distinct()
+    .where("seat_map_id", "=", venue.seat_map_id)
+    .execute();
+  return {
+    id: venue.id,
+    seatMapId: venue.seat_map_id,
+    timeZone: venue.time_zone,
+    sections: new Map(
+      sections.map((section) => [
+        section.name,
+        {
+          id: section.id,
+          kind: section.kind,
+          rows: new Set(rows.filter((row) => row.section_id === section.id).map((row) => row.row_name)),
+        },
+      ]),
+    ),
+  };
+}
+
+function checkReferences(
+  file: CatalogueFile,
+  input: unknown,
+  known: Awaited<ReturnType<typeof existingSlugs>>,
+): string[] {
+  const problems: string[] = [];
+  const where = (path: (string | number)[]) => describePath(path, input);
+  const seen = new Set<string>();
+  file.venues.forEach((venue, index) => {
+    if (seen.has(venue.slug)) problems.push(`${where(["venues", index, "slug"])}: appears twice in this file`);
+    seen.add(venue.slug);
+    if (known.venues.some((existing) => existing.slug === venue.slug))
+      problems.push(`${where(["venues", index, "slug"])}: a venue with this slug already exists`);
+    if ((venue.country === "GB") !== (venue.currency === "GBP"))
+      problems.push(`${where(["venues", index, "currency"])}: GB venues sell in GBP, US venues in USD`);
+    const sectionNames = new Set<string>();
+    venue.seatMap.sections.forEach((section, sectionIndex) => {
+      if (sectionNames.has(section.name))
+        problems.push(
+          `${where(["venues", index, "seatMap", "sections", sectionIndex, "name"])}: appears twice in this seat map`,
+        );
+      sectionNames.add(section.name);
+      if (section.kind === "seated") {
+        const rowNames = new Set<string>();
+        section.rows.forEach((row, rowIndex) => {
+          if (rowNames.has(row.name))
+            problems.push(
+              `${where(["venues", index, "seatMap", "sections", sectionIndex, "rows", rowIndex, "name"])}: appears twice in this section`,
+            );
+          rowNames.add(row.name);
+          const last = row.firstNumber + row.seats - 1;
+          row.exceptions.forEach((exception, exceptionIndex) => {
+            if (exception.seats.some((seat) => seat < row.firstNumber || seat > last)) {
+              problems.push(
+                `${where(["venues", index, "seatMap", "sections", sectionIndex, "rows", rowIndex, "exceptions", exceptionIndex, "seats"])}: names a seat this row does not have`,
+              );
+            }
+          });
+        });
+      }
+    });
+  });
+  const showSlugs = new Set<string>();
+  file.shows.forEach((show, index) => {
+    if (showSlugs.has(show.slug)) problems.push(`${where(["shows", index, "slug"])}: appears twice in this file`);
+    showSlugs.add(show.slug);
+    if (known.titles.has(show.slug))
+      problems.push(`${where(["shows", index, "slug"])}: a show with this slug already exists`);
+    show.runs.forEach((run, runIndex) => {
+      const venue = file.venues.find((candidate) => candidate.slug === run.venue);
+      if (!venue && !known.venues.some((existing) => existing.slug === run.venue)) {
+        problems.push(
+          `${where(["shows", index, "runs", runIndex, "venue"])}: no venue "${run.venue}" in this file or the database`,
+        );
+      }
+      const { presale, firstDay, days } = run.schedule;
+      if (presale && presale.generalSaleInDays >= firstDay + days - presale.lastDays) {
+        problems.push(
+          `${where(["shows", index, "runs", runIndex, "schedule", "presale", "generalSaleInDays"])}: general sale must open before the first presale performance`,
+        );
+      }
+      const planNames = new Set(run.pricePlans.map((plan) => plan.name));
+      for (const [day, plan] of Object.entries(run.schedule.pricePlanByDay)) {
+        if (!planNames.has(plan))
+          problems.push(
+            `${where(["shows", index, "runs", runIndex, "schedule", "pricePlanByDay", day])}: no price plan "${plan}" in this run`,
+          );
+      }
+      if (venue) {
+        run.pricePlans.forEach((plan, planIndex) =>
+          plan.bands.forEach((band, bandIndex) =>
+            band.areas.forEach((area, areaIndex) => {
+              const section = venue.seatMap.sections.find((candidate) => candidate.name === area.section);
+              const path = [
+                "shows",
+                index,
+                "runs",
+                runIndex,
+                "pricePlans",
+                planIndex,
+                "bands",
+                bandIndex,
+                "areas",
+                areaIndex,
+              ];
+              if (!section)
+                problems.push(`${where([...path, "section"])}: no section "${area.section}" at ${venue.slug}`);
+              else if (area.rows && section.kind === "seated") {
+                const missing = area.rows.filter((name) => !section.rows.some((row) => row.name === name));
+                if (missing.length)
+                  problems.push(`${where([...path, "rows"])}: no row ${missing.join(", ")} in ${section.name}`);
+              }
+            }),
+          ),
+        );
+      }
+    });
+  });
+  return problems;
+}
+
+/**
+ * Validates a catalogue and loads all of it, or nothing: every problem is reported at once, each
+ * naming the field and the entry it is in.
+ */
+export async function importCatalogue(store: Store, input: unknown, clock: Clock): Promise<ImportSummary> {
+  const parsed = catalogueFile.safeParse(input);
+  if (!parsed.success) throw new CatalogueError(parsed.error.issues.map((issue) => describeIssue(issue, input)));
+  const file = parsed.data;
+  const known = await existingSlugs(store.db, file);
+  const problems = checkReferences(file, input, known);
+  if (problems.length) throw new CatalogueError(problems);
+
+  const now = clock.now();
+  const summary: ImportSummary = { venues: 0, shows: 0, seats: 0, performances: 0 };
+
+  await store.db.transaction().execute(async (trx) => {
+    const venues = new Map<string, KnownVenue>();
+    for (const existing of known.venues) venues.set(existing.slug, await loadKnownVenue(trx, existing));
+    const maxSeat = await trx
+      .selectFrom("seats")
+      .select((eb) => eb.fn.max("id").as("max"))
+      .executeTakeFirst();
+    let nextSeatId = Number(maxSeat?.max ?? 0) + 1;
+    const seatIdsBySection = new Map<string, { id: number; rowName: string; withheld: boolean }[]>();
+
+    for (const venue of file.venues) {
+      const venueId = randomUUID();
+      const seatMapId = randomUUID();
+      await trx
+        .insertInto("venues")
+        .values({
+          id: venueId,
+          slug: venue.slug,
+          name: venue.name,
+          country: venue.country,
+          currency: venue.currency,
+          time_zone: venue.timeZone,
+          wording_set: venue.wordingSet,
+          support_phone: venue.supportPhone,
+          address_lines: venue.address.lines.join("\n"),
+          city: venue.address.city,
+          postcode: venue.address.postcode,
+          region: venue.address.region ?? null,
+          transaction_fee: venue.transactionFee,
+          protection_fee: venue.protectionFee,
+        })
+        .execute();
+      await trx
+        .insertInto("seat_maps")
+        .values({ id: seatMapId, venue_id: venueId, name: venue.seatMap.name })
+        .execute();
+      const knownVenue: KnownVenue = { id: venueId, seatMapId, timeZone: venue.timeZone, sections: new Map() };
+      const expanded: ExpandedSection[] = expandSeatMap(venue.seatMap.sections);
+      for (const [order, section] of expanded.entries()) {
+        const sectionId = randomUUID();
+        await trx
+          .insertInto("sections")
+          .values({
+            id: sectionId,
+            seat_map_id: seatMapId,
+            name: section.name,
+            sort_order: order,
+            kind: section.kind,
+            capacity: section.capacity,
+          })
+          .execute();
+        const seats = section.seats.map((seat) => ({ ...seat, id: nextSeatId++ }));
+        await insertChunked(
+          trx,
+          "seats",
+          seats.map((seat) => ({
+            id: seat.id,
+            seat_map_id: seatMapId,
+            section_id: sectionId,
+            row_name: seat.rowName,
+            row_order: seat.rowOrder,
+            label: seat.label,
+            position: seat.position,
+            x: seat.x,
+            y: seat.y,
+            seat_type: seat.seatType,
+            restrictions: seat.restrictions.join(","),
+            quality: seat.quality,
+            view_note: seat.viewNote,
+          })),
+        );
+        seatIdsBySection.set(
+          sectionId,
+          seats.map((seat) => ({ id: seat.id, rowName: seat.rowName, withheld: seat.withheld })),
+        );
+        knownVenue.sections.set(section.name, {
+          id: sectionId,
+          kind: section.kind,
+          rows: new Set(section.seats.map((seat) => seat.rowName)),
+        });
+        summary.seats += seats.length;
+      }
+      await insertChunked(
+        trx,
+        "extras",
+        venue.extras.map((extra, order) => ({
+          id: randomUUID(),
+          venue_id: venueId,
+          name: extra.name,
+          description: extra.description,
+          price: extra.price,
+          sort_order: order,
+        })),
+      );
+      await insertChunked(
+        trx,
+        "delivery_methods",
+        venue.delivery.map((method, order) => ({
+          id: randomUUID(),
+          venue_id: venueId,
+          kind: method.kind,
+          fee: method.fee,
+          countries: method.countries.join(","),
+          sort_order: order,
+        })),
+      );
+      venues.set(venue.slug, knownVenue);
+      summary.venues += 1;
+    }
+
+    for (const show of file.shows) {
+      summary.performances += await importShow(trx, show, venues, seatIdsBySection, now);
+      summary.shows += 1;
+    }
+  });
+  return summary;
+}
+
+async function sectionSeats(
+  trx: Transaction<Database>,
+  cache: Map<string, { id: number; rowName: string; withheld: boolean }[]>,
+  sectionId: string,
+) {
+  if (!cache.has(sectionId)) {
+    const rows = await trx.selectFrom("seats").select(["id", "row_name"]).where("section_id", "=", sectionId).execute();
+    // Withheld seats of a venue already in the database are those withheld for its performances; a new run starts with none.
+    cache.set(
+      sectionId,
+      rows.map((row) => ({ id: row.id, rowName: row.row_name, withheld: false })),
+    );
+  }
+  return cache.get(sectionId)!;
+}
+
+async function importShow(
+  trx: Transaction<Database>,
+  show: CatalogueShow,
+  venues: Map<string, KnownVenue>,
+  seatCache: Map<string, { id: number; rowName: string; withheld: boolean }[]>,
+  now: Date,
+): Promise<number> {
+  const titleId = randomUUID();
+  await trx
+    .insertInto("titles")
+    .values({
+      id: titleId,
+      slug: show.slug,
+      name: show.name,
+      description: show.description,
+      age_guidance: show.ageGuidance,
+      running_time_minutes: show.runningTimeMinutes,
+      image_url: show.image ?? null,
+    })
+    .execute();
+  let performances = 0;
+  for (const run of show.runs) {
+    const venue = venues.get(run.venue)!;
+    const runId = randomUUID();
+    await trx
+      .insertInto("runs")
+      .values({ id: runId, title_id: titleId, venue_id: venue.id, seat_map_id: venue.seatMapId })
+      .execute();
+
+    const plans = new Map<string, { id: string; capacity: number; withheld: number[] }>();
+    for (const plan of run.pricePlans) {
+      const withheld: number[] = [];
+      const planId = randomUUID();
+      await trx.insertInto("price_plans").values({ id: planId, run_id: runId, name: plan.name }).execute();
+      const bandOfSeat = new Map<number, string>();
+      const bandOfArea = new Map<string, string>();
+      for (const [order, band] of plan.bands.entries()) {
+        const bandId = randomUUID();
+        await trx
+          .insertInto("price_bands")
+          .values({ id: bandId, price_plan_id: planId, code: band.code, name: band.name, sort_order: order })
+          .execute();
+        await insertChunked(
+          trx,
+          "price_options",
+          band.options.map((option, optionOrder) => ({
+            id: randomUUID(),
+            price_band_id: bandId,
+            kind: option.kind,
+            label:
+              option.label ??
+              (option.kind === "full" ? "Full Price" : option.kind[0]!.toUpperCase() + option.kind.slice(1)),
+            face_value: option.faceValue,
+            booking_fee: option.bookingFee,
+            sort_order: optionOrder,
+          })),
+        );
+        for (const area of band.areas) {
+          const section = venue.sections.get(area.section)!;
+          if (section.kind === "standing") {
+            bandOfArea.set(section.id, bandId);
+            continue;
+          }
+          for (const seat of await sectionSeats(trx, seatCache, section.id)) {
+            if (!area.rows || area.rows.includes(seat.rowName)) bandOfSeat.set(seat.id, bandId);
+          }
+        }
+      }
+      // Every seat of the map needs a band: a seat no band covers is not for sale in this run.
+      for (const section of venue.sections.values()) {
+        if (section.kind !== "seated") continue;
+        for (const seat of await sectionSeats(trx, seatCache, section.id)) {
+          if (seat.withheld || !bandOfSeat.has(seat.id)) withheld.push(seat.id);
+        }
+      }
+      await insertChunked(
+        trx,
+        "price_plan_seats",
+        [...bandOfSeat].map(([seatId, bandId]) => ({ price_plan_id: planId, seat_id: seatId, price_band_id: bandId })),
+      );
+      await insertChunked(
+        trx,
+        "price_plan_areas",
+        [...bandOfArea].map(([sectionId, bandId]) => ({
+          price_plan_id: planId,
+          section_id: sectionId,
+          price_band_id: bandId,
+        })),
+      );
+      let capacity = 0;
+      for (const section of venue.sections.values()) {
+        if (section.kind === "standing") {
+          if (bandOfArea.has(section.id))
+            capacity += (
+              await trx.selectFrom("sections").select("capacity").where("id", "=", section.id).executeTakeFirstOrThrow()
+            ).capacity;
+        } else {
+          capacity += (await sectionSeats(trx, seatCache, section.id)).filter(
+            (seat) => bandOfSeat.has(seat.id) && !seat.withheld,
+          ).length;
+        }
+      }
+      plans.set(plan.name, { id: planId, capacity, withheld });
+    }
+
+    const { schedule } = run;
+    const today = formatInTimeZone(now, venue.timeZone, "yyyy-MM-dd");
+    const rows: Insertable<Database["performances"]>[] = [];
+    const presaleFrom = schedule.presale ? now.toISOString() : null;
+    const generalSale = schedule.presale ? addDays(now, schedule.presale.generalSaleInDays).toISOString() : null;
+    for (let day = schedule.firstDay; day < schedule.firstDay + schedule.days; day += 1) {
+      const date = formatInTimeZone(
+        addDays(fromZonedTime(`${today}T12:00:00`, venue.timeZone), day),
+        venue.timeZone,
+        "yyyy-MM-dd",
+      );
+      const weekday = WEEKDAYS[new Date(`${date}T12:00:00Z`).getUTCDay()]!;
+      const plan = plans.get(schedule.pricePlanByDay[weekday] ?? run.pricePlans[0]!.name)!;
+      for (const time of schedule.times[weekday] ?? []) {
+        const startsAt = fromZonedTime(`${date}T${time}:00`, venue.timeZone).toISOString();
+        const inPresale =
+          schedule.presale !== undefined && day >= schedule.firstDay + schedule.days - schedule.presale.lastDays;
+        rows.push({
+          id: performanceIdFor(show.slug, run.venue, startsAt),
+          run_id: runId,
+          price_plan_id: plan.id,
+          starts_at: startsAt,
+          on_sale_from: inPresale ? generalSale! : now.toISOString(),
+          on_sale_until: startsAt,
+          presale_from: inPresale ? presaleFrom : null,
+          presale_until: inPresale ? generalSale : null,
+          presale_audience: inPresale ? schedule.presale!.audience.join(",") : "",
+          seat_limit: schedule.seatLimit,
+          notice: schedule.notice ?? null,
+          admission_message: schedule.admissionMessage ?? null,
+          timed_entry: schedule.timedEntry ?? null,
+          capacity: plan.capacity,
+          status: "on_sale",
+        });
+      }
+    }
+    await insertChunked(trx, "performances", rows);
+    const withheldOf = new Map([...plans.values()].map((plan) => [plan.id, plan.withheld]));
+    await insertChunked(
+      trx,
+      "seat_claims",
+      rows.flatMap((performance) =>
+        withheldOf.get(performance.price_plan_id)!.map((seatId) => ({
+          performance_id: performance.id,
+          seat_id: seatId,
+          status: "withheld" as const,
+          hold_id: null,
+          held_until: null,
+          order_id: null,
+        })),
+      ),
+    );
+    performances += rows.length;
+  }
+  return performances;
+}

@@ -1,0 +1,366 @@
+import { randomUUID } from "node:crypto";
+import { addMinutes } from "date-fns";
+import type { ExpressionBuilder, Transaction } from "kysely";
+import type { Clock } from "~/clock";
+import type { Store } from "~/db/connection.server";
+import type { Database } from "~/db/schema";
+import type { Restriction } from "./catalogue-file";
+import { isBusy, isUniqueViolation, refuse, type Refusal } from "./errors";
+
+export interface HoldPolicy {
+  /** A new hold lasts this long. */
+  holdMinutes: number;
+  /** Each extension adds this much… */
+  extensionMinutes: number;
+  /** …up to this long after the hold was taken (WCAG 2.2.1: a buyer who needs more time gets it). */
+  maxHoldMinutes: number;
+}
+
+export const DEFAULT_HOLD_POLICY: HoldPolicy = { holdMinutes: 15, extensionMinutes: 10, maxHoldMinutes: 45 };
+
+/** What a buyer may book beyond ordinary seats, and how they qualify for presale. */
+export interface Entitlements {
+  /** Restricted seats this buyer may take (amex seats are open to anyone and flagged instead). */
+  restrictions: ReadonlySet<Restriction>;
+  /** Presale audiences this buyer belongs to ("plus-member", "promo"). */
+  presale: ReadonlySet<string>;
+}
+
+export const GUEST: Entitlements = { restrictions: new Set(["amex"]), presale: new Set() };
+
+export interface Held {
+  ok: true;
+  holdId: string;
+  expiresAt: string;
+}
+
+type Db = Transaction<Database>;
+
+/** Seats and places that count as taken at `now`: sold, withheld, or held and not yet expired. */
+export const activeClaim = (now: string) => (eb: ExpressionBuilder<Database, "seat_claims">) =>
+  eb.or([eb("seat_claims.status", "!=", "held"), eb("seat_claims.held_until", ">", now)]);
+
+export function createInventory(store: Store, clock: Clock, policy: HoldPolicy = DEFAULT_HOLD_POLICY) {
+  const { db } = store;
+
+  async function saleCheck(trx: Db, performanceId: string, entitlements: Entitlements, now: string) {
+    const performance = await trx
+      .selectFrom("performances")
+      .selectAll()
+      .where("id", "=", performanceId)
+      .executeTakeFirst();
+    if (!performance || performance.status !== "on_sale") return { refusal: refuse("not-found") } as const;
+    if (now >= performance.on_sale_until) return { refusal: refuse("sales-closed") } as const;
+    if (now < performance.on_sale_from) {
+      const inPresale =
+        performance.presale_from !== null && now >= performance.presale_from && now < (performance.presale_until ?? "");
+      const audience = performance.presale_audience.split(",").filter(Boolean);
+      if (!inPresale) return { refusal: refuse("not-on-sale") } as const;
+      if (!audience.some((group) => entitlements.presale.has(group))) return { refusal: refuse("presale") } as const;
+    }
+    return { performance } as const;
+  }
+
+  /** Seats and standing places this basket already holds or has bought for the performance. */
+  async function placesInBasket(trx: Db, basketId: string, performanceId: string, now: string) {
+    const seats = await trx
+      .selectFrom("seat_claims")
+      .innerJoin("holds", "holds.id", "seat_claims.hold_id")
+      .select((eb) => eb.fn.countAll<number>().as("count"))
+      .where("holds.basket_id", "=", basketId)
+      .where("seat_claims.performance_id", "=", performanceId)
+      .where(activeClaim(now))
+      .executeTakeFirstOrThrow();
+    const standing = await trx
+      .selectFrom("standing_claims")
+      .innerJoin("holds", "holds.id", "standing_claims.hold_id")
+      .select((eb) => eb.fn.sum<number>("standing_claims.quantity").as("count"))
+      .where("holds.basket_id", "=", basketId)
+      .where("standing_claims.performance_id", "=", performanceId)
+      .where((eb) => eb.or([eb("standing_claims.status", "!=", "held"), eb("standing_claims.held_until", ">", now)]))
+      .executeTakeFirstOrThrow();
+    return Number(seats.count) + Number(standing.count ?? 0);
+  }
+
+  /** The basket's hold for this performance, created if it has none; new places share its expiry. */
+  async function holdFor(trx: Db, basketId: string, performanceId: string, now: Date) {
+    const existing = await trx
+      .selectFrom("holds")
+      .selectAll()
+      .where("basket_id", "=", basketId)
+      .where("performance_id", "=", performanceId)
+      .where("expires_at", ">", now.toISOString())
+      .executeTakeFirst();
+    if (existing) return existing;
+    await trx
+      .insertInto("baskets")
+      .values({ id: basketId, created_at: now.toISOString(), updated_at: now.toISOString() })
+      .onConflict((oc) => oc.column("id").doUpdateSet({ updated_at: now.toISOString() }))
+      .execute();
+    const hold = {
+      id: randomUUID(),
+      basket_id: basketId,
+      performance_id: performanceId,
+      created_at: now.toISOString(),
+      expires_at: addMinutes(now, policy.holdMinutes).toISOString(),
+    };
+    await trx.insertInto("holds").values(hold).execute();
+    return hold;
+  }
+
+  async function inTransaction<T>(work: (trx: Db) => Promise<T | Refusal>): Promise<T | Refusal> {
+    try {
+      return await db.transaction().execute(async (trx) => {
+        const result = await work(trx);
+        // A refusal must leave nothing behind: throw to roll back, and return it below.
+        if ((result as Refusal | null)?.ok === false) throw new RolledBack(result as Refusal);
+        return result;
+      });
+    } catch (error) {
+      if (error instanceof RolledBack) return error.refusal;
+      if (isBusy(error)) return refuse("busy");
+      throw error;
+    }
+  }
+
+  return {
+    /**
+     * Holds every requested seat for the basket, or none: one insert of one claim per seat, which
+     * the (performance, seat) key lets succeed only if no one else has any of them.
+     */
+    async holdSeats(input: {
+      basketId: string;
+      performanceId: string;
+      seatIds: number[];
+      entitlements?: Entitlements;
+    }): Promise<Held | Refusal> {
+      const seatIds = [...new Set(input.seatIds)].sort((a, b) => a - b);
+      if (seatIds.length === 0) return refuse("not-found");
+      const entitlements = input.entitlements ?? GUEST;
+      const now = clock.now();
+      const nowIso = now.toISOString();
+      try {
+        return await inTransaction(async (trx) => {
+          // The first statement writes, so SQLite takes its lock here, before anything is read.
+          await trx
+            .deleteFrom("seat_claims")
+            .where("performance_id", "=", input.performanceId)
+            .where("seat_id", "in", seatIds)
+            .where("status", "=", "held")
+            .where("held_until", "<=", nowIso)
+            .execute();
+          const check = await saleCheck(trx, input.performanceId, entitlements, nowIso);
+          if (check.refusal) return check.refusal;
+          const { performance } = check;
+
+          const seats = await trx
+            .selectFrom("seats")
+            .innerJoin("price_plan_seats", "price_plan_seats.seat_id", "seats.id")
+            .select(["seats.id", "seats.restrictions"])
+            .where("price_plan_seats.price_plan_id", "=", performance.price_plan_id)
+            .where("seats.id", "in", seatIds)
+            .execute();
+          if (seats.length !== seatIds.length) return refuse("not-found");
+          const restricted = seats.some((seat) =>
+            seat.restrictions
+              .split(",")
+              .filter(Boolean)
+              .some((key) => !entitlements.restrictions.has(key as Restriction)),
+          );
+          if (restricted) return refuse("restricted");
+
+          const already = await placesInBasket(trx, input.basketId, input.performanceId, nowIso);
+          if (already + seatIds.length > performance.seat_limit) {
+            return refuse("seat-limit", { seatSelectionLimit: performance.seat_limit });
+          }
+          const hold = await holdFor(trx, input.basketId, input.performanceId, now);
+          await trx
+            .insertInto("seat_claims")
+            .values(
+              seatIds.map((seatId) => ({
+                performance_id: input.performanceId,
+                seat_id: seatId,
+                status: "held" as const,
+                hold_id: hold.id,
+                held_until: hold.expires_at,
+                order_id: null,
+              })),
+            )
+            .execute();
+          return { ok: true as const, holdId: hold.id, expiresAt: hold.expires_at };
+        });
+      } catch (error) {
+        if (isUniqueViolation(error)) {
+          const taken = await db
+            .selectFrom("seat_claims")
+            .select("seat_id")
+            .where("performance_id", "=", input.performanceId)
+            .where("seat_id", "in", seatIds)
+            .where(activeClaim(clock.now().toISOString()))
+            .execute();
+          return refuse("unavailable", { seatIds: taken.map((row) => row.seat_id) });
+        }
+        throw error;
+      }
+    },
+
+    /** Holds standing places in a general-admission area, within its capacity. */
+    async holdStanding(input: {
+      basketId: string;
+      performanceId: string;
+      sectionId: string;
+      quantity: number;
+      entitlements?: Entitlements;
+    }): Promise<Held | Refusal> {
+      if (!Number.isInteger(input.quantity) || input.quantity < 1) return refuse("not-found");
+      const now = clock.now();
+      const nowIso = now.toISOString();
+      return inTransaction(async (trx) => {
+        await trx
+          .deleteFrom("standing_claims")
+          .where("performance_id", "=", input.performanceId)
+          .where("status", "=", "held")
+          .where("held_until", "<=", nowIso)
+          .execute();
+        // PostgreSQL: one buyer at a time per performance counts and claims standing places.
+        // (SQLite's immediate transaction already serialises every writer.)
+        if (store.dialect === "postgres") {
+          await trx.selectFrom("performances").select("id").where("id", "=", input.performanceId).forUpdate().execute();
+        }
+        const check = await saleCheck(trx, input.performanceId, input.entitlements ?? GUEST, nowIso);
+        if (check.refusal) return check.refusal;
+        const { performance } = check;
+        const area = await trx
+          .selectFrom("sections")
+          .innerJoin("price_plan_areas", "price_plan_areas.section_id", "sections.id")
+          .select(["sections.id", "sections.capacity"])
+          .where("price_plan_areas.price_plan_id", "=", performance.price_plan_id)
+          .where("sections.id", "=", input.sectionId)
+          .where("sections.kind", "=", "standing")
+          .executeTakeFirst();
+        if (!area) return refuse("not-found");
+        const already = await placesInBasket(trx, input.basketId, input.performanceId, nowIso);
+        if (already + input.quantity > performance.seat_limit) {
+          return refuse("seat-limit", { seatSelectionLimit: performance.seat_limit });
+        }
+        const taken = await trx
+          .selectFrom("standing_claims")
+          .select((eb) => eb.fn.sum<number>("quantity").as("taken"))
+          .where("performance_id", "=", input.performanceId)
+          .where("section_id", "=", input.sectionId)
+          .executeTakeFirstOrThrow();
+        if (Number(taken.taken ?? 0) + input.quantity > area.capacity) return refuse("unavailable");
+        const hold = await holdFor(trx, input.basketId, input.performanceId, now);
+        await trx
+          .insertInto("standing_claims")
+          .values({
+            id: randomUUID(),
+            performance_id: input.performanceId,
+            section_id: input.sectionId,
+            quantity: input.quantity,
+            status: "held",
+            hold_id: hold.id,
+            held_until: hold.expires_at,
+            order_id: null,
+          })
+          .execute();
+        return { ok: true as const, holdId: hold.id, expiresAt: hold.expires_at };
+      });
+    },
+
+    /** Gives the buyer more time, up to the policy's maximum; an expired hold cannot come back. */
+    async extendHold(holdId: string): Promise<Held | Refusal> {
+      const now = clock.now();
+      return inTransaction(async (trx) => {
+        const hold = await trx.selectFrom("holds").selectAll().where("id", "=", holdId).executeTakeFirst();
+        if (!hold) return refuse("not-found");
+        if (hold.expires_at <= now.toISOString()) return refuse("expired");
+        const ceiling = addMinutes(new Date(hold.created_at), policy.maxHoldMinutes).toISOString();
+        if (hold.expires_at >= ceiling) return refuse("extension-limit");
+        const extended = addMinutes(new Date(hold.expires_at), policy.extensionMinutes).toISOString();
+        const expiresAt = extended < ceiling ? extended : ceiling;
+        await trx.updateTable("holds").set({ expires_at: expiresAt }).where("id", "=", holdId).execute();
+        await trx
+          .updateTable("seat_claims")
+          .set({ held_until: expiresAt })
+          .where("hold_id", "=", holdId)
+          .where("status", "=", "held")
+          .execute();
+        await trx
+          .updateTable("standing_claims")
+          .set({ held_until: expiresAt })
+          .where("hold_id", "=", holdId)
+          .where("status", "=", "held")
+          .execute();
+        return { ok: true as const, holdId, expiresAt };
+      });
+    },
+
+    /** Frees the held seats and places at once (sold ones stay sold). */
+    async releaseHold(holdId: string): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom("seat_claims").where("hold_id", "=", holdId).where("status", "=", "held").execute();
+        await trx.deleteFrom("standing_claims").where("hold_id", "=", holdId).where("status", "=", "held").execute();
+        await trx
+          .updateTable("holds")
+          .set({ expires_at: clock.now().toISOString() })
+          .where("id", "=", holdId)
+          .execute();
+      });
+    },
+
+    /**
+     * Turns a hold into sold seats for an order, all or nothing: if any part of the hold has
+     * expired (and may have gone to someone else) nothing is sold.
+     */
+    async sellHold(holdId: string, orderId: string): Promise<{ ok: true; seats: number; standing: number } | Refusal> {
+      const nowIso = clock.now().toISOString();
+      return inTransaction(async (trx) => {
+        const hold = await trx.selectFrom("holds").selectAll().where("id", "=", holdId).executeTakeFirst();
+        if (!hold) return refuse("not-found");
+        if (hold.expires_at <= nowIso) return refuse("expired");
+        const seats = await trx
+          .updateTable("seat_claims")
+          .set({ status: "sold", held_until: null, order_id: orderId })
+          .where("hold_id", "=", holdId)
+          .where("status", "=", "held")
+          .where("held_until", ">", nowIso)
+          .executeTakeFirst();
+        const standing = await trx
+          .updateTable("standing_claims")
+          .set({ status: "sold", held_until: null, order_id: orderId })
+          .where("hold_id", "=", holdId)
+          .where("status", "=", "held")
+          .where("held_until", ">", nowIso)
+          .executeTakeFirst();
+        return { ok: true as const, seats: Number(seats.numUpdatedRows), standing: Number(standing.numUpdatedRows) };
+      });
+    },
+
+    /** Deletes what expired holds left behind; returns how many seat and standing claims it freed. */
+    async sweepExpired(): Promise<number> {
+      const nowIso = clock.now().toISOString();
+      return db.transaction().execute(async (trx) => {
+        const seats = await trx
+          .deleteFrom("seat_claims")
+          .where("status", "=", "held")
+          .where("held_until", "<=", nowIso)
+          .executeTakeFirst();
+        const standing = await trx
+          .deleteFrom("standing_claims")
+          .where("status", "=", "held")
+          .where("held_until", "<=", nowIso)
+          .executeTakeFirst();
+        return Number(seats.numDeletedRows) + Number(standing.numDeletedRows);
+      });
+    },
+  };
+}
+
+class RolledBack extends Error {
+  constructor(readonly refusal: Refusal) {
+    super(refusal.reason);
+  }
+}
+
+export type Inventory = ReturnType<typeof createInventory>;

@@ -1,0 +1,91 @@
+import { formatInTimeZone } from "date-fns-tz";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fixedClock } from "~/clock";
+import { CatalogueError, importCatalogue, performanceIdFor } from "~/ticketing/import-catalogue.server";
+import { smallCatalogue } from "../support/catalogue";
+import { createTestStore, DIALECTS, type TestStore } from "../support/stores";
+
+const clock = fixedClock("2026-11-23T10:00:00.000Z");
+
+async function problemsOf(promise: Promise<unknown>): Promise<string[]> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof CatalogueError) return error.problems;
+    throw error;
+  }
+  throw new Error("expected the import to be refused");
+}
+
+describe.each(DIALECTS)("catalogue import on %s", (dialect) => {
+  let store: TestStore;
+  beforeAll(async () => {
+    store = await createTestStore(dialect);
+  });
+  afterAll(() => store.drop());
+
+  it("refuses a file with a mistake, naming the field and the entry, and loads nothing", async () => {
+    const file = smallCatalogue() as unknown as {
+      venues: { seatMap: { sections: { rows: { seats: unknown }[] }[] } }[];
+    };
+    file.venues[0]!.seatMap.sections[0]!.rows[1]!.seats = "ten";
+    const problems = await problemsOf(importCatalogue(store, file, clock));
+    expect(problems).toEqual([
+      'venues[0] "test-hall" › seatMap.sections[0].rows[1].seats: Expected number, received string',
+    ]);
+    expect(await store.db.selectFrom("venues").selectAll().execute()).toEqual([]);
+  });
+
+  it("refuses references to things that do not exist, all at once", async () => {
+    const file = smallCatalogue();
+    file.shows[0]!.runs[0]!.venue = "nowhere";
+    (
+      file.venues[0]!.seatMap.sections[0] as { rows: { exceptions: { seats: string }[] }[] }
+    ).rows[0]!.exceptions[0]!.seats = "99";
+    const problems = await problemsOf(importCatalogue(store, file, clock));
+    expect(problems).toEqual([
+      'venues[0] "test-hall" › seatMap.sections[0].rows[0].exceptions[0].seats: names a seat this row does not have',
+      'shows[0] "test-show" › runs[0].venue: no venue "nowhere" in this file or the database',
+    ]);
+    expect(await store.db.selectFrom("titles").selectAll().execute()).toEqual([]);
+  });
+
+  it("loads a whole catalogue: seats, prices and a schedule in the venue's time zone", async () => {
+    const summary = await importCatalogue(store, smallCatalogue(), clock);
+    expect(summary).toEqual({ venues: 1, shows: 1, seats: 20, performances: 8 });
+
+    const performances = await store.db.selectFrom("performances").selectAll().orderBy("starts_at").execute();
+    expect(performances).toHaveLength(8);
+    for (const performance of performances) {
+      expect(performance.id).toMatch(/^[0-9A-F-]{36}$/);
+      expect(performance.id).toBe(performanceIdFor("test-show", "test-hall", performance.starts_at));
+      // 19 seats (one is withheld) and 5 standing places.
+      expect(performance.capacity).toBe(24);
+      expect(["19:30", "14:30", "15:00"]).toContain(
+        formatInTimeZone(new Date(performance.starts_at), "Europe/London", "HH:mm"),
+      );
+    }
+    expect(performances[0]!.starts_at).toBe("2026-11-24T19:30:00.000Z");
+    // The last two days are newly released: presale now, general sale in 3 days.
+    const presale = performances.filter((performance) => performance.presale_from !== null);
+    expect(presale.length).toBeGreaterThan(0);
+    expect(presale.every((performance) => performance.on_sale_from === "2026-11-26T10:00:00.000Z")).toBe(true);
+
+    const options = await store.db
+      .selectFrom("price_options")
+      .select(["label", "face_value"])
+      .orderBy("face_value", "desc")
+      .execute();
+    expect(options[0]).toEqual({ label: "Full Price", face_value: 6500 });
+    const withheld = await store.db.selectFrom("seat_claims").selectAll().where("status", "=", "withheld").execute();
+    expect(withheld).toHaveLength(8);
+  });
+
+  it("refuses to import the same slugs twice", async () => {
+    const problems = await problemsOf(importCatalogue(store, smallCatalogue(), clock));
+    expect(problems).toEqual([
+      'venues[0] "test-hall" › slug: a venue with this slug already exists',
+      'shows[0] "test-show" › slug: a show with this slug already exists',
+    ]);
+  });
+});
