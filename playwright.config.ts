@@ -1,4 +1,6 @@
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { defineConfig } from "@playwright/test";
 
 // There is no browser download on these machines: use Debian's Chromium where it is installed.
@@ -45,12 +47,15 @@ export default defineConfig({
     command: "npm run serve",
     url: `http://localhost:${PORT}/healthz`,
     reuseExistingServer: false,
-    timeout: 60_000,
+    timeout: 120_000,
     env: {
       PORT: String(PORT),
       APP_ENV: "production",
       SESSION_SECRET: "e2e-secret-that-is-long-enough-0123456789",
       LOG_LEVEL: "warn",
+      // A fresh database each run, loaded with the demo catalogue at start-up.
+      DATA_DIR: mkdtempSync(join(tmpdir(), "box-office-e2e-")),
+      DEMO_CATALOGUE: "auto",
     },
   },
 });

@@ -26,7 +26,7 @@ function readConfig() {
 const config = readConfig();
 const logger = createLogger(config.logLevel);
 const build = (await import(pathToFileURL(`${root}/build/index.js`).href)) as ServerBuild;
-const services = createAppServices({ config, logger, root });
+const services = await createAppServices({ config, logger, root });
 const app = createServerApp({ build, services, logger, root });
 
 const server = app.listen(config.port, () => {

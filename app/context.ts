@@ -4,6 +4,9 @@ import type { I18nService } from "~/i18n/i18n.server";
 import type { SessionService } from "~/session/session.server";
 import type { Tracker } from "~/experiments/tracker.server";
 import type { Clock } from "~/clock";
+import type { Store } from "~/db/connection.server";
+import type { Catalogue } from "~/ticketing/catalogue.server";
+import type { Inventory } from "~/ticketing/inventory.server";
 
 /** What the server builds once at start-up and hands to every loader and action. */
 export interface AppServices {
@@ -12,6 +15,9 @@ export interface AppServices {
   sessions: SessionService;
   tracker: Tracker;
   clock: Clock;
+  store: Store;
+  catalogue: Catalogue;
+  inventory: Inventory;
   /** Resolves when every dependency the site needs to answer is reachable. */
   ready(): Promise<boolean>;
   close(): Promise<void>;

@@ -57,8 +57,10 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 export type RootData = Awaited<ReturnType<typeof loader>>["data"];
 
 interface PageHandle {
-  /** The translation key of the page's title, in the page's wording set. */
+  /** The translation key of the page's title, in the page's wording set… */
   titleKey?: string;
+  /** …or the title itself, from the page's data (a show's or a venue's name). */
+  title?: (data: unknown) => string | undefined;
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {
@@ -68,13 +70,16 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const matches = useMatches();
   const theme: ThemeName = root?.theme ?? "default";
   const { t } = useTranslation(root?.wordingSet ?? COMMON_NS);
-  const titleKey = error
-    ? `errors.${errorKind(error)}.title`
+  const pageTitle = error
+    ? t(`errors.${errorKind(error)}.title`)
     : [...matches]
         .reverse()
-        .map((match) => (match.handle as PageHandle | undefined)?.titleKey)
+        .map((match) => {
+          const handle = match.handle as PageHandle | undefined;
+          return handle?.title?.(match.data) ?? (handle?.titleKey ? t(handle.titleKey) : undefined);
+        })
         .find(Boolean);
-  const title = titleKey ? `${t(titleKey)} – ${t("brand.name")}` : t("brand.name");
+  const title = pageTitle ? `${pageTitle} – ${t("brand.name")}` : t("brand.name");
   useEffect(() => {
     // Hydrated: the page is fully interactive, so the polyfill "Loading" status can go. The
     // data attribute lets styles (and tests) tell an enhanced page from a server-rendered one.

@@ -1,31 +1,78 @@
-import { join } from "node:path";
+import { join, resolve } from "node:path";
+import { sql } from "kysely";
 import type { Logger } from "pino";
 import { systemClock, type Clock } from "~/clock";
 import type { Config } from "~/config/env.server";
 import type { AppServices } from "~/context";
+import { openStore } from "~/db/connection.server";
+import { migrateToLatest } from "~/db/migrate.server";
 import { createLogTracker } from "~/experiments/tracker.server";
 import { createI18nService, readLocaleFiles } from "~/i18n/i18n.server";
 import { createSessionService } from "~/session/session.server";
+import { createCatalogue } from "~/ticketing/catalogue.server";
+import { isCatalogueEmpty, loadDemoCatalogue } from "~/ticketing/demo.server";
+import { createInventory } from "~/ticketing/inventory.server";
 
 export interface ServiceOptions {
   config: Config;
   logger: Logger;
-  /** The project's root folder (locales/ is read from it). */
+  /** The project's root folder (locales/ and catalogue/ are read from it; DATA_DIR is relative to it). */
   root: string;
   clock?: Clock;
 }
 
-/** Builds everything a request needs, once: the server does this at start-up, tests per suite. */
-export function createAppServices({ config, logger, root, clock = systemClock }: ServiceOptions): AppServices {
+const SWEEP_INTERVAL_MS = 60_000;
+
+/**
+ * Builds everything a request needs, once: opens the store and brings it to the latest migration,
+ * loads the demo catalogue into an empty store (DEMO_CATALOGUE=auto), and starts the sweeper that
+ * frees expired holds. The server does this at start-up, tests per suite.
+ */
+export async function createAppServices({
+  config,
+  logger,
+  root,
+  clock = systemClock,
+}: ServiceOptions): Promise<AppServices> {
   const sessions = createSessionService(config);
   const i18n = createI18nService(readLocaleFiles(join(root, "locales")), config.language, sessions.languageCookie);
+  const store = openStore(config.databaseUrl, resolve(root, config.dataDir, "box-office.sqlite"), (error) =>
+    logger.warn({ err: error }, "database connection lost; the pool will reconnect"),
+  );
+  const applied = await migrateToLatest(store.db);
+  if (applied.length) logger.info({ migrations: applied }, "migrations applied");
+  if (config.demoCatalogue === "auto" && (await isCatalogueEmpty(store))) {
+    try {
+      const summary = await loadDemoCatalogue(store, clock, root);
+      logger.info(summary, "demo catalogue loaded");
+    } catch (error) {
+      // Another instance starting at the same moment may have loaded it first.
+      if (await isCatalogueEmpty(store)) throw error;
+      logger.info("demo catalogue already loaded by another instance");
+    }
+  }
+  const inventory = createInventory(store, clock, config.holdPolicy);
+  const sweeper = setInterval(() => {
+    inventory.sweepExpired().catch((error: unknown) => logger.warn({ err: error }, "sweeping expired holds failed"));
+  }, SWEEP_INTERVAL_MS);
+  sweeper.unref();
+
   return {
     config,
     i18n,
     sessions,
     tracker: createLogTracker(logger),
     clock,
-    ready: async () => true,
-    close: async () => {},
+    store,
+    catalogue: createCatalogue(store),
+    inventory,
+    ready: async () => {
+      await sql`select 1`.execute(store.db);
+      return true;
+    },
+    close: async () => {
+      clearInterval(sweeper);
+      await store.close();
+    },
   };
 }

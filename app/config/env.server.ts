@@ -37,6 +37,20 @@ const envSchema = z
         message: "must be empty (embedded SQLite) or a postgres:// URL",
       }),
     SESSION_SECRET: z.string().default(""),
+    DATA_DIR: z.string().trim().min(1).default("data"),
+    DEMO_CATALOGUE: z.enum(["auto", "off"]).default("auto"),
+    AVAILABILITY_THRESHOLDS: z
+      .string()
+      .default("0.5,0.2")
+      .transform((value) => value.split(",").map((part) => Number(part.trim())))
+      .refine(
+        (parts) => parts.length === 2 && parts.every((part) => part > 0 && part < 1) && parts[0]! > parts[1]!,
+        "must be two shares between 0 and 1, the Good one first and larger, such as 0.5,0.2",
+      )
+      .transform(([good, medium]) => ({ good: good!, medium: medium! })),
+    HOLD_MINUTES: z.coerce.number().int().min(1).max(120).default(15),
+    HOLD_EXTENSION_MINUTES: z.coerce.number().int().min(1).max(120).default(10),
+    HOLD_MAX_MINUTES: z.coerce.number().int().min(1).max(240).default(45),
     DOMAIN: z.string().trim().min(1).default("localhost"),
     LANGUAGE: z.enum(LANGUAGES).default("en-GB"),
     THEME: z.enum(THEMES).default("default"),
@@ -80,6 +94,9 @@ const envSchema = z
     if (secrets.some((secret) => secret.length < 32)) {
       ctx.addIssue({ code: "custom", path: ["SESSION_SECRET"], message: "each secret must be at least 32 characters" });
     }
+    if (env.HOLD_MAX_MINUTES < env.HOLD_MINUTES) {
+      ctx.addIssue({ code: "custom", path: ["HOLD_MAX_MINUTES"], message: "must be at least HOLD_MINUTES" });
+    }
     if (env.ROUTING_TYPE === "SINGLE_SHOW" && !env.TITLE_SLUG) {
       ctx.addIssue({ code: "custom", path: ["TITLE_SLUG"], message: "is required when ROUTING_TYPE is SINGLE_SHOW" });
     }
@@ -104,6 +121,14 @@ function toConfig(env: z.output<typeof envSchema>) {
     production: env.APP_ENV === "production" || env.APP_ENV === "staging",
     logLevel: env.LOG_LEVEL,
     databaseUrl: env.DATABASE_URL || undefined,
+    dataDir: env.DATA_DIR,
+    demoCatalogue: env.DEMO_CATALOGUE,
+    availabilityThresholds: env.AVAILABILITY_THRESHOLDS,
+    holdPolicy: {
+      holdMinutes: env.HOLD_MINUTES,
+      extensionMinutes: env.HOLD_EXTENSION_MINUTES,
+      maxHoldMinutes: env.HOLD_MAX_MINUTES,
+    },
     // Newest first: the first signs new cookies, all of them still verify old ones.
     sessionSecrets: secrets.length > 0 ? secrets : [DEV_SESSION_SECRET],
     domain: env.DOMAIN,

@@ -1,9 +1,23 @@
-import { EmptyStatePage } from "~/components/empty-state-page";
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { ShowList } from "~/components/show-list";
+import { showListFor } from "~/routing/show-links.server";
 
-// The shows list. The catalogue arrives with the ticketing engine; until then the honest answer
-// is that nothing is on sale.
 export const handle = { titleKey: "home.title" };
 
+export async function loader({ context }: LoaderFunctionArgs) {
+  const { config } = context;
+  return { shows: await showListFor(context, config.routingType === "SINGLE_VENUE" ? config.venueSlug : undefined) };
+}
+
 export default function Home() {
-  return <EmptyStatePage titleKey="home.title" messageKey="home.empty" />;
+  const { t } = useTranslation();
+  const { shows } = useLoaderData<typeof loader>();
+  return (
+    <>
+      <h1>{t("home.title")}</h1>
+      <ShowList shows={shows} />
+    </>
+  );
 }

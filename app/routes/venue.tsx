@@ -1,13 +1,44 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { EmptyStatePage } from "~/components/empty-state-page";
-import { parseParams, slug } from "~/routing/params";
+import { useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { ShowList } from "~/components/show-list";
+import { notFound, parseParams, slug } from "~/routing/params";
+import { showListFor } from "~/routing/show-links.server";
 
-export const handle = { titleKey: "venue.title" };
+export const handle = { title: (data: { venue?: { name: string } } | undefined) => data?.venue?.name };
 
-export function loader({ params }: LoaderFunctionArgs) {
-  return parseParams(params, { venueSlug: slug });
+export async function loader({ params, context }: LoaderFunctionArgs) {
+  const { venueSlug } = parseParams(params, { venueSlug: slug });
+  const venue = await context.catalogue.venue(venueSlug);
+  if (!venue) throw notFound();
+  return {
+    venue: {
+      name: venue.name,
+      addressLines: venue.address_lines.split("\n"),
+      city: venue.city,
+      postcode: venue.postcode,
+      region: venue.region,
+    },
+    shows: await showListFor(context, venueSlug),
+  };
 }
 
 export default function Venue() {
-  return <EmptyStatePage titleKey="venue.title" messageKey="venue.empty" />;
+  const { t } = useTranslation();
+  const { venue, shows } = useLoaderData<typeof loader>();
+  return (
+    <>
+      <h1>{venue.name}</h1>
+      <address className="venue-address">
+        {[...venue.addressLines, [venue.city, venue.region, venue.postcode].filter(Boolean).join(" ")].map((line) => (
+          <span key={line}>
+            {line}
+            <br />
+          </span>
+        ))}
+      </address>
+      <h2>{t("venue.showsHeading")}</h2>
+      <ShowList shows={shows} />
+    </>
+  );
 }

@@ -4,11 +4,16 @@ import { startServer } from "../support/app";
 describe("the server-error page", () => {
   let server: Awaited<ReturnType<typeof startServer>>;
   beforeAll(async () => {
-    server = await startServer({ APP_ENV: "production", SESSION_SECRET: "s".repeat(40) }, (services) => {
-      services.sessions.getSession = async () => {
-        throw new Error("database password is hunter2 at /srv/app/secret.ts:12");
-      };
-    });
+    server = await startServer(
+      { APP_ENV: "production", SESSION_SECRET: "s".repeat(40) },
+      {
+        adjust: (services) => {
+          services.sessions.getSession = async () => {
+            throw new Error("database password is hunter2 at /srv/app/secret.ts:12");
+          };
+        },
+      },
+    );
   });
   afterAll(() => server.close());
 

@@ -10,12 +10,16 @@ async function load(
     env?: Record<string, string>;
   },
 ) {
-  const context = testContext(env);
-  const request = new Request(`http://localhost${path}`, { headers });
-  const result = await loader({ request, params, context });
-  const cookies = [...((result.init?.headers as Headers | undefined)?.getSetCookie() ?? [])];
-  const session = await context.sessions.storage.getSession(cookies.map((cookie) => cookie.split(";")[0]).join("; "));
-  return { data: result.data, cookies, session };
+  const context = await testContext(env);
+  try {
+    const request = new Request(`http://localhost${path}`, { headers });
+    const result = await loader({ request, params, context });
+    const cookies = [...((result.init?.headers as Headers | undefined)?.getSetCookie() ?? [])];
+    const session = await context.sessions.storage.getSession(cookies.map((cookie) => cookie.split(";")[0]).join("; "));
+    return { data: result.data, cookies, session };
+  } finally {
+    await context.close();
+  }
 }
 
 describe("root loader", () => {

@@ -1,5 +1,8 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { request as request_, type IncomingMessage } from "node:http";
 import { describe, expect, it } from "vitest";
 import { ROOT } from "../support/app";
@@ -7,7 +10,14 @@ import { ROOT } from "../support/app";
 function startProcess(env: Record<string, string>) {
   const child = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? "", NODE_ENV: "production", LOG_LEVEL: "info", ...env },
+    env: {
+      PATH: process.env.PATH ?? "",
+      NODE_ENV: "production",
+      LOG_LEVEL: "info",
+      DATA_DIR: mkdtempSync(join(tmpdir(), "box-office-process-")),
+      DEMO_CATALOGUE: "off",
+      ...env,
+    },
   });
   let stdout = "";
   let stderr = "";

@@ -1,4 +1,7 @@
+import { mkdtempSync } from "node:fs";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { AppLoadContext, ServerBuild } from "@remix-run/node";
 import { loadConfig } from "~/config/env.server";
@@ -11,31 +14,51 @@ export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
 export const TEST_SECRET = "test-secret-that-is-long-enough-0123456789";
 
-export function testServices(env: Record<string, string> = {}) {
-  const config = loadConfig({ APP_ENV: "test", SESSION_SECRET: TEST_SECRET, ...env });
+/**
+ * Services over a throw-away SQLite file, empty unless the test asks for the demo catalogue
+ * (DEMO_CATALOGUE: "auto"). Close them when done.
+ */
+export async function testServices(env: Record<string, string> = {}) {
+  const config = loadConfig({
+    APP_ENV: "test",
+    SESSION_SECRET: TEST_SECRET,
+    DATA_DIR: mkdtempSync(join(tmpdir(), "box-office-data-")),
+    DEMO_CATALOGUE: "off",
+    ...env,
+  });
   return createAppServices({ config, logger: createLogger("silent"), root: ROOT });
 }
 
 /** What the server hands a loader, for calling loaders and actions directly. */
-export function testContext(env: Record<string, string> = {}): AppLoadContext {
-  return { ...testServices(env), logger: createLogger("silent"), requestId: "test-request", cspNonce: "test-nonce" };
+export async function testContext(env: Record<string, string> = {}): Promise<AppLoadContext> {
+  return {
+    ...(await testServices(env)),
+    logger: createLogger("silent"),
+    requestId: "test-request",
+    cspNonce: "test-nonce",
+  };
 }
 
 /** The production build, served as server.ts serves it, on a free port. Needs `npm run build`. */
 export async function startServer(
   env: Record<string, string> = {},
-  adjust: (services: AppServices) => void = () => {},
+  options: { seed?: (services: AppServices) => Promise<void>; adjust?: (services: AppServices) => void } = {},
 ) {
   const build = (await import(pathToFileURL(`${ROOT}build/index.js`).href)) as ServerBuild;
-  const services = testServices(env);
-  adjust(services);
+  const services = await testServices(env);
+  await options.seed?.(services);
+  options.adjust?.(services);
   const app = createServerApp({ build, services, logger: createLogger("silent"), root: ROOT });
   const server = app.listen(0, "127.0.0.1");
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));
   const { port } = server.address() as AddressInfo;
   return {
     url: (path: string) => `http://127.0.0.1:${port}${path}`,
-    close: () => new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
+    services,
+    close: async () => {
+      await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
+      await services.close();
+    },
   };
 }
 

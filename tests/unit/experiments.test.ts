@@ -43,7 +43,7 @@ describe("experiment exposure", () => {
     const { experimentVariation } = await import("~/experiments/experiments.server");
     const { testContext } = await import("../support/app");
     const { vi } = await import("vitest");
-    const context = testContext({
+    const context = await testContext({
       EXPERIMENTS: JSON.stringify([experiment]),
     });
     const track = vi.spyOn(context.tracker, "track");
@@ -61,5 +61,6 @@ describe("experiment exposure", () => {
     );
     expect(experimentVariation(context, session, "not-configured")).toBeNull();
     expect(track).toHaveBeenCalledTimes(1);
+    await context.close();
   });
 });

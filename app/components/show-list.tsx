@@ -1,0 +1,45 @@
+import { Link } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { formatDate } from "./format";
+
+export interface ShowListItem {
+  slug: string;
+  name: string;
+  ageGuidance: string;
+  runs: {
+    href: string;
+    venueName: string;
+    city: string;
+    timeZone: string;
+    firstPerformance: string;
+    lastPerformance: string;
+  }[];
+}
+
+export function ShowList({ shows }: { shows: ShowListItem[] }) {
+  const { t, i18n } = useTranslation();
+  if (shows.length === 0) return <p className="empty-state">{t("home.empty")}</p>;
+  return (
+    <ul className="show-list">
+      {shows.map((show) => (
+        <li key={show.slug} className="show-list__item">
+          <h2 className="show-list__name">{show.name}</h2>
+          <p className="show-list__age">{t("show.ageGuidance", { age: show.ageGuidance })}</p>
+          <ul className="show-list__runs">
+            {show.runs.map((run) => (
+              <li key={run.href}>
+                <Link to={run.href}>{t("home.showAt", { show: show.name, venue: run.venueName, city: run.city })}</Link>{" "}
+                <span className="show-list__dates">
+                  {t("home.dates", {
+                    from: formatDate(run.firstPerformance, run.timeZone, i18n.language),
+                    to: formatDate(run.lastPerformance, run.timeZone, i18n.language),
+                  })}
+                </span>
+              </li>
+            ))}
+          </ul>
+        </li>
+      ))}
+    </ul>
+  );
+}

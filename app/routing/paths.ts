@@ -1,0 +1,31 @@
+import type { RoutingMode } from "./route-table.js";
+
+// Where a show's pages live in each routing mode (spec section 2). Pages build links with these,
+// never by hand, so a deployment can change ROUTING_TYPE and every link follows.
+
+export function showPath(mode: RoutingMode, titleSlug: string, venueSlug: string): string {
+  switch (mode) {
+    case "MULTI_VENUE":
+      return `/events/${titleSlug}/${venueSlug}`;
+    case "SINGLE_VENUE":
+      return `/events/${titleSlug}`;
+    case "SINGLE_SHOW":
+      return "/";
+    default:
+      return `/shows/${titleSlug}/${venueSlug}`;
+  }
+}
+
+export function calendarPath(mode: RoutingMode, titleSlug: string, venueSlug: string, date?: string): string {
+  const base = showPath(mode, titleSlug, venueSlug).replace(/\/$/, "");
+  return `${base}/calendar${date ? `/${date}` : ""}`;
+}
+
+export function ticketsPath(mode: RoutingMode, titleSlug: string, venueSlug: string, performanceId: string): string {
+  const base = showPath(mode, titleSlug, venueSlug).replace(/\/$/, "");
+  return `${base}/tickets/${performanceId}`;
+}
+
+export function venuePath(venueSlug: string): string {
+  return `/venues/${venueSlug}`;
+}
