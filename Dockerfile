@@ -26,6 +26,7 @@ COPY --from=build --chown=node:node /app/public ./public
 COPY --chown=node:node package.json tsconfig.json server.ts ./
 COPY --chown=node:node app ./app
 COPY --chown=node:node locales ./locales
+COPY --chown=node:node catalogue ./catalogue
 USER node
 EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \

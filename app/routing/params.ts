@@ -2,7 +2,7 @@ import { z } from "zod";
 
 // Spec section 2: slugs are 1 to 255 of letters, digits and ! . + & -; a performance id is 36
 // characters of digits, letters A to F and hyphens; a date is a real day written YYYY-MM-DD.
-export const slug = z.string().regex(/^[A-Za-z0-9!.+&-]{1,255}$/);
+export const slug = z.string().regex(/^[A-Za-z0-9!.+&-]{1,255}$/, "must be 1 to 255 letters, digits or ! . + & -");
 export const performanceId = z.string().regex(/^[0-9A-Fa-f-]{36}$/);
 export const isoDate = z
   .string()

@@ -1,0 +1,43 @@
+// `npm run catalogue:import -- FILE`: validates a JSON catalogue and loads all of it, or nothing,
+// reporting every problem with the field and the entry it is in.
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { systemClock } from "~/clock";
+import { ConfigError, loadConfig } from "~/config/env.server";
+import { openStore } from "~/db/connection.server";
+import { migrateToLatest } from "~/db/migrate.server";
+import { CatalogueError, importCatalogue } from "~/ticketing/import-catalogue.server";
+
+const file = process.argv[2];
+if (!file) {
+  console.error("Usage: npm run catalogue:import -- FILE.json");
+  process.exit(2);
+}
+
+let input: unknown;
+try {
+  input = JSON.parse(readFileSync(resolve(file), "utf8"));
+} catch (error) {
+  console.error(`Could not read ${file} as JSON: ${(error as Error).message}`);
+  process.exit(1);
+}
+
+try {
+  const config = loadConfig();
+  const store = openStore(config.databaseUrl, resolve(config.dataDir, "box-office.sqlite"));
+  try {
+    await migrateToLatest(store.db);
+    const summary = await importCatalogue(store, input, systemClock);
+    console.log(
+      `Imported ${summary.venues} venue(s), ${summary.shows} show(s), ${summary.seats} seat(s) and ${summary.performances} performance(s).`,
+    );
+  } finally {
+    await store.close();
+  }
+} catch (error) {
+  if (error instanceof CatalogueError || error instanceof ConfigError) {
+    console.error(error.message);
+    process.exit(1);
+  }
+  throw error;
+}
