@@ -1,0 +1,110 @@
+import type { Restriction, SeatType } from "./catalogue-file";
+
+// Best available ("ticket search"): the best block of adjacent free seats in one row, by quality,
+// that fits the buyer's filters and entitlements and never leaves a single empty seat stranded
+// beside it. Pure: the store gives it the seats and which are free.
+
+export interface SearchSeat {
+  id: number;
+  sectionId: string;
+  rowOrder: number;
+  position: number;
+  quality: number;
+  seatType: SeatType;
+  restrictions: readonly Restriction[];
+  /** The lowest full price of the seat's band, in minor units. */
+  price: number;
+  free: boolean;
+}
+
+export interface SearchRequest {
+  quantity: number;
+  minPrice?: number;
+  maxPrice?: number;
+  sectionId?: string;
+  /** How many of the seats are wheelchair spaces; the rest sit beside them (companion seats first). */
+  wheelchairSpaces?: number;
+}
+
+export interface SearchResult {
+  seatIds: number[];
+  quality: number;
+}
+
+function eligible(seat: SearchSeat, request: SearchRequest, allowed: ReadonlySet<Restriction>): boolean {
+  if (!seat.free) return false;
+  if (request.sectionId && seat.sectionId !== request.sectionId) return false;
+  if (request.minPrice !== undefined && seat.price < request.minPrice) return false;
+  if (request.maxPrice !== undefined && seat.price > request.maxPrice) return false;
+  const wantsWheelchair = (request.wheelchairSpaces ?? 0) > 0;
+  // Wheelchair spaces and companion seats are kept for the people who need them.
+  if (!wantsWheelchair && (seat.seatType === "wheelchair" || seat.seatType === "companion")) return false;
+  return seat.restrictions.every((restriction) => allowed.has(restriction));
+}
+
+/** Rows as runs of consecutive positions: an aisle or the row's end breaks a run. */
+function rowsOf(seats: readonly SearchSeat[]): SearchSeat[][] {
+  const rows = new Map<string, SearchSeat[]>();
+  for (const seat of seats) {
+    const key = `${seat.sectionId}\u0000${seat.rowOrder}`;
+    const row = rows.get(key);
+    if (row) row.push(seat);
+    else rows.set(key, [seat]);
+  }
+  return [...rows.values()].map((row) => row.sort((a, b) => a.position - b.position));
+}
+
+/**
+ * True when taking row[start..end] would leave a lone free seat next to it: a free seat on either
+ * side whose other neighbour is taken, missing, or across an aisle.
+ */
+function strandsASeat(row: SearchSeat[], start: number, end: number): boolean {
+  const at = (index: number) => (index >= 0 && index < row.length ? row[index]! : undefined);
+  const adjacent = (a: SearchSeat | undefined, b: SearchSeat | undefined) => a !== undefined && b !== undefined && Math.abs(a.position - b.position) === 1;
+  const left = at(start - 1);
+  if (left?.free && adjacent(left, row[start])) {
+    const beyond = at(start - 2);
+    if (!(beyond?.free && adjacent(beyond, left))) return true;
+  }
+  const right = at(end + 1);
+  if (right?.free && adjacent(right, row[end])) {
+    const beyond = at(end + 2);
+    if (!(beyond?.free && adjacent(beyond, right))) return true;
+  }
+  return false;
+}
+
+export function findBestAvailable(
+  seats: readonly SearchSeat[],
+  request: SearchRequest,
+  allowed: ReadonlySet<Restriction>,
+): SearchResult | null {
+  const { quantity } = request;
+  const wheelchairSpaces = request.wheelchairSpaces ?? 0;
+  if (!Number.isInteger(quantity) || quantity < 1 || wheelchairSpaces > quantity) return null;
+  let best: (SearchResult & { rowOrder: number }) | null = null;
+
+  for (const row of rowsOf(seats)) {
+    for (let start = 0; start + quantity <= row.length; start += 1) {
+      const end = start + quantity - 1;
+      let ok = true;
+      let quality = 0;
+      let spaces = 0;
+      for (let index = start; index <= end; index += 1) {
+        const seat = row[index]!;
+        if (!eligible(seat, request, allowed) || (index > start && seat.position !== row[index - 1]!.position + 1)) {
+          ok = false;
+          break;
+        }
+        quality += seat.quality;
+        if (seat.seatType === "wheelchair") spaces += 1;
+      }
+      if (!ok || spaces !== wheelchairSpaces || strandsASeat(row, start, end)) continue;
+      const average = quality / quantity;
+      const candidate = { seatIds: row.slice(start, end + 1).map((seat) => seat.id), quality: average, rowOrder: row[0]!.rowOrder };
+      // Best quality; on a tie, the row nearer the stage, then the first found (stable).
+      if (!best || average > best.quality || (average === best.quality && candidate.rowOrder < best.rowOrder)) best = candidate;
+    }
+  }
+  return best ? { seatIds: best.seatIds, quality: best.quality } : null;
+}

@@ -1,0 +1,82 @@
+import type { Store } from "~/db/connection.server";
+import type { Clock } from "~/clock";
+import { findBestAvailable, type SearchRequest, type SearchResult, type SearchSeat } from "./best-available";
+import type { Restriction } from "./catalogue-file";
+import { activeClaim, GUEST, type Entitlements } from "./inventory.server";
+
+type StaticSeat = Omit<SearchSeat, "free">;
+
+/**
+ * Best available against the store. A price plan's seats (positions, quality, prices) never change
+ * once imported, so they are read once and kept; each search reads only which seats are taken.
+ */
+export function createSeatSearch(store: Store, clock: Clock) {
+  const plans = new Map<string, Promise<StaticSeat[]>>();
+
+  function seatsOfPlan(pricePlanId: string): Promise<StaticSeat[]> {
+    let seats = plans.get(pricePlanId);
+    if (!seats) {
+      seats = (async () => {
+        const fullPrices = store.db
+          .selectFrom("price_options")
+          .select((eb) => ["price_band_id", eb.fn.min("face_value").as("price")])
+          .where("kind", "=", "full")
+          .groupBy("price_band_id")
+          .as("full_prices");
+        const rows = await store.db
+          .selectFrom("seats")
+          .innerJoin("price_plan_seats", "price_plan_seats.seat_id", "seats.id")
+          .innerJoin(fullPrices, "full_prices.price_band_id", "price_plan_seats.price_band_id")
+          .select([
+            "seats.id",
+            "seats.section_id",
+            "seats.row_order",
+            "seats.position",
+            "seats.quality",
+            "seats.seat_type",
+            "seats.restrictions",
+            "full_prices.price",
+          ])
+          .where("price_plan_seats.price_plan_id", "=", pricePlanId)
+          .execute();
+        return rows.map((row) => ({
+          id: row.id,
+          sectionId: row.section_id,
+          rowOrder: row.row_order,
+          position: row.position,
+          quality: row.quality,
+          seatType: row.seat_type,
+          restrictions: row.restrictions.split(",").filter(Boolean) as Restriction[],
+          price: Number(row.price),
+        }));
+      })();
+      seats.catch(() => plans.delete(pricePlanId));
+      plans.set(pricePlanId, seats);
+    }
+    return seats;
+  }
+
+  return {
+    async search(performanceId: string, request: SearchRequest, entitlements: Entitlements = GUEST): Promise<SearchResult | null> {
+      const performance = await store.db.selectFrom("performances").select("price_plan_id").where("id", "=", performanceId).executeTakeFirst();
+      if (!performance) return null;
+      const [seats, taken] = await Promise.all([
+        seatsOfPlan(performance.price_plan_id),
+        store.db
+          .selectFrom("seat_claims")
+          .select("seat_id")
+          .where("performance_id", "=", performanceId)
+          .where(activeClaim(clock.now().toISOString()))
+          .execute(),
+      ]);
+      const takenIds = new Set(taken.map((claim) => claim.seat_id));
+      return findBestAvailable(
+        seats.map((seat) => ({ ...seat, free: !takenIds.has(seat.id) })),
+        request,
+        entitlements.restrictions,
+      );
+    },
+  };
+}
+
+export type SeatSearch = ReturnType<typeof createSeatSearch>;

@@ -1,0 +1,136 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { findBestAvailable, type SearchRequest, type SearchSeat } from "~/ticketing/best-available";
+import type { Restriction } from "~/ticketing/catalogue-file";
+
+const GUEST = new Set<Restriction>(["amex"]);
+
+/** A row from a compact picture: "." free, "x" taken, "|" an aisle; quality falls from the centre. */
+function row(picture: string, rowOrder = 0, sectionId = "stalls", base = 90): SearchSeat[] {
+  const seats: SearchSeat[] = [];
+  let position = 0;
+  for (const char of picture) {
+    if (char === "|") {
+      position += 1;
+      continue;
+    }
+    seats.push({
+      id: rowOrder * 1000 + position,
+      sectionId,
+      rowOrder,
+      position,
+      quality: base - Math.abs(position - picture.length / 2),
+      seatType: char === "w" ? "wheelchair" : char === "c" ? "companion" : "standard",
+      restrictions: char === "w" ? ["wheelchair"] : char === "a" ? ["amex"] : char === "p" ? ["promo"] : [],
+      price: 5000,
+      free: char !== "x",
+    });
+    position += 1;
+  }
+  return seats;
+}
+
+const positionsOf = (seats: SearchSeat[], ids: number[] | undefined) => (ids ?? []).map((id) => seats.find((seat) => seat.id === id)!.position);
+
+describe("best available", () => {
+  it("takes the best block of adjacent seats in one row", () => {
+    const seats = [...row("..........", 0, "stalls", 90), ...row("..........", 1, "stalls", 80)];
+    const result = findBestAvailable(seats, { quantity: 2 }, GUEST);
+    expect(positionsOf(seats, result?.seatIds)).toEqual([4, 5]);
+  });
+
+  it("never leaves a single empty seat beside the block", () => {
+    // Two seats: [1,2] fills its gap exactly; [6,7] would strand 8 and [7,8] would strand 6.
+    const seats = row("x..x.x...");
+    expect(positionsOf(seats, findBestAvailable(seats, { quantity: 2 }, GUEST)?.seatIds)).toEqual([1, 2]);
+    const three = findBestAvailable(row("x....x"), { quantity: 3 }, GUEST);
+    // [1,2,3] strands 4, [2,3,4] strands 1: no block of three exists without an orphan.
+    expect(three).toBeNull();
+  });
+
+  it("does not join seats across an aisle", () => {
+    const seats = row("x..|..x");
+    expect(findBestAvailable(seats, { quantity: 4 }, GUEST)).toBeNull();
+    expect(positionsOf(seats, findBestAvailable(seats, { quantity: 2 }, GUEST)?.seatIds)).toHaveLength(2);
+  });
+
+  it("honours the price range and the part of the house", () => {
+    const cheap = row("....", 0, "gallery").map((seat) => ({ ...seat, price: 2000 }));
+    const dear = row("....", 1, "stalls").map((seat) => ({ ...seat, price: 9000 }));
+    const seats = [...cheap, ...dear];
+    expect(findBestAvailable(seats, { quantity: 2, maxPrice: 5000 }, GUEST)?.seatIds.every((id) => id < 1000)).toBe(true);
+    expect(findBestAvailable(seats, { quantity: 2, sectionId: "stalls" }, GUEST)?.seatIds.every((id) => id >= 1000)).toBe(true);
+    expect(findBestAvailable(seats, { quantity: 2, minPrice: 9500 }, GUEST)).toBeNull();
+  });
+
+  it("keeps restricted seats for those entitled to them, and wheelchair spaces come with companion seats", () => {
+    const seats = row("wc......cw");
+    const guest = findBestAvailable(seats, { quantity: 2 }, GUEST);
+    expect(positionsOf(seats, guest?.seatIds).every((position) => position >= 2 && position <= 7)).toBe(true);
+    const access = new Set<Restriction>(["amex", "wheelchair", "accessZone"]);
+    const pair = findBestAvailable(seats, { quantity: 2, wheelchairSpaces: 1 }, access);
+    expect(pair?.seatIds.map((id) => seats.find((seat) => seat.id === id)!.seatType).sort()).toEqual(["companion", "wheelchair"]);
+    expect(findBestAvailable(seats, { quantity: 2, wheelchairSpaces: 1 }, GUEST)).toBeNull();
+    expect(findBestAvailable(row("pppp"), { quantity: 2 }, GUEST)).toBeNull();
+  });
+
+  it("says so when nothing fits, rather than splitting the group", () => {
+    expect(findBestAvailable(row("..x..x.."), { quantity: 3 }, GUEST)).toBeNull();
+    expect(findBestAvailable(row("...."), { quantity: 0 }, GUEST)).toBeNull();
+  });
+
+  // Properties over random houses: whatever it returns is always a valid block, and when it
+  // returns nothing, no valid block exists.
+  const house = fc
+    .array(fc.array(fc.constantFrom(".", ".", ".", "x", "x", "|", "a", "p", "w", "c"), { minLength: 1, maxLength: 24 }), {
+      minLength: 1,
+      maxLength: 6,
+    })
+    .map((rows) => rows.flatMap((cells, index) => row(cells.join("").replace(/^\|+/, ""), index)));
+  const request = fc.record<SearchRequest>({
+    quantity: fc.integer({ min: 1, max: 8 }),
+    maxPrice: fc.option(fc.constant(6000), { nil: undefined }),
+  });
+
+  function valid(seats: SearchSeat[], ids: number[], wanted: SearchRequest): boolean {
+    const chosen = ids.map((id) => seats.find((seat) => seat.id === id)!);
+    if (chosen.length !== wanted.quantity || new Set(ids).size !== ids.length) return false;
+    const sameRow = chosen.every((seat) => seat.rowOrder === chosen[0]!.rowOrder && seat.sectionId === chosen[0]!.sectionId);
+    const sorted = [...chosen].sort((a, b) => a.position - b.position);
+    const adjacent = sorted.every((seat, index) => index === 0 || seat.position === sorted[index - 1]!.position + 1);
+    const allowed = chosen.every(
+      (seat) => seat.free && seat.restrictions.every((key) => GUEST.has(key)) && seat.seatType !== "wheelchair" && seat.seatType !== "companion",
+    );
+    const rowSeats = seats.filter((seat) => seat.rowOrder === sorted[0]!.rowOrder);
+    const at = (position: number) => rowSeats.find((seat) => seat.position === position);
+    const orphan = (side: number, beyond: number) => at(side)?.free === true && !(at(beyond)?.free === true);
+    const first = sorted[0]!.position;
+    const last = sorted.at(-1)!.position;
+    return sameRow && adjacent && allowed && !orphan(first - 1, first - 2) && !orphan(last + 1, last + 2);
+  }
+
+  it("property: never a taken or restricted seat, never more than asked, always adjacent, never an orphan", () => {
+    fc.assert(
+      fc.property(house, request, (seats, wanted) => {
+        const result = findBestAvailable(seats, wanted, GUEST);
+        return result === null || valid(seats, result.seatIds, wanted);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("property: when it finds nothing, there is nothing to find", () => {
+    fc.assert(
+      fc.property(house, request, (seats, wanted) => {
+        if (findBestAvailable(seats, wanted, GUEST) !== null) return true;
+        const eligible = seats.filter((seat) => wanted.maxPrice === undefined || seat.price <= wanted.maxPrice);
+        for (const seat of eligible) {
+          const ids = Array.from({ length: wanted.quantity }, (_, offset) => eligible.find((other) => other.rowOrder === seat.rowOrder && other.position === seat.position + offset)?.id);
+          if (ids.every((id) => id !== undefined) && valid(seats, ids as number[], wanted)) return false;
+        }
+        return true;
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
