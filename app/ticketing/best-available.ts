@@ -60,7 +60,8 @@ function rowsOf(seats: readonly SearchSeat[]): SearchSeat[][] {
  */
 function strandsASeat(row: SearchSeat[], start: number, end: number): boolean {
   const at = (index: number) => (index >= 0 && index < row.length ? row[index]! : undefined);
-  const adjacent = (a: SearchSeat | undefined, b: SearchSeat | undefined) => a !== undefined && b !== undefined && Math.abs(a.position - b.position) === 1;
+  const adjacent = (a: SearchSeat | undefined, b: SearchSeat | undefined) =>
+    a !== undefined && b !== undefined && Math.abs(a.position - b.position) === 1;
   const left = at(start - 1);
   if (left?.free && adjacent(left, row[start])) {
     const beyond = at(start - 2);
@@ -101,9 +102,14 @@ export function findBestAvailable(
       }
       if (!ok || spaces !== wheelchairSpaces || strandsASeat(row, start, end)) continue;
       const average = quality / quantity;
-      const candidate = { seatIds: row.slice(start, end + 1).map((seat) => seat.id), quality: average, rowOrder: row[0]!.rowOrder };
+      const candidate = {
+        seatIds: row.slice(start, end + 1).map((seat) => seat.id),
+        quality: average,
+        rowOrder: row[0]!.rowOrder,
+      };
       // Best quality; on a tie, the row nearer the stage, then the first found (stable).
-      if (!best || average > best.quality || (average === best.quality && candidate.rowOrder < best.rowOrder)) best = candidate;
+      if (!best || average > best.quality || (average === best.quality && candidate.rowOrder < best.rowOrder))
+        best = candidate;
     }
   }
   return best ? { seatIds: best.seatIds, quality: best.quality } : null;

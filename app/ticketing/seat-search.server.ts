@@ -57,8 +57,16 @@ export function createSeatSearch(store: Store, clock: Clock) {
   }
 
   return {
-    async search(performanceId: string, request: SearchRequest, entitlements: Entitlements = GUEST): Promise<SearchResult | null> {
-      const performance = await store.db.selectFrom("performances").select("price_plan_id").where("id", "=", performanceId).executeTakeFirst();
+    async search(
+      performanceId: string,
+      request: SearchRequest,
+      entitlements: Entitlements = GUEST,
+    ): Promise<SearchResult | null> {
+      const performance = await store.db
+        .selectFrom("performances")
+        .select("price_plan_id")
+        .where("id", "=", performanceId)
+        .executeTakeFirst();
       if (!performance) return null;
       const [seats, taken] = await Promise.all([
         seatsOfPlan(performance.price_plan_id),

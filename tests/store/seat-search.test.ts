@@ -22,7 +22,9 @@ describe.each(DIALECTS)("best available against the store on %s", (dialect) => {
     expect(first?.seatIds).toHaveLength(2);
     const rows = new Set(first!.seatIds.map((id) => seed.seats.find((seat) => seat.id === id)!.row_name));
     expect(rows).toEqual(new Set(["A"]));
-    expect(await inventory.holdSeats({ basketId: "b1", performanceId, seatIds: first!.seatIds })).toMatchObject({ ok: true });
+    expect(await inventory.holdSeats({ basketId: "b1", performanceId, seatIds: first!.seatIds })).toMatchObject({
+      ok: true,
+    });
     const second = await search.search(performanceId, { quantity: 2 });
     expect(second?.seatIds.some((id) => first!.seatIds.includes(id))).toBe(false);
     expect(await search.search(performanceId, { quantity: 2, maxPrice: 1000 })).toBeNull();

@@ -30,7 +30,8 @@ function row(picture: string, rowOrder = 0, sectionId = "stalls", base = 90): Se
   return seats;
 }
 
-const positionsOf = (seats: SearchSeat[], ids: number[] | undefined) => (ids ?? []).map((id) => seats.find((seat) => seat.id === id)!.position);
+const positionsOf = (seats: SearchSeat[], ids: number[] | undefined) =>
+  (ids ?? []).map((id) => seats.find((seat) => seat.id === id)!.position);
 
 describe("best available", () => {
   it("takes the best block of adjacent seats in one row", () => {
@@ -58,8 +59,12 @@ describe("best available", () => {
     const cheap = row("....", 0, "gallery").map((seat) => ({ ...seat, price: 2000 }));
     const dear = row("....", 1, "stalls").map((seat) => ({ ...seat, price: 9000 }));
     const seats = [...cheap, ...dear];
-    expect(findBestAvailable(seats, { quantity: 2, maxPrice: 5000 }, GUEST)?.seatIds.every((id) => id < 1000)).toBe(true);
-    expect(findBestAvailable(seats, { quantity: 2, sectionId: "stalls" }, GUEST)?.seatIds.every((id) => id >= 1000)).toBe(true);
+    expect(findBestAvailable(seats, { quantity: 2, maxPrice: 5000 }, GUEST)?.seatIds.every((id) => id < 1000)).toBe(
+      true,
+    );
+    expect(
+      findBestAvailable(seats, { quantity: 2, sectionId: "stalls" }, GUEST)?.seatIds.every((id) => id >= 1000),
+    ).toBe(true);
     expect(findBestAvailable(seats, { quantity: 2, minPrice: 9500 }, GUEST)).toBeNull();
   });
 
@@ -69,7 +74,10 @@ describe("best available", () => {
     expect(positionsOf(seats, guest?.seatIds).every((position) => position >= 2 && position <= 7)).toBe(true);
     const access = new Set<Restriction>(["amex", "wheelchair", "accessZone"]);
     const pair = findBestAvailable(seats, { quantity: 2, wheelchairSpaces: 1 }, access);
-    expect(pair?.seatIds.map((id) => seats.find((seat) => seat.id === id)!.seatType).sort()).toEqual(["companion", "wheelchair"]);
+    expect(pair?.seatIds.map((id) => seats.find((seat) => seat.id === id)!.seatType).sort()).toEqual([
+      "companion",
+      "wheelchair",
+    ]);
     expect(findBestAvailable(seats, { quantity: 2, wheelchairSpaces: 1 }, GUEST)).toBeNull();
     expect(findBestAvailable(row("pppp"), { quantity: 2 }, GUEST)).toBeNull();
   });
@@ -82,10 +90,13 @@ describe("best available", () => {
   // Properties over random houses: whatever it returns is always a valid block, and when it
   // returns nothing, no valid block exists.
   const house = fc
-    .array(fc.array(fc.constantFrom(".", ".", ".", "x", "x", "|", "a", "p", "w", "c"), { minLength: 1, maxLength: 24 }), {
-      minLength: 1,
-      maxLength: 6,
-    })
+    .array(
+      fc.array(fc.constantFrom(".", ".", ".", "x", "x", "|", "a", "p", "w", "c"), { minLength: 1, maxLength: 24 }),
+      {
+        minLength: 1,
+        maxLength: 6,
+      },
+    )
     .map((rows) => rows.flatMap((cells, index) => row(cells.join("").replace(/^\|+/, ""), index)));
   const request = fc.record<SearchRequest>({
     quantity: fc.integer({ min: 1, max: 8 }),
@@ -95,11 +106,17 @@ describe("best available", () => {
   function valid(seats: SearchSeat[], ids: number[], wanted: SearchRequest): boolean {
     const chosen = ids.map((id) => seats.find((seat) => seat.id === id)!);
     if (chosen.length !== wanted.quantity || new Set(ids).size !== ids.length) return false;
-    const sameRow = chosen.every((seat) => seat.rowOrder === chosen[0]!.rowOrder && seat.sectionId === chosen[0]!.sectionId);
+    const sameRow = chosen.every(
+      (seat) => seat.rowOrder === chosen[0]!.rowOrder && seat.sectionId === chosen[0]!.sectionId,
+    );
     const sorted = [...chosen].sort((a, b) => a.position - b.position);
     const adjacent = sorted.every((seat, index) => index === 0 || seat.position === sorted[index - 1]!.position + 1);
     const allowed = chosen.every(
-      (seat) => seat.free && seat.restrictions.every((key) => GUEST.has(key)) && seat.seatType !== "wheelchair" && seat.seatType !== "companion",
+      (seat) =>
+        seat.free &&
+        seat.restrictions.every((key) => GUEST.has(key)) &&
+        seat.seatType !== "wheelchair" &&
+        seat.seatType !== "companion",
     );
     const rowSeats = seats.filter((seat) => seat.rowOrder === sorted[0]!.rowOrder);
     const at = (position: number) => rowSeats.find((seat) => seat.position === position);
@@ -125,7 +142,12 @@ describe("best available", () => {
         if (findBestAvailable(seats, wanted, GUEST) !== null) return true;
         const eligible = seats.filter((seat) => wanted.maxPrice === undefined || seat.price <= wanted.maxPrice);
         for (const seat of eligible) {
-          const ids = Array.from({ length: wanted.quantity }, (_, offset) => eligible.find((other) => other.rowOrder === seat.rowOrder && other.position === seat.position + offset)?.id);
+          const ids = Array.from(
+            { length: wanted.quantity },
+            (_, offset) =>
+              eligible.find((other) => other.rowOrder === seat.rowOrder && other.position === seat.position + offset)
+                ?.id,
+          );
           if (ids.every((id) => id !== undefined) && valid(seats, ids as number[], wanted)) return false;
         }
         return true;

@@ -1,0 +1,214 @@
+// `npm run bench`: prints the engine's figures on SQLite and on PostgreSQL (when reachable):
+// - holds per second while 100 buyers race for one 2,341-seat performance until it sells out, and
+//   how many seats were sold twice (must be 0);
+// - best-available time (p50/p95) at 90% sold;
+// - the calendar availability query for 120 days of performances.
+// A script that prints figures, not a test: nothing here passes or fails on time.
+import { randomUUID } from "node:crypto";
+import { readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance as perf } from "node:perf_hooks";
+import pg from "pg";
+import { fixedClock } from "~/clock";
+import { openPostgres, openSqlite, type DialectName, type Store } from "~/db/connection.server";
+import { migrateToLatest } from "~/db/migrate.server";
+import { availabilityOf } from "~/ticketing/availability.server";
+import { importCatalogue } from "~/ticketing/import-catalogue.server";
+import { activeClaim, createInventory } from "~/ticketing/inventory.server";
+import { createSeatSearch } from "~/ticketing/seat-search.server";
+
+const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const BUYERS = 100;
+const root = join(import.meta.dirname, "..");
+const clock = fixedClock("2026-11-23T10:00:00.000Z");
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+};
+const ms = (value: number) => `${value.toFixed(2)} ms`;
+
+async function openBenchStore(dialect: DialectName): Promise<{ store: Store; drop: () => Promise<void> }> {
+  if (dialect === "sqlite") {
+    const file = join(tmpdir(), `box-office-bench-${randomUUID()}.sqlite`);
+    const store = openSqlite(file);
+    return {
+      store,
+      drop: async () => {
+        await store.close();
+        for (const suffix of ["", "-wal", "-shm"]) rmSync(`${file}${suffix}`, { force: true });
+      },
+    };
+  }
+  const name = `box_office_bench_${randomUUID().replace(/-/g, "")}`;
+  const admin = new pg.Client({ connectionString: POSTGRES_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(POSTGRES_URL);
+  url.pathname = `/${name}`;
+  const store = openPostgres(url.toString(), 20);
+  return {
+    store,
+    drop: async () => {
+      await store.close();
+      const cleanup = new pg.Client({ connectionString: POSTGRES_URL });
+      await cleanup.connect();
+      await cleanup.query(`drop database if exists ${name} with (force)`);
+      await cleanup.end();
+    },
+  };
+}
+
+async function postgresReachable() {
+  const client = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+async function regentPerformances(store: Store) {
+  return store.db
+    .selectFrom("performances")
+    .innerJoin("runs", "runs.id", "performances.run_id")
+    .innerJoin("titles", "titles.id", "runs.title_id")
+    .select(["performances.id", "performances.price_plan_id", "performances.run_id"])
+    .where("titles.slug", "=", "the-lantern-keeper")
+    .where("performances.presale_from", "is", null)
+    .orderBy("performances.starts_at")
+    .execute();
+}
+
+async function race(store: Store, performanceId: string, pricePlanId: string) {
+  const inventory = createInventory(store, clock);
+  const guestSeats = (
+    await store.db
+      .selectFrom("seats")
+      .innerJoin("price_plan_seats", "price_plan_seats.seat_id", "seats.id")
+      .select(["seats.id"])
+      .where("price_plan_seats.price_plan_id", "=", pricePlanId)
+      .where("seats.restrictions", "in", ["", "amex"])
+      .execute()
+  ).map((seat) => seat.id);
+  const sold = new Map<number, number>();
+  let attempts = 0;
+  let holds = 0;
+  const started = perf.now();
+  await Promise.all(
+    Array.from({ length: BUYERS }, async (_, buyer) => {
+      for (let round = 0; ; round += 1) {
+        // Each buyer looks at what is free (a moment-old view, as a page would be), picks up to
+        // four seats at random and tries to hold them.
+        const taken = new Set(
+          (
+            await store.db
+              .selectFrom("seat_claims")
+              .select("seat_id")
+              .where("performance_id", "=", performanceId)
+              .where(activeClaim(clock.now().toISOString()))
+              .execute()
+          ).map((claim) => claim.seat_id),
+        );
+        const free = guestSeats.filter((id) => !taken.has(id));
+        if (free.length === 0) return;
+        const want = Math.min(free.length, 1 + ((buyer + round) % 4));
+        const picked = new Set<number>();
+        while (picked.size < want) picked.add(free[Math.floor(Math.random() * free.length)]!);
+        attempts += 1;
+        const result = await inventory.holdSeats({
+          basketId: `bench-${buyer}-${round}`,
+          performanceId,
+          seatIds: [...picked],
+        });
+        if (result.ok) {
+          holds += 1;
+          for (const id of picked) sold.set(id, (sold.get(id) ?? 0) + 1);
+        }
+      }
+    }),
+  );
+  const seconds = (perf.now() - started) / 1000;
+  const oversold = [...sold.values()].filter((count) => count > 1).length;
+  return { seconds, attempts, holds, seats: sold.size, oversold };
+}
+
+async function bench(dialect: DialectName) {
+  const { store, drop } = await openBenchStore(dialect);
+  try {
+    await migrateToLatest(store.db);
+    await importCatalogue(store, JSON.parse(readFileSync(join(root, "catalogue/demo.json"), "utf8")), clock);
+    const performances = await regentPerformances(store);
+    const [raced, searched] = [performances[0]!, performances[1]!];
+
+    const result = await race(store, raced.id, raced.price_plan_id);
+    console.log(
+      `${dialect}: holds: ${(result.holds / result.seconds).toFixed(0)} holds/s (${(result.attempts / result.seconds).toFixed(0)} attempts/s), ` +
+        `${BUYERS} buyers, ${result.seats} seats held in ${result.holds} holds over ${result.seconds.toFixed(2)} s; oversold seats: ${result.oversold}`,
+    );
+
+    // 90% sold: claim nine seats in ten as sold, straight into the store.
+    const seats = await store.db
+      .selectFrom("price_plan_seats")
+      .select("seat_id")
+      .where("price_plan_id", "=", searched.price_plan_id)
+      .execute();
+    const toSell = seats.filter((_, index) => index % 10 !== 0).map((seat) => seat.seat_id);
+    await store.db.deleteFrom("seat_claims").where("performance_id", "=", searched.id).execute();
+    for (let start = 0; start < toSell.length; start += 400) {
+      await store.db
+        .insertInto("seat_claims")
+        .values(
+          toSell
+            .slice(start, start + 400)
+            .map((seatId) => ({
+              performance_id: searched.id,
+              seat_id: seatId,
+              status: "sold" as const,
+              hold_id: null,
+              held_until: null,
+              order_id: "bench",
+            })),
+        )
+        .execute();
+    }
+    const search = createSeatSearch(store, clock);
+    await search.search(searched.id, { quantity: 2 });
+    const times: number[] = [];
+    let found = 0;
+    for (let index = 0; index < 200; index += 1) {
+      const started = perf.now();
+      if (await search.search(searched.id, { quantity: 1 + (index % 4) })) found += 1;
+      times.push(perf.now() - started);
+    }
+    console.log(
+      `${dialect}: best available at 90% sold (2,341-seat house, 1–4 seats): p50 ${ms(percentile(times, 50))}, p95 ${ms(percentile(times, 95))} (${found}/200 found a block)`,
+    );
+
+    const run = await store.db.selectFrom("performances").select("id").where("run_id", "=", raced.run_id).execute();
+    const calendar: number[] = [];
+    for (let index = 0; index < 50; index += 1) {
+      const started = perf.now();
+      await availabilityOf(
+        store,
+        run.map((row) => row.id),
+        clock.now(),
+      );
+      calendar.push(perf.now() - started);
+    }
+    console.log(
+      `${dialect}: calendar availability for 120 days (${run.length} performances): p50 ${ms(percentile(calendar, 50))}, p95 ${ms(percentile(calendar, 95))}`,
+    );
+  } finally {
+    await drop();
+  }
+}
+
+await bench("sqlite");
+if (await postgresReachable()) await bench("postgres");
+else console.log(`postgres: not reachable at ${POSTGRES_URL}; skipped`);
