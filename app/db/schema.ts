@@ -1,3 +1,5 @@
+import type { Generated } from "kysely";
+
 // The tables, as Kysely sees them. Times are ISO-8601 UTC strings (Date#toISOString), which sort
 // and compare correctly as text on both SQLite and PostgreSQL; money is integer minor units;
 // booleans are 0/1; lists are comma-separated keys.
@@ -182,6 +184,87 @@ export interface StandingClaimTable {
   order_id: string | null;
 }
 
+export type PromoRuleKey = "percentageOff" | "amountOff" | "specialPrice" | "unlockPresale" | "unlockPromoSeats";
+
+export interface PromoCodeTable {
+  id: string;
+  /** Upper case; buyers' input is normalised before lookup. */
+  code: string;
+  rule_key: PromoRuleKey;
+  percent: number | null;
+  amount: number | null;
+  currency: string | null;
+  price_option_kind: string | null;
+  special_face_value: number | null;
+  scope_kind: "all" | "show" | "venue" | "performance";
+  scope_ref: string | null;
+  valid_from: string;
+  valid_until: string;
+  /** null: unlimited; 1: single-use. */
+  usage_limit: number | null;
+  used_count: Generated<number>;
+}
+
+export interface VoucherTable {
+  id: string;
+  number: string;
+  /** scrypt of the redemption (access) code; the code itself is never stored. */
+  code_hash: string;
+  kind: "voucher" | "giftCard";
+  currency: string;
+  balance: number;
+  expires_at: string;
+  created_at: string;
+}
+
+export interface VoucherMovementTable {
+  id: string;
+  voucher_id: string;
+  /** Negative when spent, positive when money goes back. */
+  amount: number;
+  reason: "issued" | "redeemed" | "refunded";
+  order_id: string | null;
+  created_at: string;
+}
+
+export interface GuessAttemptTable {
+  key: string;
+  failures: number;
+  first_failure_at: string;
+  locked_until: string | null;
+}
+
+export interface OrderTable {
+  id: string;
+  number: string;
+  basket_id: string;
+  status: "pending_payment" | "paid" | "failed" | "cancelled";
+  currency: string;
+  customer_name: string;
+  email: string;
+  performance_id: string | null;
+  show_name: string;
+  delivery_method: string | null;
+  /** The itemised prices (PricedBasket) as JSON, as the buyer agreed to them. */
+  lines: string;
+  total: number;
+  to_pay: number;
+  promo_code_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface OrderPaymentTable {
+  id: string;
+  order_id: string;
+  method: "card" | "paypal" | "googlePay" | "applePay" | "voucher";
+  amount: number;
+  status: "attempted" | "succeeded" | "failed";
+  provider_reference: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   venues: VenueTable;
   titles: TitleTable;
@@ -201,4 +284,10 @@ export interface Database {
   holds: HoldTable;
   seat_claims: SeatClaimTable;
   standing_claims: StandingClaimTable;
+  promo_codes: PromoCodeTable;
+  vouchers: VoucherTable;
+  voucher_movements: VoucherMovementTable;
+  guess_attempts: GuessAttemptTable;
+  orders: OrderTable;
+  order_payments: OrderPaymentTable;
 }

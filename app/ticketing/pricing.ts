@@ -21,7 +21,7 @@ export interface ExtraInput {
 export type PromoPriceRule =
   | { kind: "percentageOff"; percent: number }
   | { kind: "amountOff"; amount: number }
-  | { kind: "specialPrice"; priceOptionId: string; faceValue: number };
+  | { kind: "specialPrice"; priceOptionIds: readonly string[]; faceValue: number };
 
 export interface PricingInput {
   currency: Currency;
@@ -70,7 +70,7 @@ function discountFor(tickets: PricedTicketInput[], rule: PromoPriceRule | null):
       return Math.min(Math.max(rule.amount, 0), faceTotal);
     case "specialPrice":
       return tickets
-        .filter((ticket) => ticket.priceOptionId === rule.priceOptionId)
+        .filter((ticket) => rule.priceOptionIds.includes(ticket.priceOptionId))
         .reduce((sum, ticket) => sum + Math.max(ticket.faceValue - rule.faceValue, 0), 0);
   }
 }

@@ -76,11 +76,13 @@ describe("pricing a basket", () => {
 
   it("a special price applies to its price option only, and never raises a price", () => {
     const special = priceBasket(
-      basket({ promo: { code: "FULL40", rule: { kind: "specialPrice", priceOptionId: "full-a", faceValue: 4000 } } }),
+      basket({
+        promo: { code: "FULL40", rule: { kind: "specialPrice", priceOptionIds: ["full-a"], faceValue: 4000 } },
+      }),
     );
     expect(special.discount).toBe(2500);
     const dearer = priceBasket(
-      basket({ promo: { code: "ODD", rule: { kind: "specialPrice", priceOptionId: "conc-a", faceValue: 9000 } } }),
+      basket({ promo: { code: "ODD", rule: { kind: "specialPrice", priceOptionIds: ["conc-a"], faceValue: 9000 } } }),
     );
     expect(dearer.discount).toBe(0);
     expect(dearer.lines.some((line) => line.kind === "discount")).toBe(false);

@@ -1,8 +1,10 @@
 import type { Migration } from "kysely";
 import * as catalogueAndInventory from "./2026-11-22T0900-catalogue-and-inventory";
+import * as promotionsVouchersOrders from "./2026-11-22T1500-promotions-vouchers-orders";
 
 // Every migration, by its date-prefixed name. Listed here (not read from the folder) so the same
 // list works under tsx, vitest and any bundler.
 export const MIGRATIONS: Record<string, Migration> = {
   "2026-11-22T0900-catalogue-and-inventory": catalogueAndInventory,
+  "2026-11-22T1500-promotions-vouchers-orders": promotionsVouchersOrders,
 };

@@ -1,0 +1,143 @@
+import { randomInt, randomUUID } from "node:crypto";
+import type { Clock } from "~/clock";
+import type { Store } from "~/db/connection.server";
+import type { OrderPaymentTable, OrderTable } from "~/db/schema";
+import type { PricedBasket } from "./pricing";
+
+// Orders: one per basket however often the request is repeated; a human-friendly number that
+// cannot be guessed; and every payment attempt written down before the provider is called, so a
+// crash at any moment leaves a record to reconcile.
+
+// Crockford's base 32 without I, L, O and U: nothing to misread on a phone call.
+const ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+
+/** 10 random characters (50 bits), shown as XXXXX-XXXXX. */
+export function newOrderNumber(): string {
+  const characters = Array.from({ length: 10 }, () => ALPHABET[randomInt(ALPHABET.length)]!).join("");
+  return `${characters.slice(0, 5)}-${characters.slice(5)}`;
+}
+
+export interface NewOrder {
+  basketId: string;
+  customerName: string;
+  email: string;
+  performanceId: string | null;
+  showName: string;
+  deliveryMethod: string | null;
+  priced: PricedBasket;
+  promoCodeId: string | null;
+}
+
+export type Order = OrderTable;
+export type PaymentStatus = OrderPaymentTable["status"];
+
+export function createOrders(store: Store, clock: Clock) {
+  const { db } = store;
+
+  async function byBasket(basketId: string): Promise<Order | undefined> {
+    return db.selectFrom("orders").selectAll().where("basket_id", "=", basketId).executeTakeFirst();
+  }
+
+  return {
+    byBasket,
+
+    async byNumber(number: string): Promise<Order | undefined> {
+      return db.selectFrom("orders").selectAll().where("number", "=", number.trim().toUpperCase()).executeTakeFirst();
+    },
+
+    /**
+     * The basket's order, created pending payment the first time and returned as it is on every
+     * later call: a double submit, a retry after a timeout or two servers at once all get one order.
+     */
+    async createOnce(order: NewOrder): Promise<{ order: Order; created: boolean }> {
+      const existing = await byBasket(order.basketId);
+      if (existing) return { order: existing, created: false };
+      const now = clock.now().toISOString();
+      const id = randomUUID();
+      for (let attempt = 0; attempt < 5; attempt += 1) {
+        await db
+          .insertInto("orders")
+          .values({
+            id,
+            number: newOrderNumber(),
+            basket_id: order.basketId,
+            status: "pending_payment",
+            currency: order.priced.currency,
+            customer_name: order.customerName,
+            email: order.email,
+            performance_id: order.performanceId,
+            show_name: order.showName,
+            delivery_method: order.deliveryMethod,
+            lines: JSON.stringify(order.priced),
+            total: order.priced.total,
+            to_pay: order.priced.toPay,
+            promo_code_id: order.promoCodeId,
+            created_at: now,
+            updated_at: now,
+          })
+          // The basket's order may have been created by a concurrent request; a clashing number
+          // (one in 2^50) is simply drawn again.
+          .onConflict((oc) => oc.doNothing())
+          .execute();
+        const stored = await byBasket(order.basketId);
+        if (stored) return { order: stored, created: stored.id === id };
+      }
+      throw new Error("could not allocate an order number");
+    },
+
+    /** Written before the payment provider is called. */
+    async recordPaymentAttempt(orderId: string, method: OrderPaymentTable["method"], amount: number): Promise<string> {
+      const now = clock.now().toISOString();
+      const id = randomUUID();
+      await db
+        .insertInto("order_payments")
+        .values({
+          id,
+          order_id: orderId,
+          method,
+          amount,
+          status: "attempted",
+          provider_reference: null,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+      return id;
+    },
+
+    async recordPaymentResult(
+      paymentId: string,
+      status: Exclude<PaymentStatus, "attempted">,
+      providerReference: string | null,
+    ) {
+      await db
+        .updateTable("order_payments")
+        .set({ status, provider_reference: providerReference, updated_at: clock.now().toISOString() })
+        .where("id", "=", paymentId)
+        .where("status", "=", "attempted")
+        .execute();
+    },
+
+    /** Moves an order on from pending payment; an order that already moved on stays as it is. */
+    async settle(orderId: string, status: "paid" | "failed" | "cancelled"): Promise<boolean> {
+      const result = await db
+        .updateTable("orders")
+        .set({ status, updated_at: clock.now().toISOString() })
+        .where("id", "=", orderId)
+        .where("status", "=", "pending_payment")
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
+    async payments(orderId: string) {
+      return db
+        .selectFrom("order_payments")
+        .selectAll()
+        .where("order_id", "=", orderId)
+        .orderBy("created_at")
+        .execute();
+    },
+  };
+}
+
+export type Orders = ReturnType<typeof createOrders>;

@@ -1,0 +1,224 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { fixedClock } from "~/clock";
+import { newOrderNumber, createOrders } from "~/ticketing/orders.server";
+import { priceBasket } from "~/ticketing/pricing";
+import { createPromotions, normaliseCode } from "~/ticketing/promotions.server";
+import { createVouchers, hashRedemptionCode } from "~/ticketing/vouchers.server";
+import { createTestStore, DIALECTS, type TestStore } from "../support/stores";
+
+const NOW = "2026-11-23T12:00:00.000Z";
+const context = { performanceId: "PERF-1", titleSlug: "test-show", venueSlug: "test-hall" };
+
+describe.each(DIALECTS)("promo codes, vouchers and orders on %s", (dialect) => {
+  let store: TestStore;
+  const clock = fixedClock(NOW);
+
+  beforeAll(async () => {
+    store = await createTestStore(dialect, 25);
+    const promo = (code: string, values: Record<string, unknown> = {}) => ({
+      id: randomUUID(),
+      code,
+      rule_key: "percentageOff" as const,
+      percent: 10,
+      amount: null,
+      currency: null,
+      price_option_kind: null,
+      special_face_value: null,
+      scope_kind: "all" as const,
+      scope_ref: null,
+      valid_from: "2026-01-01T00:00:00.000Z",
+      valid_until: "2027-01-01T00:00:00.000Z",
+      usage_limit: null,
+      ...values,
+    });
+    await store.db
+      .insertInto("promo_codes")
+      .values([
+        promo("SPRING10"),
+        promo("OLDCODE", { valid_until: "2026-06-01T00:00:00.000Z" }),
+        promo("OTHERSHOW", { scope_kind: "show", scope_ref: "another-show" }),
+        promo("HALLONLY", { scope_kind: "venue", scope_ref: "test-hall" }),
+        promo("ONCEONLY", { usage_limit: 1 }),
+        promo("RACE1", { usage_limit: 1 }),
+      ])
+      .execute();
+    const voucher = (number: string, code: string, values: Record<string, unknown> = {}) => ({
+      id: randomUUID(),
+      number,
+      code_hash: hashRedemptionCode(code),
+      kind: "voucher" as const,
+      currency: "GBP",
+      balance: 5000,
+      expires_at: "2027-11-23T00:00:00.000Z",
+      created_at: NOW,
+      ...values,
+    });
+    await store.db
+      .insertInto("vouchers")
+      .values([
+        voucher("GV1000000001", "ABC123"),
+        voucher("GV1000000002", "DEF456", { expires_at: "2026-01-01T00:00:00.000Z" }),
+        voucher("GC2000000001", "XYZ789", { currency: "USD", kind: "giftCard" }),
+        voucher("GV1000000003", "RACE00", { balance: 3000 }),
+      ])
+      .execute();
+  });
+  afterAll(() => store.drop());
+  beforeEach(() => clock.set(NOW));
+
+  describe("promo codes", () => {
+    it("answers each outcome: empty, invalid, expired, not for this event, used, and success", async () => {
+      const promotions = createPromotions(store, clock);
+      expect(await promotions.check("   ", context)).toEqual({ ok: false, reason: "empty" });
+      expect(await promotions.check("no such code!", context)).toEqual({ ok: false, reason: "invalid" });
+      expect(await promotions.check("NOSUCHCODE", context)).toEqual({ ok: false, reason: "invalid" });
+      expect(await promotions.check("oldcode", context)).toEqual({ ok: false, reason: "invalid" });
+      expect(await promotions.check("OTHERSHOW", context)).toEqual({ ok: false, reason: "notForEvent" });
+      expect(await promotions.check(" hall only ", context)).toMatchObject({ ok: true, promo: { code: "HALLONLY" } });
+      expect(await promotions.check("spring10", context)).toMatchObject({
+        ok: true,
+        promo: { code: "SPRING10", percent: 10 },
+      });
+      const once = await promotions.check("ONCEONLY", context);
+      if (!once.ok) throw new Error(once.reason);
+      expect(await promotions.redeem(once.promo.id)).toBe(true);
+      expect(await promotions.check("ONCEONLY", context)).toEqual({ ok: false, reason: "alreadyUsed" });
+      await promotions.release(once.promo.id);
+      expect(await promotions.check("ONCEONLY", context)).toMatchObject({ ok: true });
+      expect(normaliseCode(" spring 10 ")).toBe("SPRING10");
+    });
+
+    it("20 orders at once for a single-use code: exactly one gets it", async () => {
+      const promotions = createPromotions(store, clock);
+      const check = await promotions.check("RACE1", context);
+      if (!check.ok) throw new Error(check.reason);
+      const results = await Promise.all(Array.from({ length: 20 }, () => promotions.redeem(check.promo.id)));
+      expect(results.filter(Boolean)).toHaveLength(1);
+    });
+  });
+
+  describe("gift vouchers", () => {
+    it("a wrong number and a wrong code get the same answer; expired and foreign vouchers are refused", async () => {
+      const vouchers = createVouchers(store, clock);
+      const wrongNumber = await vouchers.lookup("GV9999999999", "ABC123", "GBP", ["buyer-1"]);
+      const wrongCode = await vouchers.lookup("GV1000000001", "WRONG1", "GBP", ["buyer-2"]);
+      expect(wrongNumber).toEqual({ ok: false, reason: "invalid" });
+      expect(wrongCode).toEqual(wrongNumber);
+      expect(await vouchers.lookup("GV1000000002", "DEF456", "GBP", ["buyer-3"])).toEqual({
+        ok: false,
+        reason: "expired",
+      });
+      expect(await vouchers.lookup("GC2000000001", "XYZ789", "GBP", ["buyer-3"])).toEqual({
+        ok: false,
+        reason: "wrongCurrency",
+      });
+      expect(await vouchers.lookup("gv10-0000-0001", " abc123 ", "GBP", ["buyer-3"])).toMatchObject({
+        ok: true,
+        voucher: { number: "GV1000000001", balance: 5000 },
+      });
+    });
+
+    it("repeated wrong guesses are slowed, then refused for 30 minutes", async () => {
+      const vouchers = createVouchers(store, clock);
+      const guess = () => vouchers.lookup("GV1000000001", "NOPE00", "GBP", ["guesser"]);
+      for (let attempt = 0; attempt < 3; attempt += 1) expect(await guess()).toEqual({ ok: false, reason: "invalid" });
+      expect(await guess()).toEqual({ ok: false, reason: "invalid" });
+      // The fourth failure makes the buyer wait 5 seconds, even with the right code.
+      expect(await vouchers.lookup("GV1000000001", "ABC123", "GBP", ["guesser"])).toMatchObject({
+        reason: "tooManyAttempts",
+      });
+      clock.advance(5_001);
+      for (let failures = 5; failures <= 10; failures += 1) {
+        expect(await guess()).toEqual({ ok: false, reason: "invalid" });
+        clock.advance(10 * 60_000);
+      }
+      clock.set("2026-11-23T13:00:30.000Z");
+      expect(await guess()).toMatchObject({ reason: "tooManyAttempts" });
+    });
+
+    it("partial redemption leaves the rest, every movement is in the ledger, and a failed order gets it back", async () => {
+      const vouchers = createVouchers(store, clock);
+      const found = await vouchers.lookup("GV1000000001", "ABC123", "GBP", ["ledger"]);
+      if (!found.ok) throw new Error(found.reason);
+      const id = found.voucher.id;
+      expect(await vouchers.redeem(id, 1500, "order-a")).toBe(true);
+      expect(await vouchers.balanceOf(id)).toBe(3500);
+      expect(await vouchers.redeem(id, 4000, "order-b")).toBe(false);
+      expect(await vouchers.redeem(id, 0, "order-b")).toBe(false);
+      expect(await vouchers.refundOrder("order-a")).toBe(1500);
+      expect(await vouchers.refundOrder("order-a")).toBe(0);
+      expect(await vouchers.balanceOf(id)).toBe(5000);
+      const ledger = await store.db
+        .selectFrom("voucher_movements")
+        .select(["amount", "reason"])
+        .where("voucher_id", "=", id)
+        .orderBy("created_at")
+        .execute();
+      expect(ledger.map((movement) => [movement.reason, movement.amount]).sort()).toEqual([
+        ["redeemed", -1500],
+        ["refunded", 1500],
+      ]);
+    });
+
+    it("two orders spending one voucher at once: the balance never goes below zero", async () => {
+      const vouchers = createVouchers(store, clock);
+      const found = await vouchers.lookup("GV1000000003", "RACE00", "GBP", ["race"]);
+      if (!found.ok) throw new Error(found.reason);
+      const results = await Promise.all(
+        Array.from({ length: 10 }, (_, index) => vouchers.redeem(found.voucher.id, 2000, `race-order-${index}`)),
+      );
+      expect(results.filter(Boolean)).toHaveLength(1);
+      expect(await vouchers.balanceOf(found.voucher.id)).toBe(1000);
+    });
+  });
+
+  describe("orders", () => {
+    const priced = priceBasket({
+      currency: "GBP",
+      tickets: [{ ref: "A5", priceOptionId: "full", faceValue: 6500, bookingFee: 300 }],
+      extras: [],
+      protection: { chosen: false, feePerTicket: 250 },
+      delivery: { method: "eTicket", fee: 0 },
+      transactionFee: 295,
+      benefits: { protectionIncluded: false, noTransactionFee: false },
+      promo: null,
+      vouchers: [],
+    });
+    const order = (basketId: string) => ({
+      basketId,
+      customerName: "Jo Bloggs",
+      email: "jo@example.com",
+      performanceId: null,
+      showName: "Test Show",
+      deliveryMethod: "eTicket",
+      priced,
+      promoCodeId: null,
+    });
+
+    it("one order per basket, however many requests arrive at once", async () => {
+      const orders = createOrders(store, clock);
+      const results = await Promise.all(Array.from({ length: 10 }, () => orders.createOnce(order("basket-race"))));
+      expect(new Set(results.map((result) => result.order.id)).size).toBe(1);
+      expect(results.filter((result) => result.created)).toHaveLength(1);
+      expect(results[0]!.order).toMatchObject({ status: "pending_payment", total: 7095, to_pay: 7095 });
+    });
+
+    it("numbers are short, unambiguous and random", () => {
+      const numbers = Array.from({ length: 2000 }, newOrderNumber);
+      for (const number of numbers) expect(number).toMatch(/^[0-9A-HJKMNP-TV-Z]{5}-[0-9A-HJKMNP-TV-Z]{5}$/);
+      expect(new Set(numbers).size).toBe(numbers.length);
+    });
+
+    it("a payment attempt is on record before the provider answers, and an order settles once", async () => {
+      const orders = createOrders(store, clock);
+      const { order: created } = await orders.createOnce(order("basket-pay"));
+      const paymentId = await orders.recordPaymentAttempt(created.id, "card", created.to_pay);
+      expect(await orders.payments(created.id)).toMatchObject([{ id: paymentId, status: "attempted", amount: 7095 }]);
+      await orders.recordPaymentResult(paymentId, "succeeded", "sandbox-123");
+      expect(await orders.settle(created.id, "paid")).toBe(true);
+      expect(await orders.settle(created.id, "cancelled")).toBe(false);
+      expect((await orders.byNumber(created.number.toLowerCase()))?.status).toBe("paid");
+    });
+  });
+});
