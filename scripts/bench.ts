@@ -13,7 +13,7 @@ import pg from "pg";
 import { fixedClock } from "~/clock";
 import { openPostgres, openSqlite, type DialectName, type Store } from "~/db/connection.server";
 import { migrateToLatest } from "~/db/migrate.server";
-import { availabilityOf } from "~/ticketing/availability.server";
+import { availabilityOf, calendarFacts } from "~/ticketing/availability.server";
 import { importCatalogue } from "~/ticketing/import-catalogue.server";
 import { activeClaim, createInventory } from "~/ticketing/inventory.server";
 import { createSeatSearch } from "~/ticketing/seat-search.server";
@@ -164,16 +164,14 @@ async function bench(dialect: DialectName) {
       await store.db
         .insertInto("seat_claims")
         .values(
-          toSell
-            .slice(start, start + 400)
-            .map((seatId) => ({
-              performance_id: searched.id,
-              seat_id: seatId,
-              status: "sold" as const,
-              hold_id: null,
-              held_until: null,
-              order_id: "bench",
-            })),
+          toSell.slice(start, start + 400).map((seatId) => ({
+            performance_id: searched.id,
+            seat_id: seatId,
+            status: "sold" as const,
+            hold_id: null,
+            held_until: null,
+            order_id: "bench",
+          })),
         )
         .execute();
     }

@@ -77,3 +77,148 @@ export async function availabilityOf(
   }
   return result;
 }
+
+export interface AvailabilityFilter {
+  minPrice?: number;
+  maxPrice?: number;
+  sectionId?: string;
+}
+
+export interface CalendarFacts {
+  /** Lowest and highest full price across these performances, and within the filter. */
+  priceRange: { min: number; max: number } | null;
+  selectedPriceRange: { min: number; max: number } | null;
+  /** Parts of the house that sell places for these performances. */
+  sections: { id: string; name: string }[];
+  availability: Map<string, PerformanceAvailability>;
+}
+
+/**
+ * What the calendar's filters need for a set of performances (a month, say): the price range, the
+ * parts of the house, and availability counted only over the places that fit the filter. A handful
+ * of grouped queries, whatever the number of performances.
+ */
+export async function calendarFacts(
+  store: Store,
+  performanceIds: string[],
+  now: Date,
+  filter: AvailabilityFilter = {},
+  thresholds: AvailabilityThresholds = DEFAULT_THRESHOLDS,
+): Promise<CalendarFacts> {
+  const facts: CalendarFacts = { priceRange: null, selectedPriceRange: null, sections: [], availability: new Map() };
+  if (performanceIds.length === 0) return facts;
+  const nowIso = now.toISOString();
+  const { db } = store;
+  const performances = await db
+    .selectFrom("performances")
+    .select(["id", "price_plan_id"])
+    .where("id", "in", performanceIds)
+    .execute();
+  const planIds = [...new Set(performances.map((performance) => performance.price_plan_id))];
+
+  // Each band's full price, and where the band applies (seats by section, standing areas).
+  const fullPrice = db
+    .selectFrom("price_options")
+    .select((eb) => ["price_band_id", eb.fn.min("face_value").as("price")])
+    .where("kind", "=", "full")
+    .groupBy("price_band_id")
+    .as("full_price");
+  const seatBands = await db
+    .selectFrom("price_plan_seats")
+    .innerJoin("seats", "seats.id", "price_plan_seats.seat_id")
+    .innerJoin(fullPrice, "full_price.price_band_id", "price_plan_seats.price_band_id")
+    .select((eb) => [
+      "price_plan_seats.price_plan_id",
+      "seats.section_id",
+      "full_price.price",
+      eb.fn.countAll<number>().as("seats"),
+    ])
+    .where("price_plan_seats.price_plan_id", "in", planIds)
+    .groupBy(["price_plan_seats.price_plan_id", "seats.section_id", "full_price.price"])
+    .execute();
+  const areaBands = await db
+    .selectFrom("price_plan_areas")
+    .innerJoin("sections", "sections.id", "price_plan_areas.section_id")
+    .innerJoin(fullPrice, "full_price.price_band_id", "price_plan_areas.price_band_id")
+    .select([
+      "price_plan_areas.price_plan_id",
+      "sections.id as section_id",
+      "sections.capacity as seats",
+      "full_price.price",
+    ])
+    .where("price_plan_areas.price_plan_id", "in", planIds)
+    .execute();
+  const groups = [
+    ...seatBands.map((group) => ({ ...group, standing: false })),
+    ...areaBands.map((group) => ({ ...group, standing: true })),
+  ].map((group) => ({ ...group, price: Number(group.price), seats: Number(group.seats) }));
+  const fits = (group: { section_id: string; price: number }) =>
+    (filter.minPrice === undefined || group.price >= filter.minPrice) &&
+    (filter.maxPrice === undefined || group.price <= filter.maxPrice) &&
+    (filter.sectionId === undefined || group.section_id === filter.sectionId);
+  const range = (prices: number[]) => (prices.length ? { min: Math.min(...prices), max: Math.max(...prices) } : null);
+  facts.priceRange = range(groups.map((group) => group.price));
+  facts.selectedPriceRange = range(groups.filter(fits).map((group) => group.price));
+  const sectionIds = [...new Set(groups.map((group) => group.section_id))];
+  facts.sections = sectionIds.length
+    ? await db
+        .selectFrom("sections")
+        .select(["id", "name"])
+        .where("id", "in", sectionIds)
+        .orderBy("sort_order")
+        .execute()
+    : [];
+
+  // Places taken, grouped the same way (performance, section, price).
+  const seatsTaken = await db
+    .selectFrom("seat_claims")
+    .innerJoin("performances", "performances.id", "seat_claims.performance_id")
+    .innerJoin("price_plan_seats", (join) =>
+      join
+        .onRef("price_plan_seats.seat_id", "=", "seat_claims.seat_id")
+        .onRef("price_plan_seats.price_plan_id", "=", "performances.price_plan_id"),
+    )
+    .innerJoin("seats", "seats.id", "seat_claims.seat_id")
+    .innerJoin(fullPrice, "full_price.price_band_id", "price_plan_seats.price_band_id")
+    .select((eb) => [
+      "seat_claims.performance_id",
+      "seats.section_id",
+      "full_price.price",
+      eb.fn.countAll<number>().as("taken"),
+      // Withheld seats were never for sale: they count against neither capacity nor what is left.
+      eb.fn.sum<number>(eb.case().when("seat_claims.status", "=", "withheld").then(1).else(0).end()).as("withheld"),
+    ])
+    .where("seat_claims.performance_id", "in", performanceIds)
+    .where(activeClaim(nowIso))
+    .groupBy(["seat_claims.performance_id", "seats.section_id", "full_price.price"])
+    .execute();
+  const standingTaken = await db
+    .selectFrom("standing_claims")
+    .select((eb) => ["performance_id", "section_id", eb.fn.sum<number>("quantity").as("taken")])
+    .where("performance_id", "in", performanceIds)
+    .where((eb) => eb.or([eb("status", "!=", "held"), eb("held_until", ">", nowIso)]))
+    .groupBy(["performance_id", "section_id"])
+    .execute();
+
+  for (const performance of performances) {
+    const planGroups = groups.filter((group) => group.price_plan_id === performance.price_plan_id && fits(group));
+    const claimed = seatsTaken.filter(
+      (row) => row.performance_id === performance.id && fits({ section_id: row.section_id, price: Number(row.price) }),
+    );
+    const withheld = claimed.reduce((sum, row) => sum + Number(row.withheld ?? 0), 0);
+    const capacity = planGroups.reduce((sum, group) => sum + group.seats, 0) - withheld;
+    const taken =
+      claimed.reduce((sum, row) => sum + Number(row.taken), 0) -
+      withheld +
+      standingTaken
+        .filter(
+          (row) =>
+            row.performance_id === performance.id &&
+            planGroups.some((group) => group.standing && group.section_id === row.section_id),
+        )
+        .reduce((sum, row) => sum + Number(row.taken), 0);
+    const left = Math.max(0, capacity - taken);
+    facts.availability.set(performance.id, { capacity, left, level: availabilityLevel(left, capacity, thresholds) });
+  }
+  return facts;
+}
