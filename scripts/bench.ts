@@ -202,6 +202,20 @@ async function bench(dialect: DialectName) {
     console.log(
       `${dialect}: calendar availability for 120 days (${run.length} performances): p50 ${ms(percentile(calendar, 50))}, p95 ${ms(percentile(calendar, 95))}`,
     );
+    const facts: number[] = [];
+    for (let index = 0; index < 50; index += 1) {
+      const started = perf.now();
+      await calendarFacts(
+        store,
+        run.map((row) => row.id),
+        clock.now(),
+        index % 2 ? { maxPrice: 6500 } : {},
+      );
+      facts.push(perf.now() - started);
+    }
+    console.log(
+      `${dialect}: calendar facts with filters (price range, parts of house, filtered availability), 120 days: p50 ${ms(percentile(facts, 50))}, p95 ${ms(percentile(facts, 95))}`,
+    );
   } finally {
     await drop();
   }
