@@ -7,6 +7,10 @@ import type { Clock } from "~/clock";
 import type { Store } from "~/db/connection.server";
 import type { Catalogue } from "~/ticketing/catalogue.server";
 import type { Inventory } from "~/ticketing/inventory.server";
+import type { Orders } from "~/ticketing/orders.server";
+import type { Promotions } from "~/ticketing/promotions.server";
+import type { SeatSearch } from "~/ticketing/seat-search.server";
+import type { Vouchers } from "~/ticketing/vouchers.server";
 
 /** What the server builds once at start-up and hands to every loader and action. */
 export interface AppServices {
@@ -18,6 +22,10 @@ export interface AppServices {
   store: Store;
   catalogue: Catalogue;
   inventory: Inventory;
+  seatSearch: SeatSearch;
+  promotions: Promotions;
+  vouchers: Vouchers;
+  orders: Orders;
   /** Resolves when every dependency the site needs to answer is reachable. */
   ready(): Promise<boolean>;
   close(): Promise<void>;

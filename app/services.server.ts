@@ -12,6 +12,10 @@ import { createSessionService } from "~/session/session.server";
 import { createCatalogue } from "~/ticketing/catalogue.server";
 import { isCatalogueEmpty, loadDemoCatalogue } from "~/ticketing/demo.server";
 import { createInventory } from "~/ticketing/inventory.server";
+import { createOrders } from "~/ticketing/orders.server";
+import { createPromotions } from "~/ticketing/promotions.server";
+import { createSeatSearch } from "~/ticketing/seat-search.server";
+import { createVouchers } from "~/ticketing/vouchers.server";
 
 export interface ServiceOptions {
   config: Config;
@@ -66,6 +70,10 @@ export async function createAppServices({
     store,
     catalogue: createCatalogue(store),
     inventory,
+    seatSearch: createSeatSearch(store, clock),
+    promotions: createPromotions(store, clock),
+    vouchers: createVouchers(store, clock),
+    orders: createOrders(store, clock),
     ready: async () => {
       await sql`select 1`.execute(store.db);
       return true;

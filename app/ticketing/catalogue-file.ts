@@ -155,9 +155,53 @@ const show = z.object({
   runs: z.array(run).min(1),
 });
 
+const isoDateTime = z
+  .string()
+  .datetime({ offset: true, message: "must be a date and time such as 2027-01-31T23:59:59Z" });
+
+const promoCode = z.object({
+  code: z.string().regex(/^[A-Za-z0-9-]{3,32}$/, "must be 3 to 32 letters, digits or hyphens"),
+  rule: z.discriminatedUnion("kind", [
+    z.object({ kind: z.literal("percentageOff"), percent: z.number().int().min(1).max(100) }),
+    z.object({
+      kind: z.literal("amountOff"),
+      amount: money.refine((value) => value > 0, "must be more than 0"),
+      currency: z.enum(["GBP", "USD"]),
+    }),
+    z.object({
+      kind: z.literal("specialPrice"),
+      priceOption: z.enum(["full", "concession", "child", "member", "promo"]),
+      faceValue: money,
+    }),
+    z.object({ kind: z.literal("unlockPresale") }),
+    z.object({ kind: z.literal("unlockPromoSeats") }),
+  ]),
+  scope: z.discriminatedUnion("kind", [
+    z.object({ kind: z.literal("all") }),
+    z.object({ kind: z.literal("show"), show: slug }),
+    z.object({ kind: z.literal("venue"), venue: slug }),
+    z.object({ kind: z.literal("performance"), performance: z.string().regex(/^[0-9A-Fa-f-]{36}$/) }),
+  ]),
+  validFrom: isoDateTime,
+  validUntil: isoDateTime,
+  /** 1 for a single-use code; leave out for no limit. */
+  usageLimit: z.number().int().min(1).optional(),
+});
+
+const voucher = z.object({
+  number: z.string().regex(/^[A-Za-z0-9 -]{6,24}$/, "must be 6 to 24 letters, digits, spaces or hyphens"),
+  redemptionCode: z.string().regex(/^[A-Za-z0-9 -]{4,16}$/, "must be 4 to 16 letters, digits, spaces or hyphens"),
+  kind: z.enum(["voucher", "giftCard"]),
+  currency: z.enum(["GBP", "USD"]),
+  balance: money,
+  expires: isoDateTime,
+});
+
 export const catalogueFile = z.object({
   venues: z.array(venue).default([]),
   shows: z.array(show).default([]),
+  promoCodes: z.array(promoCode).default([]),
+  vouchers: z.array(voucher).default([]),
 });
 
 export type CatalogueFile = z.infer<typeof catalogueFile>;

@@ -7,7 +7,9 @@ import type { Clock } from "~/clock";
 import type { Store } from "~/db/connection.server";
 import type { Database } from "~/db/schema";
 import { catalogueFile, type CatalogueFile, type CatalogueShow } from "./catalogue-file";
+import { normaliseCode } from "./promotions.server";
 import { expandSeatMap, type ExpandedSection } from "./seat-map";
+import { hashRedemptionCode, normaliseVoucherInput } from "./vouchers.server";
 
 export class CatalogueError extends Error {
   constructor(readonly problems: string[]) {
@@ -21,6 +23,8 @@ export interface ImportSummary {
   shows: number;
   seats: number;
   performances: number;
+  promoCodes: number;
+  vouchers: number;
 }
 
 const WEEKDAYS = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"] as const;
@@ -77,6 +81,7 @@ async function existingSlugs(db: Kysely<Database>, file: CatalogueFile) {
     ...new Set([
       ...file.venues.map((venue) => venue.slug),
       ...file.shows.flatMap((show) => show.runs.map((run) => run.venue)),
+      ...file.promoCodes.flatMap((promo) => (promo.scope.kind === "venue" ? [promo.scope.venue] : [])),
     ]),
   ];
   const venues = venueSlugs.length
@@ -98,7 +103,34 @@ async function existingSlugs(db: Kysely<Database>, file: CatalogueFile) {
         )
         .execute()
     : [];
-  return { venues, titles: new Set(titles.map((title) => title.slug)) };
+  const codes = file.promoCodes.length
+    ? await db
+        .selectFrom("promo_codes")
+        .select("code")
+        .where(
+          "code",
+          "in",
+          file.promoCodes.map((promo) => normaliseCode(promo.code)),
+        )
+        .execute()
+    : [];
+  const numbers = file.vouchers.length
+    ? await db
+        .selectFrom("vouchers")
+        .select("number")
+        .where(
+          "number",
+          "in",
+          file.vouchers.map((entry) => normaliseVoucherInput(entry.number)),
+        )
+        .execute()
+    : [];
+  return {
+    venues,
+    titles: new Set(titles.map((title) => title.slug)),
+    codes: new Set(codes.map((row) => row.code)),
+    voucherNumbers: new Set(numbers.map((row) => row.number)),
+  };
 }
 
 async function loadKnownVenue(
@@ -231,6 +263,43 @@ function checkReferences(
       }
     });
   });
+  const codes = new Set<string>();
+  file.promoCodes.forEach((promo, index) => {
+    const code = normaliseCode(promo.code);
+    if (codes.has(code)) problems.push(`${where(["promoCodes", index, "code"])}: appears twice in this file`);
+    codes.add(code);
+    if (known.codes.has(code))
+      problems.push(`${where(["promoCodes", index, "code"])}: a promo code "${code}" already exists`);
+    if (promo.validUntil <= promo.validFrom)
+      problems.push(`${where(["promoCodes", index, "validUntil"])}: must be after validFrom`);
+    const scope = promo.scope;
+    if (
+      scope.kind === "show" &&
+      !file.shows.some((show) => show.slug === scope.show) &&
+      !known.titles.has(scope.show)
+    ) {
+      problems.push(
+        `${where(["promoCodes", index, "scope", "show"])}: no show "${scope.show}" in this file or the database`,
+      );
+    }
+    if (
+      scope.kind === "venue" &&
+      !file.venues.some((entry) => entry.slug === scope.venue) &&
+      !known.venues.some((entry) => entry.slug === scope.venue)
+    ) {
+      problems.push(
+        `${where(["promoCodes", index, "scope", "venue"])}: no venue "${scope.venue}" in this file or the database`,
+      );
+    }
+  });
+  const numbers = new Set<string>();
+  file.vouchers.forEach((entry, index) => {
+    const number = normaliseVoucherInput(entry.number);
+    if (numbers.has(number)) problems.push(`${where(["vouchers", index, "number"])}: appears twice in this file`);
+    numbers.add(number);
+    if (known.voucherNumbers.has(number))
+      problems.push(`${where(["vouchers", index, "number"])}: a voucher with this number already exists`);
+  });
   return problems;
 }
 
@@ -247,7 +316,7 @@ export async function importCatalogue(store: Store, input: unknown, clock: Clock
   if (problems.length) throw new CatalogueError(problems);
 
   const now = clock.now();
-  const summary: ImportSummary = { venues: 0, shows: 0, seats: 0, performances: 0 };
+  const summary: ImportSummary = { venues: 0, shows: 0, seats: 0, performances: 0, promoCodes: 0, vouchers: 0 };
 
   await store.db.transaction().execute(async (trx) => {
     const venues = new Map<string, KnownVenue>();
@@ -363,6 +432,61 @@ export async function importCatalogue(store: Store, input: unknown, clock: Clock
       summary.performances += await importShow(trx, show, venues, seatIdsBySection, now);
       summary.shows += 1;
     }
+    await insertChunked(
+      trx,
+      "promo_codes",
+      file.promoCodes.map((promo) => ({
+        id: randomUUID(),
+        code: normaliseCode(promo.code),
+        rule_key: promo.rule.kind,
+        percent: promo.rule.kind === "percentageOff" ? promo.rule.percent : null,
+        amount: promo.rule.kind === "amountOff" ? promo.rule.amount : null,
+        currency: promo.rule.kind === "amountOff" ? promo.rule.currency : null,
+        price_option_kind: promo.rule.kind === "specialPrice" ? promo.rule.priceOption : null,
+        special_face_value: promo.rule.kind === "specialPrice" ? promo.rule.faceValue : null,
+        scope_kind: promo.scope.kind,
+        scope_ref:
+          promo.scope.kind === "show"
+            ? promo.scope.show
+            : promo.scope.kind === "venue"
+              ? promo.scope.venue
+              : promo.scope.kind === "performance"
+                ? promo.scope.performance.toUpperCase()
+                : null,
+        valid_from: new Date(promo.validFrom).toISOString(),
+        valid_until: new Date(promo.validUntil).toISOString(),
+        usage_limit: promo.usageLimit ?? null,
+      })),
+    );
+    summary.promoCodes = file.promoCodes.length;
+    for (const entry of file.vouchers) {
+      const id = randomUUID();
+      await trx
+        .insertInto("vouchers")
+        .values({
+          id,
+          number: normaliseVoucherInput(entry.number),
+          code_hash: hashRedemptionCode(entry.redemptionCode),
+          kind: entry.kind,
+          currency: entry.currency,
+          balance: entry.balance,
+          expires_at: new Date(entry.expires).toISOString(),
+          created_at: now.toISOString(),
+        })
+        .execute();
+      await trx
+        .insertInto("voucher_movements")
+        .values({
+          id: randomUUID(),
+          voucher_id: id,
+          amount: entry.balance,
+          reason: "issued",
+          order_id: null,
+          created_at: now.toISOString(),
+        })
+        .execute();
+    }
+    summary.vouchers = file.vouchers.length;
   });
   return summary;
 }

@@ -20,6 +20,7 @@ export interface PromoContext {
   performanceId: string;
   titleSlug: string;
   venueSlug: string;
+  currency: string;
 }
 
 /** Buyers type codes in any case and with stray spaces; codes are stored in upper case. */
@@ -46,7 +47,9 @@ export function createPromotions(store: Store, clock: Clock) {
         (promo.scope_kind === "performance" && promo.scope_ref === context.performanceId) ||
         (promo.scope_kind === "show" && promo.scope_ref === context.titleSlug) ||
         (promo.scope_kind === "venue" && promo.scope_ref === context.venueSlug);
-      if (!inScope) return { ok: false, reason: "notForEvent" };
+      // An amount off is in one currency; it means nothing to a basket in another.
+      if (!inScope || (promo.currency !== null && promo.currency !== context.currency))
+        return { ok: false, reason: "notForEvent" };
       if (promo.usage_limit !== null && promo.used_count >= promo.usage_limit)
         return { ok: false, reason: "alreadyUsed" };
       return { ok: true, promo };

@@ -52,7 +52,7 @@ describe.each(DIALECTS)("catalogue import on %s", (dialect) => {
 
   it("loads a whole catalogue: seats, prices and a schedule in the venue's time zone", async () => {
     const summary = await importCatalogue(store, smallCatalogue(), clock);
-    expect(summary).toEqual({ venues: 1, shows: 1, seats: 20, performances: 8 });
+    expect(summary).toEqual({ venues: 1, shows: 1, seats: 20, performances: 8, promoCodes: 0, vouchers: 0 });
 
     const performances = await store.db.selectFrom("performances").selectAll().orderBy("starts_at").execute();
     expect(performances).toHaveLength(8);
@@ -79,6 +79,79 @@ describe.each(DIALECTS)("catalogue import on %s", (dialect) => {
     expect(options[0]).toEqual({ label: "Full Price", face_value: 6500 });
     const withheld = await store.db.selectFrom("seat_claims").selectAll().where("status", "=", "withheld").execute();
     expect(withheld).toHaveLength(8);
+  });
+
+  it("loads promo codes and vouchers, keeping only a hash of each redemption code", async () => {
+    const summary = await importCatalogue(
+      store,
+      {
+        promoCodes: [
+          {
+            code: "spring20",
+            rule: { kind: "percentageOff", percent: 20 },
+            scope: { kind: "venue", venue: "test-hall" },
+            validFrom: "2026-01-01T00:00:00Z",
+            validUntil: "2027-01-01T00:00:00Z",
+          },
+          {
+            code: "ONCE",
+            rule: { kind: "unlockPresale" },
+            scope: { kind: "all" },
+            validFrom: "2026-01-01T00:00:00Z",
+            validUntil: "2027-01-01T00:00:00Z",
+            usageLimit: 1,
+          },
+        ],
+        vouchers: [
+          {
+            number: "GV-2026-0001",
+            redemptionCode: "7Q4K9P",
+            kind: "voucher",
+            currency: "GBP",
+            balance: 5000,
+            expires: "2028-01-01T00:00:00Z",
+          },
+        ],
+      },
+      clock,
+    );
+    expect(summary).toMatchObject({ promoCodes: 2, vouchers: 1 });
+    const codes = await store.db
+      .selectFrom("promo_codes")
+      .select(["code", "rule_key", "percent", "scope_kind", "usage_limit"])
+      .orderBy("code")
+      .execute();
+    expect(codes).toEqual([
+      { code: "ONCE", rule_key: "unlockPresale", percent: null, scope_kind: "all", usage_limit: 1 },
+      { code: "SPRING20", rule_key: "percentageOff", percent: 20, scope_kind: "venue", usage_limit: null },
+    ]);
+    const voucher = await store.db.selectFrom("vouchers").selectAll().executeTakeFirstOrThrow();
+    expect(voucher).toMatchObject({ number: "GV20260001", balance: 5000, currency: "GBP" });
+    expect(voucher.code_hash).not.toContain("7Q4K9P");
+    const ledger = await store.db.selectFrom("voucher_movements").select(["amount", "reason"]).execute();
+    expect(ledger).toEqual([{ amount: 5000, reason: "issued" }]);
+
+    const problems = await problemsOf(
+      importCatalogue(
+        store,
+        {
+          promoCodes: [
+            {
+              code: "SPRING20",
+              rule: { kind: "percentageOff", percent: 5 },
+              scope: { kind: "all" },
+              validFrom: "2026-01-01T00:00:00Z",
+              validUntil: "2025-01-01T00:00:00Z",
+            },
+          ],
+        },
+        clock,
+      ),
+    );
+    expect(problems).toEqual([
+      'promoCodes[0] › code: a promo code "SPRING20" already exists',
+      "promoCodes[0] › validUntil: must be after validFrom",
+    ]);
   });
 
   it("refuses to import the same slugs twice", async () => {

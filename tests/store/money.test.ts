@@ -8,7 +8,7 @@ import { createVouchers, hashRedemptionCode } from "~/ticketing/vouchers.server"
 import { createTestStore, DIALECTS, type TestStore } from "../support/stores";
 
 const NOW = "2026-11-23T12:00:00.000Z";
-const context = { performanceId: "PERF-1", titleSlug: "test-show", venueSlug: "test-hall" };
+const context = { performanceId: "PERF-1", titleSlug: "test-show", venueSlug: "test-hall", currency: "GBP" };
 
 describe.each(DIALECTS)("promo codes, vouchers and orders on %s", (dialect) => {
   let store: TestStore;
@@ -41,6 +41,7 @@ describe.each(DIALECTS)("promo codes, vouchers and orders on %s", (dialect) => {
         promo("HALLONLY", { scope_kind: "venue", scope_ref: "test-hall" }),
         promo("ONCEONLY", { usage_limit: 1 }),
         promo("RACE1", { usage_limit: 1 }),
+        promo("TENDOLLARS", { rule_key: "amountOff", percent: null, amount: 1000, currency: "USD" }),
       ])
       .execute();
     const voucher = (number: string, code: string, values: Record<string, unknown> = {}) => ({
@@ -75,6 +76,8 @@ describe.each(DIALECTS)("promo codes, vouchers and orders on %s", (dialect) => {
       expect(await promotions.check("NOSUCHCODE", context)).toEqual({ ok: false, reason: "invalid" });
       expect(await promotions.check("oldcode", context)).toEqual({ ok: false, reason: "invalid" });
       expect(await promotions.check("OTHERSHOW", context)).toEqual({ ok: false, reason: "notForEvent" });
+      expect(await promotions.check("TENDOLLARS", context)).toEqual({ ok: false, reason: "notForEvent" });
+      expect(await promotions.check("TENDOLLARS", { ...context, currency: "USD" })).toMatchObject({ ok: true });
       expect(await promotions.check(" hall only ", context)).toMatchObject({ ok: true, promo: { code: "HALLONLY" } });
       expect(await promotions.check("spring10", context)).toMatchObject({
         ok: true,
