@@ -5,6 +5,7 @@ import type { SessionService } from "~/session/session.server";
 import type { Tracker } from "~/experiments/tracker.server";
 import type { Clock } from "~/clock";
 import type { Store } from "~/db/connection.server";
+import type { Baskets } from "~/ticketing/baskets.server";
 import type { Catalogue } from "~/ticketing/catalogue.server";
 import type { Inventory } from "~/ticketing/inventory.server";
 import type { Orders } from "~/ticketing/orders.server";
@@ -26,6 +27,7 @@ export interface AppServices {
   promotions: Promotions;
   vouchers: Vouchers;
   orders: Orders;
+  baskets: Baskets;
   /** Resolves when every dependency the site needs to answer is reachable. */
   ready(): Promise<boolean>;
   close(): Promise<void>;

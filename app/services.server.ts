@@ -9,6 +9,7 @@ import { migrateToLatest } from "~/db/migrate.server";
 import { createLogTracker } from "~/experiments/tracker.server";
 import { createI18nService, readLocaleFiles } from "~/i18n/i18n.server";
 import { createSessionService } from "~/session/session.server";
+import { createBaskets } from "~/ticketing/baskets.server";
 import { createCatalogue } from "~/ticketing/catalogue.server";
 import { isCatalogueEmpty, loadDemoCatalogue } from "~/ticketing/demo.server";
 import { createInventory } from "~/ticketing/inventory.server";
@@ -74,6 +75,7 @@ export async function createAppServices({
     promotions: createPromotions(store, clock),
     vouchers: createVouchers(store, clock),
     orders: createOrders(store, clock),
+    baskets: createBaskets(store, clock),
     ready: async () => {
       await sql`select 1`.execute(store.db);
       return true;

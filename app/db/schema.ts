@@ -149,6 +149,24 @@ export interface BasketTable {
   id: string;
   created_at: string;
   updated_at: string;
+  /** 1: protect my tickets; 0: no thanks; null: not answered. */
+  protection_choice: number | null;
+  delivery_method_id: string | null;
+  promo_code_id: string | null;
+  /** The price fingerprint the buyer last saw and accepted. */
+  last_seen_prices: string | null;
+}
+
+export interface BasketExtraTable {
+  basket_id: string;
+  extra_id: string;
+  quantity: number;
+}
+
+export interface BasketVoucherTable {
+  basket_id: string;
+  voucher_id: string;
+  applied_at: string;
 }
 
 export interface HoldTable {
@@ -171,6 +189,8 @@ export interface SeatClaimTable {
   hold_id: string | null;
   held_until: string | null;
   order_id: string | null;
+  /** The price option the buyer chose for this ticket; the band's Full Price when null. */
+  price_option_id: string | null;
 }
 
 export interface StandingClaimTable {
@@ -182,6 +202,7 @@ export interface StandingClaimTable {
   hold_id: string | null;
   held_until: string | null;
   order_id: string | null;
+  price_option_id: string | null;
 }
 
 export type PromoRuleKey = "percentageOff" | "amountOff" | "specialPrice" | "unlockPresale" | "unlockPromoSeats";
@@ -281,6 +302,8 @@ export interface Database {
   extras: ExtraTable;
   delivery_methods: DeliveryMethodTable;
   baskets: BasketTable;
+  basket_extras: BasketExtraTable;
+  basket_vouchers: BasketVoucherTable;
   holds: HoldTable;
   seat_claims: SeatClaimTable;
   standing_claims: StandingClaimTable;

@@ -84,6 +84,7 @@ export function smallCatalogue() {
                     options: [
                       { kind: "full", faceValue: 6500, bookingFee: 300 },
                       { kind: "concession", faceValue: 5000, bookingFee: 300 },
+                      { kind: "member", faceValue: 6000, bookingFee: 300 },
                     ],
                   },
                   {

@@ -1,5 +1,6 @@
 import type { Migration } from "kysely";
 import * as catalogueAndInventory from "./2026-11-22T0900-catalogue-and-inventory";
+import * as basketContents from "./2026-11-22T1800-basket-contents";
 import * as promotionsVouchersOrders from "./2026-11-22T1500-promotions-vouchers-orders";
 
 // Every migration, by its date-prefixed name. Listed here (not read from the folder) so the same
@@ -7,4 +8,5 @@ import * as promotionsVouchersOrders from "./2026-11-22T1500-promotions-vouchers
 export const MIGRATIONS: Record<string, Migration> = {
   "2026-11-22T0900-catalogue-and-inventory": catalogueAndInventory,
   "2026-11-22T1500-promotions-vouchers-orders": promotionsVouchersOrders,
+  "2026-11-22T1800-basket-contents": basketContents,
 };

@@ -1,0 +1,293 @@
+import type { Clock } from "~/clock";
+import type { Store } from "~/db/connection.server";
+import { activeClaim } from "./inventory.server";
+import { priceBasket, priceFingerprint, type Currency, type PricedBasket } from "./pricing";
+import { priceRuleOf, type PromoCode } from "./promotions.server";
+
+// A basket's contents beyond its holds (price options, extras, protection, delivery, promo code,
+// vouchers) and the one way to price it: gather everything from the store, hand it to priceBasket.
+
+export const TICKET_PROTECTION = {
+  slug: "ticket-protection",
+  label: "Ticket refund protection",
+  id: "8F3C2A10-6B7D-4E51-9A2C-5D1E0F7B3C21",
+} as const;
+
+export interface MemberBenefits {
+  protectionIncluded: boolean;
+  noTransactionFee: boolean;
+  /** Member price options may be chosen. */
+  memberPrices: boolean;
+}
+
+export const NO_BENEFITS: MemberBenefits = { protectionIncluded: false, noTransactionFee: false, memberPrices: false };
+
+export type BasketRefusal = "not-found" | "not-allowed";
+
+export interface BasketPrice {
+  priced: PricedBasket;
+  fingerprint: string;
+  /** True when what the buyer would pay differs from what they last accepted. */
+  changed: boolean;
+}
+
+export function createBaskets(store: Store, clock: Clock) {
+  const { db } = store;
+
+  /** The basket's live holds: held (not expired) or already sold seats and places, with their venue. */
+  async function heldTickets(basketId: string) {
+    const now = clock.now().toISOString();
+    const seats = await db
+      .selectFrom("seat_claims")
+      .innerJoin("holds", "holds.id", "seat_claims.hold_id")
+      .innerJoin("performances", "performances.id", "seat_claims.performance_id")
+      .innerJoin("price_plan_seats", (join) =>
+        join
+          .onRef("price_plan_seats.seat_id", "=", "seat_claims.seat_id")
+          .onRef("price_plan_seats.price_plan_id", "=", "performances.price_plan_id"),
+      )
+      .select([
+        "seat_claims.performance_id",
+        "seat_claims.seat_id",
+        "seat_claims.price_option_id",
+        "price_plan_seats.price_band_id",
+      ])
+      .where("holds.basket_id", "=", basketId)
+      .where("seat_claims.status", "=", "held")
+      .where(activeClaim(now))
+      .orderBy("seat_claims.seat_id")
+      .execute();
+    const standing = await db
+      .selectFrom("standing_claims")
+      .innerJoin("holds", "holds.id", "standing_claims.hold_id")
+      .innerJoin("performances", "performances.id", "standing_claims.performance_id")
+      .innerJoin("price_plan_areas", (join) =>
+        join
+          .onRef("price_plan_areas.section_id", "=", "standing_claims.section_id")
+          .onRef("price_plan_areas.price_plan_id", "=", "performances.price_plan_id"),
+      )
+      .select([
+        "standing_claims.id",
+        "standing_claims.performance_id",
+        "standing_claims.quantity",
+        "standing_claims.price_option_id",
+        "price_plan_areas.price_band_id",
+      ])
+      .where("holds.basket_id", "=", basketId)
+      .where("standing_claims.status", "=", "held")
+      .where("standing_claims.held_until", ">", now)
+      .execute();
+    return { seats, standing };
+  }
+
+  async function venueOfBasket(performanceIds: string[]) {
+    if (performanceIds.length === 0) return undefined;
+    return db
+      .selectFrom("performances")
+      .innerJoin("runs", "runs.id", "performances.run_id")
+      .innerJoin("venues", "venues.id", "runs.venue_id")
+      .innerJoin("titles", "titles.id", "runs.title_id")
+      .select([
+        "venues.id",
+        "venues.slug",
+        "venues.currency",
+        "venues.protection_fee",
+        "venues.transaction_fee",
+        "titles.slug as title_slug",
+      ])
+      .where("performances.id", "in", performanceIds)
+      .executeTakeFirst();
+  }
+
+  return {
+    /**
+     * Chooses a price option for one held seat (or standing claim). The option must belong to the
+     * seat's band for this performance; member prices only for members.
+     */
+    async choosePriceOption(
+      basketId: string,
+      ticket: { seatId: number } | { standingClaimId: string },
+      priceOptionId: string,
+      benefits: MemberBenefits = NO_BENEFITS,
+    ): Promise<{ ok: true } | { ok: false; reason: BasketRefusal }> {
+      const { seats, standing } = await heldTickets(basketId);
+      const held =
+        "seatId" in ticket
+          ? seats.find((seat) => seat.seat_id === ticket.seatId)
+          : standing.find((claim) => claim.id === ticket.standingClaimId);
+      if (!held) return { ok: false, reason: "not-found" };
+      const option = await db
+        .selectFrom("price_options")
+        .select(["id", "kind", "price_band_id"])
+        .where("id", "=", priceOptionId)
+        .executeTakeFirst();
+      if (!option || option.price_band_id !== held.price_band_id) return { ok: false, reason: "not-found" };
+      if ((option.kind === "member" && !benefits.memberPrices) || option.kind === "promo")
+        return { ok: false, reason: "not-allowed" };
+      if ("seatId" in ticket) {
+        await db
+          .updateTable("seat_claims")
+          .set({ price_option_id: option.id })
+          .where("performance_id", "=", held.performance_id)
+          .where("seat_id", "=", ticket.seatId)
+          .execute();
+      } else {
+        await db
+          .updateTable("standing_claims")
+          .set({ price_option_id: option.id })
+          .where("id", "=", ticket.standingClaimId)
+          .execute();
+      }
+      return { ok: true };
+    },
+
+    async setProtection(basketId: string, protect: boolean) {
+      await db
+        .updateTable("baskets")
+        .set({ protection_choice: protect ? 1 : 0 })
+        .where("id", "=", basketId)
+        .execute();
+    },
+
+    async setExtra(basketId: string, extraId: string, quantity: number) {
+      if (!Number.isInteger(quantity) || quantity < 0 || quantity > 20) return false;
+      await db.deleteFrom("basket_extras").where("basket_id", "=", basketId).where("extra_id", "=", extraId).execute();
+      if (quantity > 0)
+        await db.insertInto("basket_extras").values({ basket_id: basketId, extra_id: extraId, quantity }).execute();
+      return true;
+    },
+
+    async setDelivery(basketId: string, deliveryMethodId: string | null) {
+      await db
+        .updateTable("baskets")
+        .set({ delivery_method_id: deliveryMethodId })
+        .where("id", "=", basketId)
+        .execute();
+    },
+
+    async setPromo(basketId: string, promoCodeId: string | null) {
+      await db.updateTable("baskets").set({ promo_code_id: promoCodeId }).where("id", "=", basketId).execute();
+    },
+
+    async addVoucher(basketId: string, voucherId: string) {
+      await db
+        .insertInto("basket_vouchers")
+        .values({ basket_id: basketId, voucher_id: voucherId, applied_at: clock.now().toISOString() })
+        .onConflict((oc) => oc.columns(["basket_id", "voucher_id"]).doNothing())
+        .execute();
+    },
+
+    async removeVoucher(basketId: string, voucherId: string) {
+      await db
+        .deleteFrom("basket_vouchers")
+        .where("basket_id", "=", basketId)
+        .where("voucher_id", "=", voucherId)
+        .execute();
+    },
+
+    /** Prices the basket as it stands now, and says whether that differs from what the buyer last accepted. */
+    async price(basketId: string, benefits: MemberBenefits = NO_BENEFITS): Promise<BasketPrice | undefined> {
+      const basket = await db.selectFrom("baskets").selectAll().where("id", "=", basketId).executeTakeFirst();
+      if (!basket) return undefined;
+      const { seats, standing } = await heldTickets(basketId);
+      const venue = await venueOfBasket([...new Set([...seats, ...standing].map((ticket) => ticket.performance_id))]);
+      const bandIds = [...new Set([...seats, ...standing].map((ticket) => ticket.price_band_id))];
+      const options = bandIds.length
+        ? await db
+            .selectFrom("price_options")
+            .selectAll()
+            .where("price_band_id", "in", bandIds)
+            .orderBy("sort_order")
+            .execute()
+        : [];
+      const optionFor = (bandId: string, chosen: string | null) =>
+        options.find((option) => option.id === chosen && option.price_band_id === bandId) ??
+        options.find((option) => option.price_band_id === bandId && option.kind === "full") ??
+        options.find((option) => option.price_band_id === bandId)!;
+      const tickets = [
+        ...seats.map((seat) => ({
+          ref: `seat:${seat.performance_id}:${seat.seat_id}`,
+          option: optionFor(seat.price_band_id, seat.price_option_id),
+        })),
+        ...standing.flatMap((claim) =>
+          Array.from({ length: claim.quantity }, (_, index) => ({
+            ref: `standing:${claim.id}:${index}`,
+            option: optionFor(claim.price_band_id, claim.price_option_id),
+          })),
+        ),
+      ].map(({ ref, option }) => ({
+        ref,
+        priceOptionId: option.id,
+        faceValue: option.face_value,
+        bookingFee: option.booking_fee,
+      }));
+
+      const extras = await db
+        .selectFrom("basket_extras")
+        .innerJoin("extras", "extras.id", "basket_extras.extra_id")
+        .select(["extras.id", "extras.price", "basket_extras.quantity"])
+        .where("basket_extras.basket_id", "=", basketId)
+        .execute();
+      const delivery = basket.delivery_method_id
+        ? await db
+            .selectFrom("delivery_methods")
+            .select(["kind", "fee"])
+            .where("id", "=", basket.delivery_method_id)
+            .executeTakeFirst()
+        : undefined;
+      const promo = basket.promo_code_id
+        ? ((await db
+            .selectFrom("promo_codes")
+            .selectAll()
+            .where("id", "=", basket.promo_code_id)
+            .executeTakeFirst()) as PromoCode | undefined)
+        : undefined;
+      const vouchers = await db
+        .selectFrom("basket_vouchers")
+        .innerJoin("vouchers", "vouchers.id", "basket_vouchers.voucher_id")
+        .select(["vouchers.id", "vouchers.balance"])
+        .where("basket_vouchers.basket_id", "=", basketId)
+        .orderBy("basket_vouchers.applied_at")
+        .execute();
+
+      const priced = priceBasket({
+        currency: (venue?.currency ?? "GBP") as Currency,
+        tickets,
+        extras: extras.map((extra) => ({ id: extra.id, unitPrice: extra.price, quantity: extra.quantity })),
+        protection: {
+          chosen: basket.protection_choice === null ? null : basket.protection_choice === 1,
+          feePerTicket: venue?.protection_fee ?? 0,
+        },
+        delivery: delivery ? { method: delivery.kind, fee: delivery.fee } : null,
+        transactionFee: venue?.transaction_fee ?? 0,
+        benefits,
+        promo: promo
+          ? {
+              code: promo.code,
+              rule: priceRuleOf(promo, (kind) =>
+                options.filter((option) => option.kind === kind).map((option) => option.id),
+              ),
+            }
+          : null,
+        vouchers: vouchers.map((voucher) => ({ id: voucher.id, balance: voucher.balance })),
+      });
+      const fingerprint = priceFingerprint(priced);
+      return {
+        priced,
+        fingerprint,
+        changed: basket.last_seen_prices !== null && basket.last_seen_prices !== fingerprint,
+      };
+    },
+
+    /** The buyer has seen these prices (and, after a change, acknowledged them). */
+    async acknowledgePrices(basketId: string, fingerprint: string) {
+      await db
+        .updateTable("baskets")
+        .set({ last_seen_prices: fingerprint, updated_at: clock.now().toISOString() })
+        .where("id", "=", basketId)
+        .execute();
+    },
+  };
+}
+
+export type Baskets = ReturnType<typeof createBaskets>;
