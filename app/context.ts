@@ -7,6 +7,7 @@ import type { Clock } from "~/clock";
 import type { Store } from "~/db/connection.server";
 import type { Baskets } from "~/ticketing/baskets.server";
 import type { Catalogue } from "~/ticketing/catalogue.server";
+import type { Checkout } from "~/ticketing/checkout.server";
 import type { Inventory } from "~/ticketing/inventory.server";
 import type { Orders } from "~/ticketing/orders.server";
 import type { Promotions } from "~/ticketing/promotions.server";
@@ -28,6 +29,7 @@ export interface AppServices {
   vouchers: Vouchers;
   orders: Orders;
   baskets: Baskets;
+  checkout: Checkout;
   /** Resolves when every dependency the site needs to answer is reachable. */
   ready(): Promise<boolean>;
   close(): Promise<void>;

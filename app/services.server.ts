@@ -11,6 +11,7 @@ import { createI18nService, readLocaleFiles } from "~/i18n/i18n.server";
 import { createSessionService } from "~/session/session.server";
 import { createBaskets } from "~/ticketing/baskets.server";
 import { createCatalogue } from "~/ticketing/catalogue.server";
+import { createCheckout } from "~/ticketing/checkout.server";
 import { isCatalogueEmpty, loadDemoCatalogue } from "~/ticketing/demo.server";
 import { createInventory } from "~/ticketing/inventory.server";
 import { createOrders } from "~/ticketing/orders.server";
@@ -57,6 +58,10 @@ export async function createAppServices({
     }
   }
   const inventory = createInventory(store, clock, config.holdPolicy);
+  const baskets = createBaskets(store, clock);
+  const orders = createOrders(store, clock);
+  const promotions = createPromotions(store, clock);
+  const vouchers = createVouchers(store, clock);
   const sweeper = setInterval(() => {
     inventory.sweepExpired().catch((error: unknown) => logger.warn({ err: error }, "sweeping expired holds failed"));
   }, SWEEP_INTERVAL_MS);
@@ -72,10 +77,11 @@ export async function createAppServices({
     catalogue: createCatalogue(store),
     inventory,
     seatSearch: createSeatSearch(store, clock),
-    promotions: createPromotions(store, clock),
-    vouchers: createVouchers(store, clock),
-    orders: createOrders(store, clock),
-    baskets: createBaskets(store, clock),
+    promotions,
+    vouchers,
+    orders,
+    baskets,
+    checkout: createCheckout({ store, baskets, orders, promotions, vouchers, inventory }),
     ready: async () => {
       await sql`select 1`.execute(store.db);
       return true;

@@ -42,7 +42,9 @@ describe.each(LANGUAGES)("engine wording in %s", (language) => {
   });
 
   it("uses the spec's words", () => {
-    expect(common.engine!["seat-limit"]).toBe("Sorry, you can't purchase more than {{seatSelectionLimit}} seats online.");
+    expect(common.engine!["seat-limit"]).toBe(
+      "Sorry, you can't purchase more than {{seatSelectionLimit}} seats online.",
+    );
     expect(common.promo).toMatchObject({
       empty: "Please enter a valid promo code",
       invalid: "The code is invalid, please try again",
@@ -50,7 +52,10 @@ describe.each(LANGUAGES)("engine wording in %s", (language) => {
       deeplinkInvalid: "Sorry, the promo code you used is invalid or has expired",
       invalidLink: "Invalid link",
     });
-    expect(common.reserve).toMatchObject({ noOptions: "No options available, try again", changeSelection: "Change selection" });
+    expect(common.reserve).toMatchObject({
+      noOptions: "No options available, try again",
+      changeSelection: "Change selection",
+    });
     expect(common.vouchers).toMatchObject({
       numberRequired: "Please enter your voucher number",
       codeRequired: "Please enter your redemption code",

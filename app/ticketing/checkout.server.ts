@@ -1,0 +1,116 @@
+import type { Store } from "~/db/connection.server";
+import { NO_BENEFITS, type Baskets, type MemberBenefits } from "./baskets.server";
+import type { Inventory } from "./inventory.server";
+import type { Order, Orders } from "./orders.server";
+import type { Promotions } from "./promotions.server";
+import type { Vouchers } from "./vouchers.server";
+
+// The order's life around payment: placing it (idempotently, spending the promo code's use and
+// the vouchers' money), completing it when payment succeeds (the held seats become sold), and
+// failing or cancelling it (money and the code's use go back, seats are released).
+
+export interface Customer {
+  name: string;
+  email: string;
+}
+
+export type PlaceRefusal = "empty" | "promoUsed" | "voucherSpent" | "priceChanged";
+
+export function createCheckout(deps: {
+  store: Store;
+  baskets: Baskets;
+  orders: Orders;
+  promotions: Promotions;
+  vouchers: Vouchers;
+  inventory: Inventory;
+}) {
+  const { store, baskets, orders, promotions, vouchers, inventory } = deps;
+
+  async function holdsOf(basketId: string) {
+    return store.db.selectFrom("holds").select("id").where("basket_id", "=", basketId).execute();
+  }
+
+  async function undo(order: Order) {
+    await vouchers.refundOrder(order.id);
+    if (order.promo_code_id) await promotions.release(order.promo_code_id);
+  }
+
+  return {
+    /**
+     * Creates the basket's order (once: a repeat returns the same order), at the prices the buyer
+     * last accepted, and spends the promo code's use and the vouchers' money for it.
+     */
+    async placeOrder(
+      basketId: string,
+      customer: Customer,
+      benefits: MemberBenefits = NO_BENEFITS,
+    ): Promise<{ ok: true; order: Order } | { ok: false; reason: PlaceRefusal }> {
+      const existing = await orders.byBasket(basketId);
+      if (existing) return { ok: true, order: existing };
+      const price = await baskets.price(basketId, benefits);
+      if (!price || !price.priced.lines.some((line) => line.kind === "ticket")) return { ok: false, reason: "empty" };
+      if (price.changed) return { ok: false, reason: "priceChanged" };
+      const basket = await store.db
+        .selectFrom("baskets")
+        .select(["promo_code_id"])
+        .where("id", "=", basketId)
+        .executeTakeFirstOrThrow();
+      const performance = await store.db
+        .selectFrom("holds")
+        .innerJoin("performances", "performances.id", "holds.performance_id")
+        .innerJoin("runs", "runs.id", "performances.run_id")
+        .innerJoin("titles", "titles.id", "runs.title_id")
+        .select(["performances.id", "titles.name"])
+        .where("holds.basket_id", "=", basketId)
+        .orderBy("holds.created_at", "desc")
+        .executeTakeFirstOrThrow();
+      const delivery = price.priced.lines.find((line) => line.kind === "delivery");
+      const { order, created } = await orders.createOnce({
+        basketId,
+        customerName: customer.name,
+        email: customer.email,
+        performanceId: performance.id,
+        showName: performance.name,
+        deliveryMethod: delivery?.kind === "delivery" ? delivery.method : null,
+        priced: price.priced,
+        promoCodeId: basket.promo_code_id,
+      });
+      if (!created) return { ok: true, order };
+
+      if (order.promo_code_id && !(await promotions.redeem(order.promo_code_id))) {
+        await orders.settle(order.id, "cancelled");
+        return { ok: false, reason: "promoUsed" };
+      }
+      for (const voucher of price.priced.vouchers) {
+        if (voucher.amount > 0 && !(await vouchers.redeem(voucher.id, voucher.amount, order.id))) {
+          await undo(order);
+          await orders.settle(order.id, "cancelled");
+          return { ok: false, reason: "voucherSpent" };
+        }
+      }
+      return { ok: true, order };
+    },
+
+    /** Payment succeeded: the seats become sold and the order paid. */
+    async completeOrder(order: Order): Promise<{ ok: true } | { ok: false; reason: "expired" }> {
+      for (const hold of await holdsOf(order.basket_id)) {
+        const sold = await inventory.sellHold(hold.id, order.id);
+        if (!sold.ok && sold.reason === "expired") return { ok: false, reason: "expired" };
+      }
+      await orders.settle(order.id, "paid");
+      return { ok: true };
+    },
+
+    /** Payment failed or the buyer cancelled: nothing is kept, everything spent goes back. */
+    async failOrder(order: Order, status: "failed" | "cancelled"): Promise<void> {
+      if (await orders.settle(order.id, status)) await undo(order);
+    },
+
+    /** The buyer gives their seats up (or leaves): the holds end at once. */
+    async releaseBasket(basketId: string): Promise<void> {
+      for (const hold of await holdsOf(basketId)) await inventory.releaseHold(hold.id);
+    },
+  };
+}
+
+export type Checkout = ReturnType<typeof createCheckout>;

@@ -1,0 +1,178 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createBaskets } from "~/ticketing/baskets.server";
+import { createCheckout } from "~/ticketing/checkout.server";
+import { createInventory } from "~/ticketing/inventory.server";
+import { createOrders } from "~/ticketing/orders.server";
+import { createPromotions } from "~/ticketing/promotions.server";
+import { createVouchers, hashRedemptionCode } from "~/ticketing/vouchers.server";
+import { seedSmallCatalogue } from "../support/engine";
+import { createTestStore, DIALECTS, type TestStore } from "../support/stores";
+
+const JO = { name: "Jo Bloggs", email: "jo@example.com" };
+
+describe.each(DIALECTS)("placing and settling orders on %s", (dialect) => {
+  let store: TestStore;
+  let seed: Awaited<ReturnType<typeof seedSmallCatalogue>>;
+  let engine: ReturnType<typeof build>;
+
+  function build() {
+    const inventory = createInventory(store, seed.clock);
+    const baskets = createBaskets(store, seed.clock);
+    const orders = createOrders(store, seed.clock);
+    const promotions = createPromotions(store, seed.clock);
+    const vouchers = createVouchers(store, seed.clock);
+    return {
+      inventory,
+      baskets,
+      orders,
+      promotions,
+      vouchers,
+      checkout: createCheckout({ store, baskets, orders, promotions, vouchers, inventory }),
+    };
+  }
+
+  async function basketWith(seats: string[], extras: { promoId?: string; voucherId?: string } = {}) {
+    const basketId = randomUUID();
+    const held = await engine.inventory.holdSeats({
+      basketId,
+      performanceId: seed.onSale.id,
+      seatIds: seats.map((label) => seed.seat("A", label)),
+    });
+    if (!held.ok) throw new Error(held.reason);
+    if (extras.promoId) await engine.baskets.setPromo(basketId, extras.promoId);
+    if (extras.voucherId) await engine.baskets.addVoucher(basketId, extras.voucherId);
+    return basketId;
+  }
+
+  async function newPromo(usageLimit: number | null) {
+    const id = randomUUID();
+    await store.db
+      .insertInto("promo_codes")
+      .values({
+        id,
+        code: `P${id.slice(0, 8).toUpperCase()}`,
+        rule_key: "percentageOff",
+        percent: 50,
+        amount: null,
+        currency: null,
+        price_option_kind: null,
+        special_face_value: null,
+        scope_kind: "all",
+        scope_ref: null,
+        valid_from: "2026-01-01T00:00:00.000Z",
+        valid_until: "2027-01-01T00:00:00.000Z",
+        usage_limit: usageLimit,
+      })
+      .execute();
+    return id;
+  }
+
+  async function newVoucher(balance: number) {
+    const id = randomUUID();
+    await store.db
+      .insertInto("vouchers")
+      .values({
+        id,
+        number: `GV${id.slice(0, 8).toUpperCase()}`,
+        code_hash: hashRedemptionCode("CODE1"),
+        kind: "voucher",
+        currency: "GBP",
+        balance,
+        expires_at: "2028-01-01T00:00:00.000Z",
+        created_at: "2026-01-01T00:00:00.000Z",
+      })
+      .execute();
+    return id;
+  }
+
+  beforeAll(async () => {
+    store = await createTestStore(dialect, 20);
+    seed = await seedSmallCatalogue(store);
+    engine = build();
+  });
+  afterAll(() => store.drop());
+  beforeEach(async () => {
+    seed.clock.set("2026-11-23T12:00:00.000Z");
+    await store.db.deleteFrom("seat_claims").where("status", "!=", "withheld").execute();
+  });
+
+  it("a repeated or simultaneous 'place order' makes one order and spends the code and the voucher once", async () => {
+    const promoId = await newPromo(null);
+    const voucherId = await newVoucher(1000);
+    const basketId = await basketWith(["5", "6"], { promoId, voucherId });
+    const results = await Promise.all(Array.from({ length: 5 }, () => engine.checkout.placeOrder(basketId, JO)));
+    const ids = new Set(results.map((result) => (result.ok ? result.order.id : result.reason)));
+    expect(ids.size).toBe(1);
+    const order = results[0]!.ok ? results[0]!.order : undefined;
+    // 2 × £68.00, less 50% of £130.00 face value, plus the £2.50 fee; £10 from the voucher.
+    expect(order).toMatchObject({
+      status: "pending_payment",
+      total: 13600 - 6500 + 250,
+      to_pay: 13600 - 6500 + 250 - 1000,
+    });
+    expect(await engine.vouchers.balanceOf(voucherId)).toBe(0);
+    const promo = await store.db
+      .selectFrom("promo_codes")
+      .select("used_count")
+      .where("id", "=", promoId)
+      .executeTakeFirstOrThrow();
+    expect(promo.used_count).toBe(1);
+  });
+
+  it("a single-use code already spent by another order: refused, and the second order is cancelled", async () => {
+    const promoId = await newPromo(1);
+    const first = await engine.checkout.placeOrder(await basketWith(["3"], { promoId }), JO);
+    expect(first.ok).toBe(true);
+    const second = await engine.checkout.placeOrder(await basketWith(["4"], { promoId }), JO);
+    expect(second).toEqual({ ok: false, reason: "promoUsed" });
+  });
+
+  it("refuses an empty basket, and one whose prices changed since the buyer accepted them", async () => {
+    expect(await engine.checkout.placeOrder(randomUUID(), JO)).toEqual({ ok: false, reason: "empty" });
+    const basketId = await basketWith(["7"]);
+    await engine.baskets.acknowledgePrices(basketId, "an older price");
+    expect(await engine.checkout.placeOrder(basketId, JO)).toEqual({ ok: false, reason: "priceChanged" });
+  });
+
+  it("completing sells the seats for good; failing gives the money and the code back", async () => {
+    const promoId = await newPromo(1);
+    const voucherId = await newVoucher(500);
+    const paid = await engine.checkout.placeOrder(await basketWith(["8"]), JO);
+    if (!paid.ok) throw new Error(paid.reason);
+    expect(await engine.checkout.completeOrder(paid.order)).toEqual({ ok: true });
+    expect((await engine.orders.byBasket(paid.order.basket_id))?.status).toBe("paid");
+    seed.clock.advance(60 * 60_000);
+    expect(
+      await engine.inventory.holdSeats({
+        basketId: "late",
+        performanceId: seed.onSale.id,
+        seatIds: [seed.seat("A", "8")],
+      }),
+    ).toMatchObject({
+      reason: "unavailable",
+    });
+
+    seed.clock.set("2026-11-23T12:00:00.000Z");
+    const failing = await engine.checkout.placeOrder(await basketWith(["9"], { promoId, voucherId }), JO);
+    if (!failing.ok) throw new Error(failing.reason);
+    expect(await engine.vouchers.balanceOf(voucherId)).toBe(0);
+    await engine.checkout.failOrder(failing.order, "failed");
+    await engine.checkout.failOrder(failing.order, "failed");
+    expect(await engine.vouchers.balanceOf(voucherId)).toBe(500);
+    const promo = await store.db
+      .selectFrom("promo_codes")
+      .select("used_count")
+      .where("id", "=", promoId)
+      .executeTakeFirstOrThrow();
+    expect(promo.used_count).toBe(0);
+    expect((await engine.orders.byBasket(failing.order.basket_id))?.status).toBe("failed");
+  });
+
+  it("an order whose hold ran out before payment completed is not sold", async () => {
+    const placed = await engine.checkout.placeOrder(await basketWith(["3"]), JO);
+    if (!placed.ok) throw new Error(placed.reason);
+    seed.clock.advance(16 * 60_000);
+    expect(await engine.checkout.completeOrder(placed.order)).toEqual({ ok: false, reason: "expired" });
+  });
+});
