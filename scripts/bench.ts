@@ -4,21 +4,18 @@
 // - best-available time (p50/p95) at 90% sold;
 // - the calendar availability query for 120 days of performances.
 // A script that prints figures, not a test: nothing here passes or fails on time.
-import { randomUUID } from "node:crypto";
-import { readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { performance as perf } from "node:perf_hooks";
-import pg from "pg";
 import { fixedClock } from "~/clock";
-import { openPostgres, openSqlite, type DialectName, type Store } from "~/db/connection.server";
-import { migrateToLatest } from "~/db/migrate.server";
+import type { DialectName, Store } from "~/db/connection.server";
+import { createScratchStore, LOCAL_POSTGRES_URL, postgresReachable } from "~/db/scratch-store.server";
 import { availabilityOf, calendarFacts } from "~/ticketing/availability.server";
 import { importCatalogue } from "~/ticketing/import-catalogue.server";
 import { activeClaim, createInventory } from "~/ticketing/inventory.server";
 import { createSeatSearch } from "~/ticketing/seat-search.server";
 
-const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? LOCAL_POSTGRES_URL;
 const BUYERS = 100;
 const root = join(import.meta.dirname, "..");
 const clock = fixedClock("2026-11-23T10:00:00.000Z");
@@ -28,50 +25,6 @@ const percentile = (values: number[], p: number) => {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 };
 const ms = (value: number) => `${value.toFixed(2)} ms`;
-
-async function openBenchStore(dialect: DialectName): Promise<{ store: Store; drop: () => Promise<void> }> {
-  if (dialect === "sqlite") {
-    const file = join(tmpdir(), `box-office-bench-${randomUUID()}.sqlite`);
-    const store = openSqlite(file);
-    return {
-      store,
-      drop: async () => {
-        await store.close();
-        for (const suffix of ["", "-wal", "-shm"]) rmSync(`${file}${suffix}`, { force: true });
-      },
-    };
-  }
-  const name = `box_office_bench_${randomUUID().replace(/-/g, "")}`;
-  const admin = new pg.Client({ connectionString: POSTGRES_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(POSTGRES_URL);
-  url.pathname = `/${name}`;
-  const store = openPostgres(url.toString(), 20);
-  return {
-    store,
-    drop: async () => {
-      await store.close();
-      const cleanup = new pg.Client({ connectionString: POSTGRES_URL });
-      await cleanup.connect();
-      await cleanup.query(`drop database if exists ${name} with (force)`);
-      await cleanup.end();
-    },
-  };
-}
-
-async function postgresReachable() {
-  const client = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
 
 async function regentPerformances(store: Store) {
   return store.db
@@ -139,9 +92,8 @@ async function race(store: Store, performanceId: string, pricePlanId: string) {
 }
 
 async function bench(dialect: DialectName) {
-  const { store, drop } = await openBenchStore(dialect);
+  const store = await createScratchStore(dialect, POSTGRES_URL);
   try {
-    await migrateToLatest(store.db);
     await importCatalogue(store, JSON.parse(readFileSync(join(root, "catalogue/demo.json"), "utf8")), clock);
     const performances = await regentPerformances(store);
     const [raced, searched] = [performances[0]!, performances[1]!];
@@ -217,10 +169,10 @@ async function bench(dialect: DialectName) {
       `${dialect}: calendar facts with filters (price range, parts of house, filtered availability), 120 days: p50 ${ms(percentile(facts, 50))}, p95 ${ms(percentile(facts, 95))}`,
     );
   } finally {
-    await drop();
+    await store.drop();
   }
 }
 
 await bench("sqlite");
-if (await postgresReachable()) await bench("postgres");
+if (await postgresReachable(POSTGRES_URL)) await bench("postgres");
 else console.log(`postgres: not reachable at ${POSTGRES_URL}; skipped`);

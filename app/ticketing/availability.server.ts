@@ -1,5 +1,6 @@
 import type { Store } from "~/db/connection.server";
 import { activeClaim } from "./inventory.server";
+import { fullPriceOfBand } from "./queries.server";
 
 export type AvailabilityLevel = "good" | "medium" | "low" | "soldOut";
 
@@ -117,12 +118,7 @@ export async function calendarFacts(
   const planIds = [...new Set(performances.map((performance) => performance.price_plan_id))];
 
   // Each band's full price, and where the band applies (seats by section, standing areas).
-  const fullPrice = db
-    .selectFrom("price_options")
-    .select((eb) => ["price_band_id", eb.fn.min("face_value").as("price")])
-    .where("kind", "=", "full")
-    .groupBy("price_band_id")
-    .as("full_price");
+  const fullPrice = fullPriceOfBand(db);
   const seatBands = await db
     .selectFrom("price_plan_seats")
     .innerJoin("seats", "seats.id", "price_plan_seats.seat_id")

@@ -3,6 +3,7 @@ import type { Clock } from "~/clock";
 import { findBestAvailable, type SearchRequest, type SearchResult, type SearchSeat } from "./best-available";
 import type { Restriction } from "./catalogue-file";
 import { activeClaim, GUEST, type Entitlements } from "./inventory.server";
+import { fullPriceOfBand } from "./queries.server";
 
 type StaticSeat = Omit<SearchSeat, "free">;
 
@@ -17,16 +18,11 @@ export function createSeatSearch(store: Store, clock: Clock) {
     let seats = plans.get(pricePlanId);
     if (!seats) {
       seats = (async () => {
-        const fullPrices = store.db
-          .selectFrom("price_options")
-          .select((eb) => ["price_band_id", eb.fn.min("face_value").as("price")])
-          .where("kind", "=", "full")
-          .groupBy("price_band_id")
-          .as("full_prices");
+        const fullPrices = fullPriceOfBand(store.db);
         const rows = await store.db
           .selectFrom("seats")
           .innerJoin("price_plan_seats", "price_plan_seats.seat_id", "seats.id")
-          .innerJoin(fullPrices, "full_prices.price_band_id", "price_plan_seats.price_band_id")
+          .innerJoin(fullPrices, "full_price.price_band_id", "price_plan_seats.price_band_id")
           .select([
             "seats.id",
             "seats.section_id",
@@ -35,7 +31,7 @@ export function createSeatSearch(store: Store, clock: Clock) {
             "seats.quality",
             "seats.seat_type",
             "seats.restrictions",
-            "full_prices.price",
+            "full_price.price",
           ])
           .where("price_plan_seats.price_plan_id", "=", pricePlanId)
           .execute();

@@ -2,8 +2,8 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createBaskets, NO_BENEFITS, type Baskets } from "~/ticketing/baskets.server";
 import { createInventory, type Inventory } from "~/ticketing/inventory.server";
-import { hashRedemptionCode } from "~/ticketing/vouchers.server";
 import { seedSmallCatalogue } from "../support/engine";
+import { insertPromo, insertVoucher } from "../support/money";
 import { createTestStore, DIALECTS, type TestStore } from "../support/stores";
 
 const MEMBER = { protectionIncluded: true, noTransactionFee: true, memberPrices: true };
@@ -86,40 +86,9 @@ describe.each(DIALECTS)("pricing a basket from the store on %s", (dialect) => {
     await baskets.setExtra(basketId, extra.id, 2);
     await baskets.setProtection(basketId, true);
     await baskets.setDelivery(basketId, post.id);
-    const promoId = randomUUID();
-    await store.db
-      .insertInto("promo_codes")
-      .values({
-        id: promoId,
-        code: `TEN${promoId.slice(0, 6).toUpperCase()}`,
-        rule_key: "percentageOff",
-        percent: 10,
-        amount: null,
-        currency: null,
-        price_option_kind: null,
-        special_face_value: null,
-        scope_kind: "all",
-        scope_ref: null,
-        valid_from: "2026-01-01T00:00:00.000Z",
-        valid_until: "2027-01-01T00:00:00.000Z",
-        usage_limit: null,
-      })
-      .execute();
+    const promoId = await insertPromo(store);
     await baskets.setPromo(basketId, promoId);
-    const voucherId = randomUUID();
-    await store.db
-      .insertInto("vouchers")
-      .values({
-        id: voucherId,
-        number: `GV${voucherId.slice(0, 8).toUpperCase()}`,
-        code_hash: hashRedemptionCode("CODE1"),
-        kind: "voucher",
-        currency: "GBP",
-        balance: 2000,
-        expires_at: "2028-01-01T00:00:00.000Z",
-        created_at: "2026-01-01T00:00:00.000Z",
-      })
-      .execute();
+    const voucherId = await insertVoucher(store, { balance: 2000 });
     await baskets.addVoucher(basketId, voucherId);
     const priced = await lines();
     expect(priced.lines.map((line) => [line.kind, line.amount])).toEqual([

@@ -5,8 +5,9 @@ import { createCheckout } from "~/ticketing/checkout.server";
 import { createInventory } from "~/ticketing/inventory.server";
 import { createOrders } from "~/ticketing/orders.server";
 import { createPromotions } from "~/ticketing/promotions.server";
-import { createVouchers, hashRedemptionCode } from "~/ticketing/vouchers.server";
+import { createVouchers } from "~/ticketing/vouchers.server";
 import { seedSmallCatalogue } from "../support/engine";
+import { insertPromo, insertVoucher } from "../support/money";
 import { createTestStore, DIALECTS, type TestStore } from "../support/stores";
 
 const JO = { name: "Jo Bloggs", email: "jo@example.com" };
@@ -45,46 +46,8 @@ describe.each(DIALECTS)("placing and settling orders on %s", (dialect) => {
     return basketId;
   }
 
-  async function newPromo(usageLimit: number | null) {
-    const id = randomUUID();
-    await store.db
-      .insertInto("promo_codes")
-      .values({
-        id,
-        code: `P${id.slice(0, 8).toUpperCase()}`,
-        rule_key: "percentageOff",
-        percent: 50,
-        amount: null,
-        currency: null,
-        price_option_kind: null,
-        special_face_value: null,
-        scope_kind: "all",
-        scope_ref: null,
-        valid_from: "2026-01-01T00:00:00.000Z",
-        valid_until: "2027-01-01T00:00:00.000Z",
-        usage_limit: usageLimit,
-      })
-      .execute();
-    return id;
-  }
-
-  async function newVoucher(balance: number) {
-    const id = randomUUID();
-    await store.db
-      .insertInto("vouchers")
-      .values({
-        id,
-        number: `GV${id.slice(0, 8).toUpperCase()}`,
-        code_hash: hashRedemptionCode("CODE1"),
-        kind: "voucher",
-        currency: "GBP",
-        balance,
-        expires_at: "2028-01-01T00:00:00.000Z",
-        created_at: "2026-01-01T00:00:00.000Z",
-      })
-      .execute();
-    return id;
-  }
+  const newPromo = (usageLimit: number | null) => insertPromo(store, { percent: 50, usage_limit: usageLimit });
+  const newVoucher = (balance: number) => insertVoucher(store, { balance });
 
   beforeAll(async () => {
     store = await createTestStore(dialect, 20);

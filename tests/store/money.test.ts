@@ -1,10 +1,10 @@
-import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { fixedClock } from "~/clock";
 import { newOrderNumber, createOrders } from "~/ticketing/orders.server";
 import { priceBasket } from "~/ticketing/pricing";
 import { createPromotions, normaliseCode } from "~/ticketing/promotions.server";
-import { createVouchers, hashRedemptionCode } from "~/ticketing/vouchers.server";
+import { createVouchers } from "~/ticketing/vouchers.server";
+import { insertPromo, insertVoucher } from "../support/money";
 import { createTestStore, DIALECTS, type TestStore } from "../support/stores";
 
 const NOW = "2026-11-23T12:00:00.000Z";
@@ -16,54 +16,28 @@ describe.each(DIALECTS)("promo codes, vouchers and orders on %s", (dialect) => {
 
   beforeAll(async () => {
     store = await createTestStore(dialect, 25);
-    const promo = (code: string, values: Record<string, unknown> = {}) => ({
-      id: randomUUID(),
-      code,
-      rule_key: "percentageOff" as const,
-      percent: 10,
-      amount: null,
-      currency: null,
-      price_option_kind: null,
-      special_face_value: null,
-      scope_kind: "all" as const,
-      scope_ref: null,
-      valid_from: "2026-01-01T00:00:00.000Z",
-      valid_until: "2027-01-01T00:00:00.000Z",
-      usage_limit: null,
-      ...values,
-    });
-    await store.db
-      .insertInto("promo_codes")
-      .values([
-        promo("SPRING10"),
-        promo("OLDCODE", { valid_until: "2026-06-01T00:00:00.000Z" }),
-        promo("OTHERSHOW", { scope_kind: "show", scope_ref: "another-show" }),
-        promo("HALLONLY", { scope_kind: "venue", scope_ref: "test-hall" }),
-        promo("ONCEONLY", { usage_limit: 1 }),
-        promo("RACE1", { usage_limit: 1 }),
-        promo("TENDOLLARS", { rule_key: "amountOff", percent: null, amount: 1000, currency: "USD" }),
-      ])
-      .execute();
-    const voucher = (number: string, code: string, values: Record<string, unknown> = {}) => ({
-      id: randomUUID(),
-      number,
-      code_hash: hashRedemptionCode(code),
-      kind: "voucher" as const,
-      currency: "GBP",
-      balance: 5000,
-      expires_at: "2027-11-23T00:00:00.000Z",
+    const promo = (code: string, values: Parameters<typeof insertPromo>[1] = {}) =>
+      insertPromo(store, { code, ...values });
+    await promo("SPRING10");
+    await promo("OLDCODE", { valid_until: "2026-06-01T00:00:00.000Z" });
+    await promo("OTHERSHOW", { scope_kind: "show", scope_ref: "another-show" });
+    await promo("HALLONLY", { scope_kind: "venue", scope_ref: "test-hall" });
+    await promo("ONCEONLY", { usage_limit: 1 });
+    await promo("RACE1", { usage_limit: 1 });
+    await promo("TENDOLLARS", { rule_key: "amountOff", percent: null, amount: 1000, currency: "USD" });
+    await insertVoucher(store, {
+      number: "GV1000000001",
+      redemptionCode: "ABC123",
       created_at: NOW,
-      ...values,
+      expires_at: "2027-11-23T00:00:00.000Z",
     });
-    await store.db
-      .insertInto("vouchers")
-      .values([
-        voucher("GV1000000001", "ABC123"),
-        voucher("GV1000000002", "DEF456", { expires_at: "2026-01-01T00:00:00.000Z" }),
-        voucher("GC2000000001", "XYZ789", { currency: "USD", kind: "giftCard" }),
-        voucher("GV1000000003", "RACE00", { balance: 3000 }),
-      ])
-      .execute();
+    await insertVoucher(store, {
+      number: "GV1000000002",
+      redemptionCode: "DEF456",
+      expires_at: "2026-01-01T00:00:00.000Z",
+    });
+    await insertVoucher(store, { number: "GC2000000001", redemptionCode: "XYZ789", currency: "USD", kind: "giftCard" });
+    await insertVoucher(store, { number: "GV1000000003", redemptionCode: "RACE00", balance: 3000 });
   });
   afterAll(() => store.drop());
   beforeEach(() => clock.set(NOW));
