@@ -1,5 +1,5 @@
 import type { Store } from "~/db/connection.server";
-import { activeClaim } from "./inventory.server";
+import { activeClaim, activeStandingClaim } from "./inventory.server";
 import { fullPriceOfBand } from "./queries.server";
 
 export type AvailabilityLevel = "good" | "medium" | "low" | "soldOut";
@@ -61,7 +61,7 @@ export async function availabilityOf(
       .selectFrom("standing_claims")
       .select((eb) => ["performance_id", eb.fn.sum<number>("quantity").as("taken")])
       .where("performance_id", "in", performanceIds)
-      .where((eb) => eb.or([eb("status", "!=", "held"), eb("held_until", ">", nowIso)]))
+      .where(activeStandingClaim(nowIso))
       .groupBy("performance_id")
       .execute(),
   ]);
@@ -192,7 +192,7 @@ export async function calendarFacts(
     .selectFrom("standing_claims")
     .select((eb) => ["performance_id", "section_id", eb.fn.sum<number>("quantity").as("taken")])
     .where("performance_id", "in", performanceIds)
-    .where((eb) => eb.or([eb("status", "!=", "held"), eb("held_until", ">", nowIso)]))
+    .where(activeStandingClaim(nowIso))
     .groupBy(["performance_id", "section_id"])
     .execute();
 

@@ -73,7 +73,7 @@ interface KnownVenue {
   id: string;
   seatMapId: string;
   timeZone: string;
-  sections: Map<string, { id: string; kind: "seated" | "standing"; rows: Set<string> }>;
+  sections: Map<string, { id: string; kind: "seated" | "standing"; capacity: number; rows: Set<string> }>;
 }
 
 async function existingSlugs(db: Kysely<Database>, file: CatalogueFile) {
@@ -139,7 +139,7 @@ async function loadKnownVenue(
 ): Promise<KnownVenue> {
   const sections = await db
     .selectFrom("sections")
-    .select(["id", "name", "kind"])
+    .select(["id", "name", "kind", "capacity"])
     .where("seat_map_id", "=", venue.seat_map_id)
     .execute();
   const rows = await db
@@ -158,6 +158,7 @@ async function loadKnownVenue(
         {
           id: section.id,
           kind: section.kind,
+          capacity: section.capacity,
           rows: new Set(rows.filter((row) => row.section_id === section.id).map((row) => row.row_name)),
         },
       ]),
@@ -396,6 +397,7 @@ export async function importCatalogue(store: Store, input: unknown, clock: Clock
         knownVenue.sections.set(section.name, {
           id: sectionId,
           kind: section.kind,
+          capacity: section.capacity,
           rows: new Set(section.seats.map((seat) => seat.rowName)),
         });
         summary.seats += seats.length;
@@ -602,10 +604,7 @@ async function importShow(
       let capacity = 0;
       for (const section of venue.sections.values()) {
         if (section.kind === "standing") {
-          if (bandOfArea.has(section.id))
-            capacity += (
-              await trx.selectFrom("sections").select("capacity").where("id", "=", section.id).executeTakeFirstOrThrow()
-            ).capacity;
+          if (bandOfArea.has(section.id)) capacity += section.capacity;
         } else {
           capacity += (await sectionSeats(trx, seatCache, section.id)).filter(
             (seat) => bandOfSeat.has(seat.id) && !seat.withheld,

@@ -40,6 +40,10 @@ type Db = Transaction<Database>;
 export const activeClaim = (now: string) => (eb: ExpressionBuilder<Database, "seat_claims">) =>
   eb.or([eb("seat_claims.status", "!=", "held"), eb("seat_claims.held_until", ">", now)]);
 
+/** Standing places that count as taken at `now`: sold, or held and not yet expired. */
+export const activeStandingClaim = (now: string) => (eb: ExpressionBuilder<Database, "standing_claims">) =>
+  eb.or([eb("standing_claims.status", "!=", "held"), eb("standing_claims.held_until", ">", now)]);
+
 export function createInventory(store: Store, clock: Clock, policy: HoldPolicy = DEFAULT_HOLD_POLICY) {
   const { db } = store;
 
@@ -77,7 +81,7 @@ export function createInventory(store: Store, clock: Clock, policy: HoldPolicy =
       .select((eb) => eb.fn.sum<number>("standing_claims.quantity").as("count"))
       .where("holds.basket_id", "=", basketId)
       .where("standing_claims.performance_id", "=", performanceId)
-      .where((eb) => eb.or([eb("standing_claims.status", "!=", "held"), eb("standing_claims.held_until", ">", now)]))
+      .where(activeStandingClaim(now))
       .executeTakeFirstOrThrow();
     return Number(seats.count) + Number(standing.count ?? 0);
   }
