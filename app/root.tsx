@@ -6,6 +6,7 @@ import {
   Scripts,
   ScrollRestoration,
   isRouteErrorResponse,
+  useLocation,
   useMatches,
   useRouteError,
   useRouteLoaderData,
@@ -22,6 +23,8 @@ import { POLYFILL_LOADER } from "~/components/polyfill-loader";
 import { publicEnv, serializeForScript } from "~/config/public-env";
 import { COMMON_NS, FALLBACK_LANGUAGE } from "~/i18n/languages";
 import { THEME_STYLESHEETS } from "~/themes/stylesheets";
+import { pushToDataLayer, type ClientEvent } from "~/tracking/events";
+import { takeFlashedEvents } from "~/tracking/track.server";
 import type { ThemeName } from "~/themes/themes";
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
@@ -41,6 +44,9 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const [csrf, csrfCookie] = await context.sessions.csrfToken(request);
   if (csrfCookie) headers.append("Set-Cookie", csrfCookie);
 
+  const flashed = await takeFlashedEvents(request, context);
+  if (flashed.clear) headers.append("Set-Cookie", flashed.clear);
+
   const wordingSet = context.i18n.wordingSetFor(params.venueSlug ?? context.config.venueSlug);
   return data(
     {
@@ -48,6 +54,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       theme,
       wordingSet,
       csrf,
+      trackedEvents: flashed.events,
       env: publicEnv(context.config, theme, context.i18n.version),
     },
     { headers },
@@ -80,6 +87,15 @@ export function Layout({ children }: { children: React.ReactNode }) {
         })
         .find(Boolean);
   const title = pageTitle ? `${pageTitle} – ${t("brand.name")}` : t("brand.name");
+  const location = useLocation();
+  useEffect(() => {
+    // Each page's tracked events (its loaders', and those an action flashed before redirecting
+    // here) reach the data layer once per visit to the page.
+    pushToDataLayer(
+      matches.flatMap((match) => (match.data as { trackedEvents?: ClientEvent[] } | undefined)?.trackedEvents ?? []),
+    );
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per navigation, not per render
+  }, [location.key]);
   useEffect(() => {
     // Hydrated: the page is fully interactive, so the polyfill "Loading" status can go. The
     // data attribute lets styles (and tests) tell an enhanced page from a server-rendered one.

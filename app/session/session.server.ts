@@ -41,11 +41,20 @@ export function createSessionService(config: Config) {
   });
   const languageCookie: Cookie = createCookie("lng", { ...base, secrets: undefined, maxAge: YEAR_SECONDS });
   const themeCookie: Cookie = createCookie("theme", { ...base, secrets: undefined, maxAge: YEAR_SECONDS });
+  // The buyer's basket, a promo code waiting for a basket, and tracked events waiting for the next
+  // page: each in its own cookie, because Remix runs a page's loaders side by side and two of
+  // them committing one session cookie would overwrite each other.
+  const basketCookie: Cookie = createCookie(`${hostPrefix}basket`, { ...base, httpOnly: true });
+  const promoCookie: Cookie = createCookie(`${hostPrefix}promo`, { ...base, httpOnly: true });
+  const eventsCookie: Cookie = createCookie(`${hostPrefix}events`, { ...base, httpOnly: true });
 
   return {
     storage,
     languageCookie,
     themeCookie,
+    basketCookie,
+    promoCookie,
+    eventsCookie,
     getSession: (request: Request) => storage.getSession(request.headers.get("Cookie")),
     commitSession: (session: BuyerSession) => storage.commitSession(session),
     /** The buyer's CSRF token, and the Set-Cookie header to send when it is new. */
