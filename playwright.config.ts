@@ -6,6 +6,8 @@ import { defineConfig } from "@playwright/test";
 // There is no browser download on these machines: use Debian's Chromium where it is installed.
 const SYSTEM_CHROMIUM = "/usr/bin/chromium";
 const PORT = Number(process.env.E2E_PORT ?? 3210);
+/** A second server whose holds last one minute, for the expiry journey. */
+const SHORT_HOLD_PORT = PORT + 1;
 
 const launchOptions = existsSync(SYSTEM_CHROMIUM)
   ? {
@@ -43,19 +45,24 @@ export default defineConfig({
     { name: "javascript-on", use: { javaScriptEnabled: true } },
     { name: "javascript-off", use: { javaScriptEnabled: false }, grepInvert: /@js/ },
   ],
-  webServer: {
+  webServer: [server(PORT), server(SHORT_HOLD_PORT, { HOLD_MINUTES: "1", HOLD_MAX_MINUTES: "1" })],
+});
+
+/** The production build on a fresh database loaded with the demo catalogue at start-up. */
+function server(port: number, env: Record<string, string> = {}) {
+  return {
     command: "npm run serve",
-    url: `http://localhost:${PORT}/healthz`,
+    url: `http://localhost:${port}/healthz`,
     reuseExistingServer: false,
     timeout: 120_000,
     env: {
-      PORT: String(PORT),
+      PORT: String(port),
       APP_ENV: "production",
       SESSION_SECRET: "e2e-secret-that-is-long-enough-0123456789",
       LOG_LEVEL: "warn",
-      // A fresh database each run, loaded with the demo catalogue at start-up.
       DATA_DIR: mkdtempSync(join(tmpdir(), "box-office-e2e-")),
       DEMO_CATALOGUE: "auto",
+      ...env,
     },
-  },
-});
+  };
+}

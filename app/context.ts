@@ -11,6 +11,7 @@ import type { Checkout } from "~/ticketing/checkout.server";
 import type { Inventory } from "~/ticketing/inventory.server";
 import type { Orders } from "~/ticketing/orders.server";
 import type { Promotions } from "~/ticketing/promotions.server";
+import type { Reservations } from "~/ticketing/reservations.server";
 import type { SeatSearch } from "~/ticketing/seat-search.server";
 import type { Vouchers } from "~/ticketing/vouchers.server";
 
@@ -30,6 +31,7 @@ export interface AppServices {
   orders: Orders;
   baskets: Baskets;
   checkout: Checkout;
+  reservations: Reservations;
   /** Resolves when every dependency the site needs to answer is reachable. */
   ready(): Promise<boolean>;
   close(): Promise<void>;

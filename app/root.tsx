@@ -11,8 +11,9 @@ import {
   useRouteError,
   useRouteLoaderData,
 } from "@remix-run/react";
-import { useEffect } from "react";
+import { useContext, useEffect } from "react";
 import { useTranslation } from "react-i18next";
+import { UNSAFE_DataRouterStateContext } from "react-router-dom";
 import { AuthenticityTokenProvider } from "remix-utils/csrf/react";
 import { captureQueryParameters, resolveTheme } from "~/buyer-context.server";
 import { ErrorPage, errorKind } from "~/components/error-page";
@@ -63,6 +64,17 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 
 export type RootData = Awaited<ReturnType<typeof loader>>["data"];
 
+/**
+ * An action answered with errors (`error` or a non-empty `errors`): the page title then starts
+ * "Error: ", so a screen reader user hears at once that the form needs attention (GOV.UK pattern).
+ * Read from the router's state because the title is rendered before the page that failed.
+ */
+function hasErrors(actionData: unknown): boolean {
+  if (typeof actionData !== "object" || actionData === null) return false;
+  const { error, errors } = actionData as { error?: unknown; errors?: unknown };
+  return Boolean(error) || (typeof errors === "object" && errors !== null && Object.keys(errors).length > 0);
+}
+
 interface PageHandle {
   /** The translation key of the page's title, in the page's wording set… */
   titleKey?: string;
@@ -86,7 +98,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
           return handle?.title?.(match.data) ?? (handle?.titleKey ? t(handle.titleKey) : undefined);
         })
         .find(Boolean);
-  const title = pageTitle ? `${pageTitle} – ${t("brand.name")}` : t("brand.name");
+  const routerState = useContext(UNSAFE_DataRouterStateContext);
+  const failed = Object.values(routerState?.actionData ?? {}).some(hasErrors);
+  const title = `${failed ? t("frame.errorPrefix") : ""}${pageTitle ? `${pageTitle} – ${t("brand.name")}` : t("brand.name")}`;
   const location = useLocation();
   useEffect(() => {
     // Each page's tracked events (its loaders', and those an action flashed before redirecting

@@ -16,6 +16,7 @@ import { isCatalogueEmpty, loadDemoCatalogue } from "~/ticketing/demo.server";
 import { createInventory } from "~/ticketing/inventory.server";
 import { createOrders } from "~/ticketing/orders.server";
 import { createPromotions } from "~/ticketing/promotions.server";
+import { createReservations } from "~/ticketing/reservations.server";
 import { createSeatSearch } from "~/ticketing/seat-search.server";
 import { createVouchers } from "~/ticketing/vouchers.server";
 
@@ -81,6 +82,7 @@ export async function createAppServices({
     vouchers,
     orders,
     baskets,
+    reservations: createReservations(store, clock, config.holdPolicy),
     checkout: createCheckout({ store, baskets, orders, promotions, vouchers, inventory }),
     ready: async () => {
       await sql`select 1`.execute(store.db);

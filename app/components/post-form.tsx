@@ -1,3 +1,4 @@
+import { forwardRef } from "react";
 import { Form, type FormProps } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 
@@ -6,11 +7,14 @@ import { AuthenticityTokenInput } from "remix-utils/csrf/react";
  * it with script) carrying the buyer's CSRF token, with the browser's own validation bubbles off
  * because the server validates and words every error itself.
  */
-export function PostForm({ children, ...props }: Omit<FormProps, "method">) {
+export const PostForm = forwardRef<HTMLFormElement, Omit<FormProps, "method">>(function PostForm(
+  { children, ...props },
+  ref,
+) {
   return (
-    <Form method="post" noValidate {...props}>
+    <Form ref={ref} method="post" noValidate {...props}>
       <AuthenticityTokenInput />
       {children}
     </Form>
   );
-}
+});

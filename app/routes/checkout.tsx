@@ -1,11 +1,26 @@
-import { Outlet } from "@remix-run/react";
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { Outlet, useLoaderData } from "@remix-run/react";
+import { readBuyer } from "~/checkout/buyer.server";
+import { holdView } from "~/checkout/hold.server";
+import { HoldPanel } from "~/components/hold-panel";
 
-// The checkout layout. It will load the basket once and show the countdown and the summary; each
-// step still guards itself (a parent loader runs beside its children, not before them).
+// The checkout layout: the hold's clock on every step (rendered by the server, so it is there
+// without script). Each step still loads and guards what it needs itself: Remix runs this loader
+// beside the step's, not before it.
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const buyer = await readBuyer(request, context);
+  const reservation = buyer.basketId ? await context.reservations.current(buyer.basketId) : null;
+  return { hold: reservation ? holdView(context, reservation) : null };
+}
+
 export default function CheckoutLayout() {
+  const { hold } = useLoaderData<typeof loader>();
   return (
     <div className="checkout">
-      <Outlet />
+      {hold ? <HoldPanel hold={hold} releaseTo={hold.ticketsHref} /> : null}
+      <div className="checkout__step">
+        <Outlet />
+      </div>
     </div>
   );
 }

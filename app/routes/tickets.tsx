@@ -1,45 +1,516 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Link, useActionData, useFetcher, useLoaderData, useLocation } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { promoCookieHeader } from "~/checkout/buyer.server";
+import { holdView } from "~/checkout/hold.server";
+import { ensureBasket, ticketsContext, withAccessDeclaration } from "~/checkout/tickets-page.server";
+import { saveTicketChoices, ticketsView, type FieldErrors } from "~/checkout/tickets.server";
+import { Confirmation } from "~/components/confirmation";
+import { ErrorSummary, type SummaryError } from "~/components/error-summary";
 import { formatDateTime } from "~/components/format";
-import { availabilityOf } from "~/ticketing/availability.server";
-import { notFound, parseParams, performanceId } from "~/routing/params";
-import { showFromParams } from "~/routing/show-params.server";
+import { HOLD_ACTION, HoldPanel, SessionExpiredDialog } from "~/components/hold-panel";
+import { formatMoney } from "~/components/money";
+import { PostForm } from "~/components/post-form";
+import { SeatMap, SeatMapFilters, SeatMapLegend } from "~/components/seat-map";
+import { TicketChoices } from "~/components/ticket-choices";
+import {
+  chooseSeats,
+  chooseStanding,
+  reserveBestAvailable,
+  type Message,
+  type ReserveOutcome,
+} from "~/services/reservations.server";
+import { parseSeatMapFilter } from "~/ticketing/seat-map.server";
+import { pushToDataLayer, type ClientEvent } from "~/tracking/events";
+import { flashEvents, track } from "~/tracking/track.server";
 
 export const handle = { titleKey: "tickets.title" };
 
-export async function loader({ params, context }: LoaderFunctionArgs) {
-  const show = await showFromParams(params, context);
-  const { performanceId: id } = parseParams(params, { performanceId });
-  const performance = await context.catalogue.performanceOfRun(show.runId, id);
-  if (!performance) throw notFound();
-  const availability = (
-    await availabilityOf(context.store, [performance.id], context.clock.now(), context.config.availabilityThresholds)
-  ).get(performance.id);
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const page = await ticketsContext(request, params, context);
+  const { show, venue, performance, refusal, ownReservation, otherReservation, buyer } = page;
+  const url = new URL(request.url);
+  const trackedEvents: ClientEvent[] = [track(context, "fetchSeats.request", { performanceId: performance.id })];
+  const view = refusal
+    ? null
+    : await context.seatMaps.view({
+        performanceId: performance.id,
+        basketId: buyer.basketId,
+        // Wheelchair spaces are drawn as selectable: the form's access declaration decides.
+        entitlements: withAccessDeclaration(page.entitlements, true),
+        filter: parseSeatMapFilter(url.searchParams),
+      });
+  trackedEvents.push(track(context, view || refusal ? "fetchSeats.success" : "fetchSeats.failure", { performanceId: performance.id }));
+  const live = ownReservation && !ownReservation.expired ? ownReservation : null;
+  const tickets = live && buyer.basketId ? ticketsView(live, await context.baskets.price(buyer.basketId)) : null;
+  const seatLimit = performance.seat_limit;
   return {
     show: { name: show.name, venueName: show.venueName, timeZone: show.timeZone },
     performance: {
-      startsAt: performance.startsAt,
-      seatLimit: performance.seatLimit,
-      left: availability?.left ?? 0,
-      level: availability?.level ?? "soldOut",
+      id: performance.id,
+      startsAt: performance.starts_at,
+      seatLimit,
+      timedEntry: performance.timed_entry,
     },
+    currency: venue.currency,
+    refusal,
+    view,
+    tickets,
+    hold: ownReservation ? holdView(context, ownReservation) : null,
+    other: otherReservation
+      ? {
+          showName: otherReservation.show.name,
+          startsAt: otherReservation.startsAt,
+          timeZone: otherReservation.show.timeZone,
+          ticketsHref: holdView(context, otherReservation).ticketsHref,
+        }
+      : null,
+    promo: page.promo?.ok ? { code: page.promo.promo.code } : null,
+    trackedEvents,
   };
+}
+
+type ActionResult = { intent: string; error?: Message; errors?: FieldErrors; seatIds?: number[]; groupLimit?: number };
+
+const int = (value: FormDataEntryValue | null) => {
+  if (typeof value !== "string" || !/^\d{1,7}$/.test(value.trim())) return undefined;
+  return Number(value);
+};
+
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const page = await ticketsContext(request, params, context);
+  const { performance, ownReservation, otherReservation } = page;
+  const form = await request.formData();
+  const intent = String(form.get("intent") ?? "");
+  const headers = new Headers();
+  const back = new URL(request.url);
+  const fail = (result: Omit<ActionResult, "intent">, events: ClientEvent[] = [], status = 400) =>
+    data({ ...result, intent, trackedEvents: events } satisfies ActionResult & { trackedEvents: ClientEvent[] }, {
+      status,
+      headers,
+    });
+  const done = async (outcome: ReserveOutcome, to: string) => {
+    if (!outcome.ok) return fail({ error: outcome.error, seatIds: outcome.seatIds }, outcome.events, 409);
+    await flashEvents(context, headers, outcome.events);
+    return redirect(to, { headers });
+  };
+
+  // One performance per basket: the page asks "Empty your cart?" before anything else happens.
+  if (otherReservation && intent !== "promo") return redirect(back.pathname + back.search);
+
+  if (intent === "promo") {
+    const code = String(form.get("promoCode") ?? "");
+    const check = await context.promotions.check(code, {
+      performanceId: performance.id,
+      titleSlug: page.show.slug,
+      venueSlug: page.show.venueSlug,
+      currency: page.venue.currency,
+    });
+    if (!check.ok) {
+      const event = check.reason === "alreadyUsed" ? "promoSingleUseError" : "promoManualError";
+      return fail({ errors: { promoCode: { key: `promo.${check.reason}` } } }, [
+        track(context, event, { performanceId: performance.id, reason: check.reason }),
+      ]);
+    }
+    headers.append("Set-Cookie", await promoCookieHeader(context, check.promo.code));
+    if (page.buyer.basketId) await context.baskets.setPromo(page.buyer.basketId, check.promo.id);
+    await flashEvents(context, headers, [track(context, "promoSuccess", { performanceId: performance.id })]);
+    return redirect(back.pathname + back.search, { headers });
+  }
+
+  if (intent === "continue") {
+    if (!ownReservation || ownReservation.expired) return redirect(back.pathname + back.search);
+    const { errors, events } = await saveTicketChoices(context, ownReservation, form);
+    if (Object.keys(errors).length) return fail({ errors }, events);
+    await flashEvents(context, headers, events);
+    return redirect("/checkout/extras", { headers });
+  }
+
+  const declared = form.get("access") === "wheelchair";
+  const entitlements = withAccessDeclaration(page.entitlements, declared);
+  const basketId = await ensureBasket(context, page.buyer.basketId, headers);
+  const current = ownReservation;
+
+  if (intent === "select") {
+    const wanted = form.getAll("seat").flatMap((value) => (int(value) === undefined ? [] : [int(value)!]));
+    const sponsored = new Set(form.getAll("sponsored").flatMap((value) => (int(value) === undefined ? [] : [int(value)!])));
+    const outcome = await chooseSeats(context, {
+      basketId,
+      performanceId: performance.id,
+      wanted,
+      current,
+      entitlements,
+      sponsored,
+    });
+    if (!outcome.ok && outcome.error.key === "engine.restricted" && !declared)
+      return fail({ error: { key: "tickets.accessDeclarationNeeded" }, errors: { access: { key: "tickets.accessDeclarationNeeded" } } }, outcome.events, 409);
+    return done(outcome, back.pathname + back.search);
+  }
+
+  if (intent === "best") {
+    const quantity = int(form.get("quantity"));
+    if (!quantity) return fail({ errors: { quantity: { key: "tickets.quantityRequired" } } });
+    if (quantity > performance.seat_limit) {
+      return fail(
+        { error: { key: "engine.seat-limit", values: { seatSelectionLimit: performance.seat_limit } }, groupLimit: performance.seat_limit },
+        [track(context, "cappingError", { performanceId: performance.id, limit: performance.seat_limit })],
+      );
+    }
+    const wheelchairSpaces = Math.min(int(form.get("wheelchairSpaces")) ?? 0, quantity);
+    if (wheelchairSpaces > 0 && !declared)
+      return fail({ errors: { access: { key: "tickets.accessDeclarationNeeded" } } });
+    const section = form.get("section");
+    const outcome = await reserveBestAvailable(context, {
+      basketId,
+      performanceId: performance.id,
+      request: {
+        quantity,
+        minPrice: int(form.get("minPrice")),
+        maxPrice: int(form.get("maxPrice")),
+        sectionId: typeof section === "string" && section ? section : undefined,
+        wheelchairSpaces,
+      },
+      current,
+      entitlements,
+    });
+    return done(outcome, "/checkout/reservations");
+  }
+
+  if (intent === "standing") {
+    const events: ClientEvent[] = [];
+    for (const [name, value] of form.entries()) {
+      if (!name.startsWith("area-")) continue;
+      const quantity = int(value);
+      if (quantity === undefined) return fail({ errors: { [name]: { key: "tickets.quantityRequired" } } });
+      const held = current?.standing.find((claim) => claim.sectionId === name.slice(5))?.quantity ?? 0;
+      if (quantity === held && !current?.expired) continue;
+      const outcome = await chooseStanding(context, {
+        basketId,
+        performanceId: performance.id,
+        sectionId: name.slice(5),
+        quantity,
+        entitlements,
+      });
+      events.push(...outcome.events);
+      if (!outcome.ok) return fail({ error: outcome.error }, events, 409);
+    }
+    await flashEvents(context, headers, events);
+    return redirect(back.pathname + back.search, { headers });
+  }
+
+  return fail({ error: { key: "reserve.somethingWrong" } });
 }
 
 export default function Tickets() {
   const { t, i18n } = useTranslation();
-  const { show, performance } = useLoaderData<typeof loader>();
+  const loaderData = useLoaderData<typeof loader>();
+  const { show, performance, view, tickets, hold, other, refusal, currency } = loaderData;
+  const actionData = useActionData<typeof action>();
+  const seatFetcher = useFetcher<typeof action>({ key: "seat-map" });
+  const result = (seatFetcher.data ?? actionData) as (ActionResult & { trackedEvents?: ClientEvent[] }) | undefined;
+  const location = useLocation();
+  const seatForm = useRef<HTMLFormElement>(null);
+  const [presaleOpen, setPresaleOpen] = useState(true);
+  const when = formatDateTime(performance.startsAt, show.timeZone, i18n.language);
+  const money = (amount: number) => formatMoney(amount, currency, i18n.language);
+  const phone = t("venue.supportPhone");
+
+  useEffect(() => {
+    if (seatFetcher.state !== "idle" || !seatFetcher.data) return;
+    pushToDataLayer((seatFetcher.data as { trackedEvents?: ClientEvent[] }).trackedEvents);
+    // The server refused: put the seats back as the server has them.
+    seatForm.current?.reset();
+  }, [seatFetcher.state, seatFetcher.data]);
+
+  const summary: SummaryError[] = [
+    ...(result?.error ? [{ field: null, text: t(result.error.key, result.error.values) }] : []),
+    ...Object.entries(result?.errors ?? {})
+      .filter(([, error]) => error.key !== result?.error?.key)
+      .map(([field, error]) => ({ field, text: t(error.key, error.values) })),
+  ];
+  const fieldError = (field: string) => result?.errors?.[field];
+  const bands = view?.bands ?? [];
+  const standing = view?.sections.filter((section) => section.kind === "standing") ?? [];
+  const seated = view?.sections.some((section) => section.kind === "seated") ?? false;
+
   return (
     <>
       <h1>{t("tickets.title")}</h1>
-      <p>
-        {show.name}, {show.venueName}: {formatDateTime(performance.startsAt, show.timeZone, i18n.language)}
+      <p className="tickets__performance">
+        {show.name}, {show.venueName}: {when}
+        {performance.timedEntry ? ` (${performance.timedEntry})` : null}
       </p>
+      <ErrorSummary errors={summary} />
+      {result?.groupLimit ? (
+        <p className="message message--info">{t("tickets.groupContact", { seatSelectionLimit: result.groupLimit, phone })}</p>
+      ) : null}
+      {result?.error?.key === "reserve.somethingWrong" || result?.error?.key === "reserve.genericError" ? (
+        <p>
+          <Link to={location.pathname}>{t("reserve.changeSelection")}</Link>
+        </p>
+      ) : null}
+
+      {other ? (
+        <Confirmation open title={t("hold.emptyCartTitle")}>
+          <p>
+            {t("hold.emptyCartBody", {
+              show: other.showName,
+              when: formatDateTime(other.startsAt, other.timeZone, i18n.language),
+            })}
+          </p>
+          <div className="confirmation__actions">
+            <PostForm action={HOLD_ACTION}>
+              <input type="hidden" name="to" value={location.pathname + location.search} />
+              <button type="submit" name="intent" value="empty" className="button button--warning">
+                {t("hold.emptyCartConfirm")}
+              </button>
+            </PostForm>
+            <Link to={other.ticketsHref} className="button button--secondary">
+              {t("hold.emptyCartKeep")}
+            </Link>
+          </div>
+        </Confirmation>
+      ) : null}
+
+      {refusal === "presale" ? (
+        <>
+          <Confirmation open={presaleOpen} title={t("tickets.presaleTitle")} onClose={() => setPresaleOpen(false)}>
+            <PresaleOffer error={fieldError("promoCode")} />
+          </Confirmation>
+          {!presaleOpen ? (
+            <p className="message message--info">
+              {t("tickets.presaleBody")}{" "}
+              <button type="button" className="link-button" onClick={() => setPresaleOpen(true)}>
+                {t("tickets.presaleShow")}
+              </button>
+            </p>
+          ) : null}
+        </>
+      ) : refusal ? (
+        <p className="message message--info">{t(`engine.${refusal}`)}</p>
+      ) : null}
+
+      {hold ? <HoldPanel hold={hold} /> : null}
+      {hold?.expired ? <SessionExpiredDialog open /> : null}
+
+      {tickets && tickets.lines.length > 0 ? (
+        <section className="basket" aria-labelledby="basket-title">
+          <h2 id="basket-title">{t("tickets.yourTickets")}</h2>
+          <PostForm>
+            <TicketChoices view={tickets} errors={result?.errors} />
+            <button type="submit" name="intent" value="continue" className="button button--primary" disabled={hold?.expired}>
+              {hold?.expired ? t("hold.reservationExpired") : t("tickets.continue")}
+            </button>
+          </PostForm>
+        </section>
+      ) : null}
+
+      {view ? (
+        <>
+          {seated ? (
+            <section className="best-available" aria-labelledby="best-title">
+              <h2 id="best-title">{t("tickets.bestTitle")}</h2>
+              <p>{t("tickets.bestIntro", { count: performance.seatLimit })}</p>
+              <PostForm>
+                <div className="field">
+                  <label htmlFor="quantity">{t("tickets.quantity")}</label>
+                  <select id="quantity" name="quantity" defaultValue="2" aria-describedby={fieldError("quantity") ? "quantity-error" : undefined}>
+                    {Array.from({ length: performance.seatLimit }, (_, index) => (
+                      <option key={index + 1} value={index + 1}>
+                        {index + 1}
+                      </option>
+                    ))}
+                    <option value={performance.seatLimit + 1}>{t("tickets.moreThan", { count: performance.seatLimit })}</option>
+                  </select>
+                  {fieldError("quantity") ? (
+                    <p id="quantity-error" className="field-error">
+                      {t(fieldError("quantity")!.key)}
+                    </p>
+                  ) : null}
+                </div>
+                <div className="field-row">
+                  <div className="field">
+                    <label htmlFor="best-min">{t("tickets.priceFrom")}</label>
+                    <select id="best-min" name="minPrice" defaultValue="">
+                      <option value="">{t("tickets.anyPrice")}</option>
+                      {bands.map((band) => (
+                        <option key={band.id} value={band.price}>
+                          {money(band.price)}
+                        </option>
+                      ))}
+                    </select>
+                  </div>
+                  <div className="field">
+                    <label htmlFor="best-max">{t("tickets.priceTo")}</label>
+                    <select id="best-max" name="maxPrice" defaultValue="">
+                      <option value="">{t("tickets.anyPrice")}</option>
+                      {bands.map((band) => (
+                        <option key={band.id} value={band.price}>
+                          {money(band.price)}
+                        </option>
+                      ))}
+                    </select>
+                  </div>
+                  <div className="field">
+                    <label htmlFor="best-section">{t("tickets.partOfHouse")}</label>
+                    <select id="best-section" name="section" defaultValue="">
+                      <option value="">{t("tickets.anywhere")}</option>
+                      {view.filterSections.map((section) => (
+                        <option key={section.id} value={section.id}>
+                          {section.name}
+                        </option>
+                      ))}
+                    </select>
+                  </div>
+                </div>
+                <AccessDeclaration id="best-access" error={fieldError("access")}>
+                  <div className="field">
+                    <label htmlFor="wheelchairSpaces">{t("tickets.wheelchairSpaces")}</label>
+                    <select id="wheelchairSpaces" name="wheelchairSpaces" defaultValue="0">
+                      {[0, 1, 2].map((count) => (
+                        <option key={count} value={count}>
+                          {count}
+                        </option>
+                      ))}
+                    </select>
+                  </div>
+                </AccessDeclaration>
+                <button type="submit" name="intent" value="best" className="button">
+                  {t("tickets.findSeats")}
+                </button>
+              </PostForm>
+            </section>
+          ) : null}
+
+          {standing.length ? (
+            <section className="standing" aria-labelledby="standing-title">
+              <h2 id="standing-title">{t("tickets.standingTitle")}</h2>
+              <PostForm>
+                {standing.map((area) =>
+                  area.kind === "standing" ? (
+                    <div className="field" key={area.id}>
+                      <label htmlFor={`area-${area.id}`}>
+                        {t("tickets.standingArea", { area: area.name, price: money(bands[area.band]?.price ?? 0) })}
+                      </label>
+                      <p id={`area-${area.id}-hint`} className="hint">
+                        {area.left > 0 ? t("tickets.left", { count: area.left }) : t("availability.soldOut")}
+                      </p>
+                      <select
+                        id={`area-${area.id}`}
+                        name={`area-${area.id}`}
+                        aria-describedby={`area-${area.id}-hint`}
+                        defaultValue={String(tickets?.lines.find((line) => line.section === area.name && !line.seat)?.quantity ?? 0)}
+                        disabled={area.left === 0}
+                      >
+                        {Array.from({ length: Math.min(performance.seatLimit, area.left) + 1 }, (_, count) => (
+                          <option key={count} value={count}>
+                            {count}
+                          </option>
+                        ))}
+                      </select>
+                    </div>
+                  ) : null,
+                )}
+                <button type="submit" name="intent" value="standing" className="button">
+                  {t("tickets.reservePlaces")}
+                </button>
+              </PostForm>
+            </section>
+          ) : null}
+
+          {seated ? (
+            <section className="seat-map-section" aria-labelledby="seat-map-title">
+              <h2 id="seat-map-title">{t("tickets.seatMapTitle")}</h2>
+              <SeatMapFilters view={view} />
+              <SeatMapLegend view={view} />
+              <PostForm ref={seatForm} id="seat-map-form" className="seat-map-form">
+                <input type="hidden" name="intent" value="select" />
+                <AccessDeclaration id="map-access" error={fieldError("access")} />
+                <SeatMap
+                  view={view}
+                  onToggle={(seatId, checked, sponsored) => {
+                    if (!seatForm.current) return;
+                    const formData = new FormData(seatForm.current);
+                    if (sponsored && checked) formData.append("sponsored", String(seatId));
+                    seatFetcher.submit(formData, { method: "post" });
+                  }}
+                />
+                <button type="submit" className="button button--primary">
+                  {t("tickets.updateSeats")}
+                </button>
+              </PostForm>
+            </section>
+          ) : null}
+        </>
+      ) : null}
+      {view && bands.some((band) => band.options.length > 1) ? <p className="hint">{t("tickets.optionsHint")}</p> : null}
+      <p className="hint">{t("tickets.groupHint", { seatSelectionLimit: performance.seatLimit, phone })}</p>
+    </>
+  );
+}
+
+/** The access declaration: wheelchair spaces and companion seats are booked for the people who need them. */
+function AccessDeclaration({
+  id,
+  error,
+  children,
+}: {
+  id: string;
+  error?: { key: string };
+  children?: React.ReactNode;
+}) {
+  const { t } = useTranslation();
+  return (
+    <fieldset className="access-declaration">
+      <legend>{t("tickets.accessLegend")}</legend>
+      {error ? (
+        <p id={`${id}-error`} className="field-error">
+          {t(error.key)}
+        </p>
+      ) : null}
+      <div className="checkbox">
+        <input type="checkbox" id={id} name="access" value="wheelchair" aria-describedby={error ? `${id}-error` : undefined} />
+        <label htmlFor={id}>{t("tickets.accessDeclaration")}</label>
+      </div>
+      {children}
+    </fieldset>
+  );
+}
+
+function PresaleOffer({ error }: { error?: { key: string } }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <p>{t("tickets.presaleBody")}</p>
       <p>
-        {t(`availability.${performance.level}`)}. {t("tickets.left", { count: performance.left })}
+        <Link to="/membership" className="button">
+          {t("tickets.presaleJoin")}
+        </Link>
       </p>
-      <p className="empty-state">{t("tickets.notYetOnline", { phone: t("venue.supportPhone") })}</p>
+      <PostForm className="promo-form">
+        <div className="field">
+          <label htmlFor="promoCode">{t("tickets.presaleCode")}</label>
+          {error ? (
+            <p id="promoCode-error" className="field-error">
+              {t(error.key)}
+            </p>
+          ) : null}
+          <input
+            type="text"
+            id="promoCode"
+            name="promoCode"
+            autoComplete="off"
+            autoCapitalize="characters"
+            spellCheck={false}
+            aria-describedby={error ? "promoCode-error" : undefined}
+            aria-invalid={error ? true : undefined}
+          />
+        </div>
+        <button type="submit" name="intent" value="promo" className="button">
+          {t("tickets.applyCode")}
+        </button>
+      </PostForm>
     </>
   );
 }

@@ -53,17 +53,25 @@ export const CHECKOUT_STEPS = [
   "failed",
 ];
 
+/** Steps built so far have their own module; the rest share the placeholder. @type {Record<string, string>} */
+const STEP_FILES = { reservations: "routes/checkout.reservations.tsx" };
+
 /** Routes that answer in every mode. @type {RouteEntry[]} */
 export const SHARED_ROUTES = [
   {
     name: "checkout",
     path: "checkout",
     file: "routes/checkout.tsx",
-    children: CHECKOUT_STEPS.map((step) => ({
-      name: `checkout/${step}`,
-      path: step,
-      file: "routes/checkout.step.tsx",
-    })),
+    children: [
+      ...CHECKOUT_STEPS.map((step) => ({
+        name: `checkout/${step}`,
+        path: step,
+        file: STEP_FILES[step] ?? "routes/checkout.step.tsx",
+      })),
+      // The reservation's own actions and confirmation pages (extend, release, empty the cart,
+      // reselect after expiry), shared by every step and the tickets page.
+      { name: "checkout/hold", path: "hold", file: "routes/checkout.hold.tsx" },
+    ],
   },
   { name: "membership", path: "membership", file: "routes/membership.tsx" },
   { name: "legal", path: "legal/:document", file: "routes/legal.tsx" },

@@ -3,7 +3,7 @@ import { addMinutes } from "date-fns";
 import type { ExpressionBuilder, Transaction } from "kysely";
 import type { Clock } from "~/clock";
 import type { Store } from "~/db/connection.server";
-import type { Database } from "~/db/schema";
+import type { Database, PerformanceTable } from "~/db/schema";
 import type { Restriction } from "./catalogue-file";
 import { isBusy, isUniqueViolation, refuse, type Refusal } from "./errors";
 
@@ -36,6 +36,32 @@ export interface Held {
 
 type Db = Transaction<Database>;
 
+type SaleWindow = Pick<
+  PerformanceTable,
+  "status" | "on_sale_from" | "on_sale_until" | "presale_from" | "presale_until" | "presale_audience"
+>;
+
+/**
+ * Whether this buyer may book this performance at `now` (ISO), and if not, why not: before the
+ * on-sale date only a presale audience inside the presale window may book.
+ */
+export function saleRefusal(
+  performance: SaleWindow,
+  entitlements: Entitlements,
+  now: string,
+): "not-found" | "sales-closed" | "not-on-sale" | "presale" | null {
+  if (performance.status !== "on_sale") return "not-found";
+  if (now >= performance.on_sale_until) return "sales-closed";
+  if (now < performance.on_sale_from) {
+    const inPresale =
+      performance.presale_from !== null && now >= performance.presale_from && now < (performance.presale_until ?? "");
+    const audience = performance.presale_audience.split(",").filter(Boolean);
+    if (!inPresale) return "not-on-sale";
+    if (!audience.some((group) => entitlements.presale.has(group))) return "presale";
+  }
+  return null;
+}
+
 /** Seats and places that count as taken at `now`: sold, withheld, or held and not yet expired. */
 export const activeClaim = (now: string) => (eb: ExpressionBuilder<Database, "seat_claims">) =>
   eb.or([eb("seat_claims.status", "!=", "held"), eb("seat_claims.held_until", ">", now)]);
@@ -53,15 +79,9 @@ export function createInventory(store: Store, clock: Clock, policy: HoldPolicy =
       .selectAll()
       .where("id", "=", performanceId)
       .executeTakeFirst();
-    if (!performance || performance.status !== "on_sale") return { refusal: refuse("not-found") } as const;
-    if (now >= performance.on_sale_until) return { refusal: refuse("sales-closed") } as const;
-    if (now < performance.on_sale_from) {
-      const inPresale =
-        performance.presale_from !== null && now >= performance.presale_from && now < (performance.presale_until ?? "");
-      const audience = performance.presale_audience.split(",").filter(Boolean);
-      if (!inPresale) return { refusal: refuse("not-on-sale") } as const;
-      if (!audience.some((group) => entitlements.presale.has(group))) return { refusal: refuse("presale") } as const;
-    }
+    if (!performance) return { refusal: refuse("not-found") } as const;
+    const refusal = saleRefusal(performance, entitlements, now);
+    if (refusal) return { refusal: refuse(refusal) } as const;
     return { performance } as const;
   }
 
@@ -112,6 +132,28 @@ export function createInventory(store: Store, clock: Clock, policy: HoldPolicy =
     return hold;
   }
 
+  /** Frees some of the seats this basket holds for a performance (only its own, only held ones). */
+  async function releaseBasketSeats(trx: Db, basketId: string, performanceId: string, seatIds: number[]) {
+    const holds = trx.selectFrom("holds").select("id").where("basket_id", "=", basketId);
+    await trx
+      .deleteFrom("seat_claims")
+      .where("performance_id", "=", performanceId)
+      .where("seat_id", "in", seatIds)
+      .where("status", "=", "held")
+      .where("hold_id", "in", holds)
+      .execute();
+  }
+
+  async function releaseBasketStanding(trx: Db, basketId: string, performanceId: string, sectionId?: string) {
+    let query = trx
+      .deleteFrom("standing_claims")
+      .where("performance_id", "=", performanceId)
+      .where("status", "=", "held")
+      .where("hold_id", "in", trx.selectFrom("holds").select("id").where("basket_id", "=", basketId));
+    if (sectionId) query = query.where("section_id", "=", sectionId);
+    await query.execute();
+  }
+
   async function inTransaction<T>(work: (trx: Db) => Promise<T | Refusal>): Promise<T | Refusal> {
     try {
       return await db.transaction().execute(async (trx) => {
@@ -136,9 +178,12 @@ export function createInventory(store: Store, clock: Clock, policy: HoldPolicy =
       basketId: string;
       performanceId: string;
       seatIds: number[];
+      /** Seats of this basket to give up in the same transaction (a swap at the seat limit). */
+      releaseSeatIds?: number[];
       entitlements?: Entitlements;
     }): Promise<Held | Refusal> {
       const seatIds = [...new Set(input.seatIds)].sort((a, b) => a - b);
+      const releaseSeatIds = [...new Set(input.releaseSeatIds ?? [])].filter((id) => !seatIds.includes(id));
       if (seatIds.length === 0) return refuse("not-found");
       const entitlements = input.entitlements ?? GUEST;
       const now = clock.now();
@@ -156,18 +201,20 @@ export function createInventory(store: Store, clock: Clock, policy: HoldPolicy =
           const check = await saleCheck(trx, input.performanceId, entitlements, nowIso);
           if (check.refusal) return check.refusal;
           const { performance } = check;
+          if (releaseSeatIds.length) await releaseBasketSeats(trx, input.basketId, input.performanceId, releaseSeatIds);
 
           const seats = await trx
             .selectFrom("seats")
             .innerJoin("price_plan_seats", "price_plan_seats.seat_id", "seats.id")
-            .select(["seats.id", "seats.restrictions"])
+            .select(["seats.id", "seats.restrictions", "seats.seat_type"])
             .where("price_plan_seats.price_plan_id", "=", performance.price_plan_id)
             .where("seats.id", "in", seatIds)
             .execute();
           if (seats.length !== seatIds.length) return refuse("not-found");
+          // A companion seat sits beside a wheelchair space and is kept for the wheelchair user's
+          // companion: it needs the same entitlement as the space.
           const restricted = seats.some((seat) =>
-            seat.restrictions
-              .split(",")
+            [...seat.restrictions.split(","), seat.seat_type === "companion" ? "wheelchair" : ""]
               .filter(Boolean)
               .some((key) => !entitlements.restrictions.has(key as Restriction)),
           );
@@ -214,6 +261,8 @@ export function createInventory(store: Store, clock: Clock, policy: HoldPolicy =
       performanceId: string;
       sectionId: string;
       quantity: number;
+      /** Replace what the basket already holds in this area (the buyer changed the quantity). */
+      replace?: boolean;
       entitlements?: Entitlements;
     }): Promise<Held | Refusal> {
       if (!Number.isInteger(input.quantity) || input.quantity < 1) return refuse("not-found");
@@ -234,6 +283,7 @@ export function createInventory(store: Store, clock: Clock, policy: HoldPolicy =
         const check = await saleCheck(trx, input.performanceId, input.entitlements ?? GUEST, nowIso);
         if (check.refusal) return check.refusal;
         const { performance } = check;
+        if (input.replace) await releaseBasketStanding(trx, input.basketId, input.performanceId, input.sectionId);
         const area = await trx
           .selectFrom("sections")
           .innerJoin("price_plan_areas", "price_plan_areas.section_id", "sections.id")
@@ -297,6 +347,20 @@ export function createInventory(store: Store, clock: Clock, policy: HoldPolicy =
           .where("status", "=", "held")
           .execute();
         return { ok: true as const, holdId, expiresAt };
+      });
+    },
+
+    /** Frees some of a basket's held seats, or all its places in one standing area. */
+    async releasePart(input: {
+      basketId: string;
+      performanceId: string;
+      seatIds?: number[];
+      standingSectionId?: string;
+    }): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        if (input.seatIds?.length) await releaseBasketSeats(trx, input.basketId, input.performanceId, input.seatIds);
+        if (input.standingSectionId)
+          await releaseBasketStanding(trx, input.basketId, input.performanceId, input.standingSectionId);
       });
     },
 

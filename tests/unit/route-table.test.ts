@@ -41,7 +41,7 @@ describe("the route table", () => {
 
   it("puts every checkout step under one checkout layout", () => {
     const steps = mounted().filter((route) => route.parent === "checkout");
-    expect(steps.map((route) => route.path)).toEqual(CHECKOUT_STEPS);
+    expect(steps.map((route) => route.path)).toEqual([...CHECKOUT_STEPS, "hold"]);
     expect(CHECKOUT_STEPS).toEqual(
       expect.arrayContaining([
         "extras",

@@ -1,0 +1,36 @@
+import { useEffect, useRef } from "react";
+import { useTranslation } from "react-i18next";
+
+export interface SummaryError {
+  /** The id of the field to move to, or null for an error about the whole form. */
+  field: string | null;
+  text: string;
+}
+
+/**
+ * The GOV.UK error summary: at the top of the page, focused when it appears (with script; without
+ * it the "Error: " title and the summary's place at the top do the same job), a link to each field.
+ */
+export function ErrorSummary({ errors }: { errors: SummaryError[] }) {
+  const { t } = useTranslation();
+  const box = useRef<HTMLDivElement>(null);
+  const signature = errors.map((error) => `${error.field}:${error.text}`).join("|");
+  useEffect(() => {
+    if (signature) box.current?.focus();
+  }, [signature]);
+  if (errors.length === 0) return null;
+  return (
+    <div ref={box} className="error-summary" tabIndex={-1} role="alert" aria-labelledby="error-summary-title">
+      <h2 id="error-summary-title" className="error-summary__title">
+        {t("frame.errorSummaryTitle")}
+      </h2>
+      <ul className="error-summary__list">
+        {errors.map((error) => (
+          <li key={`${error.field}:${error.text}`}>
+            {error.field ? <a href={`#${error.field}`}>{error.text}</a> : error.text}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,97 @@
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { readBuyer } from "~/checkout/buyer.server";
+import { reservationPaths } from "~/checkout/hold.server";
+import { saveTicketChoices, ticketsView, type FieldErrors } from "~/checkout/tickets.server";
+import { ErrorSummary } from "~/components/error-summary";
+import { formatDateTime } from "~/components/format";
+import { PostForm } from "~/components/post-form";
+import { TicketChoices } from "~/components/ticket-choices";
+import { releaseReservation } from "~/services/reservations.server";
+import { flashEvents, track } from "~/tracking/track.server";
+
+// Best available's answer ("reservations: best available tickets"): the seats the search found,
+// already held for the buyer, to accept (choosing a price option each) or to search again.
+
+export const handle = { titleKey: "checkout.steps.reservations" };
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const buyer = await readBuyer(request, context);
+  const reservation = buyer.basketId ? await context.reservations.current(buyer.basketId) : null;
+  if (!reservation || reservation.expired || !buyer.basketId) return { offer: null };
+  const paths = reservationPaths(context, reservation);
+  return {
+    offer: {
+      show: reservation.show.name,
+      venue: reservation.show.venueName,
+      startsAt: reservation.startsAt,
+      timeZone: reservation.show.timeZone,
+      tickets: ticketsView(reservation, await context.baskets.price(buyer.basketId)),
+      ticketsHref: paths.tickets,
+    },
+  };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const buyer = await readBuyer(request, context);
+  const reservation = buyer.basketId ? await context.reservations.current(buyer.basketId) : null;
+  if (!reservation || reservation.expired || !buyer.basketId) return redirect("/checkout/reservations");
+  const form = await request.formData();
+  const headers = new Headers();
+  if (form.get("intent") === "again") {
+    const events = await releaseReservation(context, buyer.basketId, reservation.performanceId);
+    events.push(track(context, "seatFinderReset", { performanceId: reservation.performanceId }));
+    await flashEvents(context, headers, events);
+    return redirect(`${reservationPaths(context, reservation).tickets}#best-title`, { headers });
+  }
+  const { errors, events } = await saveTicketChoices(context, reservation, form);
+  if (Object.keys(errors).length) return data({ errors: errors as FieldErrors }, { status: 400 });
+  await flashEvents(context, headers, events);
+  return redirect("/checkout/extras", { headers });
+}
+
+export default function Reservations() {
+  const { t, i18n } = useTranslation();
+  const { offer } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  if (!offer) {
+    return (
+      <>
+        <h1>{t("checkout.steps.reservations")}</h1>
+        <p className="empty-state">{t("checkout.emptyBasket")}</p>
+        <p>
+          <Link to="/">{t("checkout.browseLink")}</Link>
+        </p>
+      </>
+    );
+  }
+  const errors = result?.errors ?? {};
+  return (
+    <>
+      <h1>{t("checkout.steps.reservations")}</h1>
+      <ErrorSummary errors={Object.entries(errors).map(([field, error]) => ({ field, text: t(error.key) }))} />
+      <p>
+        {t("reservations.found", {
+          show: offer.show,
+          venue: offer.venue,
+          when: formatDateTime(offer.startsAt, offer.timeZone, i18n.language),
+        })}
+      </p>
+      <PostForm>
+        <TicketChoices view={offer.tickets} errors={errors} />
+        <div className="form-actions">
+          <button type="submit" name="intent" value="accept" className="button button--primary">
+            {t("reservations.accept")}
+          </button>
+          <button type="submit" name="intent" value="again" className="button button--secondary">
+            {t("reservations.searchAgain")}
+          </button>
+        </div>
+      </PostForm>
+      <p>
+        <Link to={offer.ticketsHref}>{t("reservations.chooseOnMap")}</Link>
+      </p>
+    </>
+  );
+}

@@ -1,0 +1,39 @@
+import { createCookie } from "@remix-run/node";
+import { TEST_SECRET } from "./app";
+
+/**
+ * A buyer's browser without script, for route tests against a started server: it keeps cookies,
+ * sends the CSRF token with every form as the page's forms do, and does not follow redirects (so
+ * a test sees each one).
+ */
+export function buyerBrowser(url: (path: string) => string) {
+  const jar = new Map<string, string>();
+  const csrfCookie = createCookie("csrf", { secrets: [TEST_SECRET] });
+  const cookieHeader = () => [...jar].map(([name, value]) => `${name}=${value}`).join("; ");
+  const keep = (response: Response) => {
+    for (const header of response.headers.getSetCookie()) {
+      const [pair, ...attributes] = header.split(";");
+      const [name, value] = pair!.split(/=(.*)/s) as [string, string];
+      const expired = attributes.some((attribute) => /max-age=0|expires=thu, 01 jan 1970/i.test(attribute.trim()));
+      if (expired || value === "") jar.delete(name.trim());
+      else jar.set(name.trim(), value);
+    }
+    return response;
+  };
+  return {
+    cookies: jar,
+    async get(path: string) {
+      return keep(await fetch(url(path), { headers: { Cookie: cookieHeader() }, redirect: "manual" }));
+    },
+    /** Posts a form; pairs so a field can repeat (seat=1&seat=2). */
+    async post(path: string, fields: [string, string][] | Record<string, string>) {
+      if (!jar.has("csrf")) await (await this.get("/legal/privacy-policy")).arrayBuffer();
+      const token = (await csrfCookie.parse(`csrf=${jar.get("csrf")}`)) as string;
+      const body = new URLSearchParams(Array.isArray(fields) ? fields : Object.entries(fields));
+      body.append("csrf", token);
+      return keep(
+        await fetch(url(path), { method: "POST", headers: { Cookie: cookieHeader() }, body, redirect: "manual" }),
+      );
+    },
+  };
+}
