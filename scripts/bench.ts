@@ -2,7 +2,8 @@
 // - holds per second while 100 buyers race for one 2,341-seat performance until it sells out, and
 //   how many seats were sold twice (must be 0);
 // - best-available time (p50/p95) at 90% sold;
-// - the calendar availability query for 120 days of performances.
+// - the calendar availability query for 120 days of performances;
+// then the page budgets on the production build (scripts/bench-pages.ts).
 // A script that prints figures, not a test: nothing here passes or fails on time.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -15,6 +16,7 @@ import { availabilityOf, calendarFacts } from "~/ticketing/availability.server";
 import { importCatalogue } from "~/ticketing/import-catalogue.server";
 import { activeClaim, createInventory } from "~/ticketing/inventory.server";
 import { createSeatSearch } from "~/ticketing/seat-search.server";
+import { benchPages, requireBuild } from "./bench-pages";
 
 const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? LOCAL_POSTGRES_URL;
 const BUYERS = 100;
@@ -176,6 +178,8 @@ async function bench(dialect: DialectName) {
   }
 }
 
+requireBuild(root);
 await bench("sqlite");
 if (await postgresReachable(POSTGRES_URL)) await bench("postgres");
 else console.log(`postgres: not reachable at ${POSTGRES_URL}; skipped`);
+await benchPages(root);
