@@ -86,13 +86,15 @@ describe("the calendar loader", () => {
     await promo("THISNIGHT", { scope_kind: "performance", scope_ref: ofShow("test-show")[3]!.id });
     await promo("THATNIGHT", { scope_kind: "performance", scope_ref: ofShow("second-show")[3]!.id });
 
-    // The first performance: row A of the Stalls all but two seats held, the standing area all but one place.
+    // The first performance: row A's seven standard seats held (its wheelchair space, companion and
+    // access seats are left), and all but one place in the standing area.
     const inventory = createInventory(context.store, clock);
     const first = ofShow("test-show")[0]!.id;
     const rowA = await context.store.db
       .selectFrom("seats")
       .select("id")
       .where("row_name", "=", "A")
+      .where("seat_type", "=", "standard")
       .where("restrictions", "=", "")
       .orderBy("id")
       .execute();
@@ -208,7 +210,7 @@ describe("the calendar loader", () => {
     });
 
     it("part of the house: availability counts only its places", async () => {
-      // 12 places left of 24 in all; in the Standing area, 1 of 5.
+      // 13 places left of 24 in all; in the Standing area, 1 of 5.
       expect(level((await load()).page, first())).toBe("good");
       const standing = await load(`?section=${sections.get("Standing")}`);
       expect(level(standing.page, first())).toBe("medium");
@@ -217,7 +219,7 @@ describe("the calendar loader", () => {
     });
 
     it("price range: availability counts only the places priced within it", async () => {
-      // From £60 up only row A (£65) counts, and it has 2 of its 10 seats left.
+      // From £60 up only row A (£65) counts, and it has 3 of its 10 seats left.
       const rowA = await load("?from=6000");
       expect(level(rowA.page, first())).toBe("medium");
       expect(rowA.page.filter).toMatchObject({ minPrice: 6000 });
@@ -245,9 +247,9 @@ describe("the calendar loader", () => {
       expect(two.page.performances[0]!.href).toBeNull();
       // The other performances keep their level.
       expect(level(two.page, ofShow("test-show")[1]!.id)).toBe("good");
-      // In the Stalls, row A's two seats and row B's nine are enough for three; row A alone is not.
-      expect(level((await load(`?seats=3&section=${sections.get("Stalls")}`)).page, first())).toBe("good");
-      expect((await load(`?seats=3&section=${sections.get("Stalls")}&from=6500`)).page.performances[0]!.level).toBe(
+      // In the Stalls, row A's three seats and row B's nine are enough for four; row A alone is not.
+      expect(level((await load(`?seats=4&section=${sections.get("Stalls")}`)).page, first())).toBe("good");
+      expect((await load(`?seats=4&section=${sections.get("Stalls")}&from=6500`)).page.performances[0]!.level).toBe(
         "soldOut",
       );
     });
