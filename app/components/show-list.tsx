@@ -16,14 +16,16 @@ export interface ShowListItem {
   }[];
 }
 
-export function ShowList({ shows }: { shows: ShowListItem[] }) {
+/** The shows with where and when each plays; `headingLevel` fits the names into the page's outline. */
+export function ShowList({ shows, headingLevel = 2 }: { shows: ShowListItem[]; headingLevel?: 2 | 3 }) {
+  const Heading = headingLevel === 2 ? "h2" : "h3";
   const { t, i18n } = useTranslation();
   if (shows.length === 0) return <p className="empty-state">{t("home.empty")}</p>;
   return (
     <ul className="show-list">
       {shows.map((show) => (
         <li key={show.slug} className="show-list__item">
-          <h2 className="show-list__name">{show.name}</h2>
+          <Heading className="show-list__name">{show.name}</Heading>
           <p className="show-list__age">{t("show.ageGuidance", { age: show.ageGuidance })}</p>
           <ul className="show-list__runs">
             {show.runs.map((run) => (

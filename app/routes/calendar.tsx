@@ -1,78 +1,341 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
-import { addDays } from "date-fns";
-import { fromZonedTime } from "date-fns-tz";
+import { data, type AppLoadContext, type LoaderFunctionArgs } from "@remix-run/node";
+import {
+  isRouteErrorResponse,
+  Link,
+  useLoaderData,
+  useParams,
+  useRouteError,
+  useRouteLoaderData,
+} from "@remix-run/react";
+import { formatInTimeZone, fromZonedTime } from "date-fns-tz";
 import { useTranslation } from "react-i18next";
-import { formatDateTime } from "~/components/format";
-import { availabilityOf } from "~/ticketing/availability.server";
+import { readBuyer, promoCookieHeader } from "~/checkout/buyer.server";
+import { CalendarFilters, filterSummary, type CalendarFilterValues } from "~/components/calendar-filters";
+import { addMonths, formatMoney, formatMonth, type PerformanceView } from "~/components/calendar-format";
+import { CalendarMonth } from "~/components/calendar-month";
+import { CalendarPromo, type PromoOutcome, type PromoRuleView } from "~/components/calendar-promo";
+import { ErrorPage } from "~/components/error-page";
 import { isoDate, parseParams } from "~/routing/params";
-import { ticketsPath } from "~/routing/paths";
+import { calendarPath, showPath, ticketsPath } from "~/routing/paths";
+import type { RoutingMode } from "~/routing/route-table.js";
 import { showFromParams } from "~/routing/show-params.server";
+import { calendarFacts, saleState, type AvailabilityFilter } from "~/ticketing/availability.server";
+import { GUEST } from "~/ticketing/inventory.server";
+import { isWellFormedCode, withPromoEntitlements, type PromoCode } from "~/ticketing/promotions.server";
+import type { ClientEvent } from "~/tracking/events";
+import { track } from "~/tracking/track.server";
+import type { loader as rootLoader } from "~/root";
 
 export const handle = { titleKey: "calendar.title" };
 
-const DAYS_SHOWN = 31;
+type Show = Awaited<ReturnType<typeof showFromParams>>;
 
-// The performances of the coming month (or from the date in the URL) with their availability in
-// words. The month grid and its filters come with the browsing pages.
-export async function loader({ params, context }: LoaderFunctionArgs) {
+const FILTER_PARAMS = ["seats", "section", "from", "to"] as const;
+// The seat picker offers up to the performances' seat limit; this bounds it when nothing plays.
+const DEFAULT_MAX_SEATS = 10;
+
+/** A whole number from the query string, or undefined for anything else (a bad filter is no filter). */
+function wholeNumber(value: string | null, max = 100_000_000): number | undefined {
+  if (!value || !/^\d{1,9}$/.test(value)) return undefined;
+  const number = Number(value);
+  return number <= max ? number : undefined;
+}
+
+function readFilter(url: URL): CalendarFilterValues {
+  const { searchParams } = url;
+  let minPrice = wholeNumber(searchParams.get("from"));
+  let maxPrice = wholeNumber(searchParams.get("to"));
+  if (minPrice !== undefined && maxPrice !== undefined && minPrice > maxPrice)
+    [minPrice, maxPrice] = [maxPrice, minPrice];
+  const quantity = wholeNumber(searchParams.get("seats"), 99);
+  const section = searchParams.get("section");
+  return {
+    quantity: quantity && quantity >= 1 ? quantity : undefined,
+    sectionId: section && /^[\w-]{1,64}$/.test(section) ? section : undefined,
+    minPrice,
+    maxPrice,
+  };
+}
+
+/** The filter as a query string, for links that keep it (previous and next month). */
+function filterQuery(filter: CalendarFilterValues): string {
+  const query = new URLSearchParams();
+  if (filter.quantity !== undefined) query.set("seats", String(filter.quantity));
+  if (filter.sectionId) query.set("section", filter.sectionId);
+  if (filter.minPrice !== undefined) query.set("from", String(filter.minPrice));
+  if (filter.maxPrice !== undefined) query.set("to", String(filter.maxPrice));
+  const text = query.toString();
+  return text ? `?${text}` : "";
+}
+
+function ruleView(promo: PromoCode, currency: string): PromoRuleView {
+  switch (promo.rule_key) {
+    case "percentageOff":
+      return { kind: "percentageOff", percent: promo.percent ?? 0 };
+    case "amountOff":
+      return { kind: "amountOff", amount: promo.amount ?? 0, currency: promo.currency ?? currency };
+    case "specialPrice":
+      return { kind: "specialPrice", faceValue: promo.special_face_value ?? 0, currency };
+    default:
+      return { kind: promo.rule_key };
+  }
+}
+
+/**
+ * The code in play on this page: the one a link brought (`?pc=`), checked and reported whatever
+ * the outcome, or else the one the buyer already holds, if it is good for this show here. The
+ * code itself never goes into a tracked event.
+ */
+async function promoFor(request: Request, context: AppLoadContext, show: Show, url: URL, headers: Headers) {
+  const events: ClientEvent[] = [];
+  const promoContext = { runId: show.runId, titleSlug: show.slug, venueSlug: show.venueSlug, currency: show.currency };
+  const fromLink = url.searchParams.get("pc");
+  if (fromLink !== null) {
+    if (!isWellFormedCode(fromLink)) {
+      events.push(track(context, "promoDeeplinkError", { reason: "invalidLink" }));
+      return { outcome: { outcome: "invalidLink" } as PromoOutcome, promo: null, events };
+    }
+    const check = await context.promotions.checkForRun(fromLink, promoContext);
+    if (check.ok) {
+      headers.append("Set-Cookie", await promoCookieHeader(context, check.promo.code));
+      events.push(track(context, "promoSuccess", { rule: check.promo.rule_key, source: "link" }));
+      const outcome: PromoOutcome = {
+        outcome: "applied",
+        code: check.promo.code,
+        rule: ruleView(check.promo, show.currency),
+        fromLink: true,
+      };
+      return { outcome, promo: check.promo, events };
+    }
+    const reason = check.reason === "empty" ? "invalidLink" : check.reason;
+    events.push(
+      reason === "alreadyUsed"
+        ? track(context, "promoSingleUseError", { source: "link" })
+        : track(context, "promoDeeplinkError", { reason }),
+    );
+    // A bad link leaves a code the buyer already holds as it was.
+    const held = await heldPromo(request, context, promoContext);
+    return { outcome: { outcome: reason } as PromoOutcome, promo: held, events };
+  }
+  const held = await heldPromo(request, context, promoContext);
+  const outcome: PromoOutcome | null = held
+    ? { outcome: "applied", code: held.code, rule: ruleView(held, show.currency), fromLink: false }
+    : null;
+  return { outcome, promo: held, events };
+}
+
+async function heldPromo(
+  request: Request,
+  context: AppLoadContext,
+  promoContext: Parameters<AppLoadContext["promotions"]["checkForRun"]>[1],
+): Promise<PromoCode | null> {
+  const { promoCode } = await readBuyer(request, context);
+  if (!promoCode) return null;
+  const check = await context.promotions.checkForRun(promoCode, promoContext);
+  return check.ok ? check.promo : null;
+}
+
+function monthStart(month: string, timeZone: string): Date {
+  return fromZonedTime(`${month}-01T00:00:00`, timeZone);
+}
+
+/**
+ * A month of a show's performances with availability in words, filtered by seats, part of the
+ * house and price; previous and next links to the nearest months with performances; the outcome
+ * of a promo link. Any failure past the 404s is the calendar's own error (ErrorBoundary below).
+ */
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const show = await showFromParams(params, context);
   const { date } = parseParams(params, { date: isoDate.optional() });
+  const ids = { show: show.slug, venue: show.venueSlug };
+  const events: ClientEvent[] = [track(context, "fetchCalendar.request", ids)];
+  try {
+    const { page, headers } = await loadCalendar(request, context, show, date);
+    page.trackedEvents.unshift(...events, track(context, "fetchCalendar.success", ids));
+    return data(page, { headers });
+  } catch (error) {
+    track(context, "fetchCalendar.failure", ids);
+    throw error;
+  }
+}
+
+async function loadCalendar(request: Request, context: AppLoadContext, show: Show, date: string | undefined) {
+  const url = new URL(request.url);
+  const mode = context.config.routingType;
   const now = context.clock.now();
-  const from = date ? fromZonedTime(`${date}T00:00:00`, show.timeZone) : now;
-  const performances = await context.catalogue.performances(
-    show.runId,
-    from < now ? now : from,
-    addDays(from, DAYS_SHOWN),
-  );
-  const availability = await availabilityOf(
-    context.store,
-    performances.map((performance) => performance.id),
-    now,
-    context.config.availabilityThresholds,
-  );
-  return {
-    show: { name: show.name, venueName: show.venueName, timeZone: show.timeZone },
-    performances: performances.map((performance) => ({
+  const zone = show.timeZone;
+  const headers = new Headers();
+  const promo = await promoFor(request, context, show, url, headers);
+
+  const span = await context.catalogue.runSpan(show.runId, now);
+  const month = date
+    ? date.slice(0, 7)
+    : formatInTimeZone(span ? (span.firstOnSale ?? span.first) : now, zone, "yyyy-MM");
+  const from = monthStart(month, zone);
+  const to = monthStart(addMonths(month, 1), zone);
+  const [performances, around] = await Promise.all([
+    context.catalogue.performances(show.runId, from < now ? now : from, to),
+    context.catalogue.performancesAround(show.runId, now, from, to),
+  ]);
+
+  const asked = readFilter(url);
+  const maxSeats = performances.length
+    ? Math.max(...performances.map((performance) => performance.seatLimit))
+    : DEFAULT_MAX_SEATS;
+  const filter: CalendarFilterValues = {
+    ...asked,
+    quantity: asked.quantity !== undefined && asked.quantity <= maxSeats ? asked.quantity : undefined,
+  };
+  const performanceIds = performances.map((performance) => performance.id);
+  const factsFor = (values: CalendarFilterValues) =>
+    calendarFacts(
+      context.store,
+      performanceIds,
+      now,
+      values satisfies AvailabilityFilter,
+      context.config.availabilityThresholds,
+    );
+  let facts = await factsFor(filter);
+  if (filter.sectionId && !facts.sections.some((section) => section.id === filter.sectionId)) {
+    // A part of the house that does not sell places for this month: as if none were chosen.
+    filter.sectionId = undefined;
+    facts = await factsFor(filter);
+  }
+
+  const audiences = withPromoEntitlements(GUEST, promo.promo).presale;
+  const views: PerformanceView[] = performances.map((performance) => {
+    const state = saleState(performance, now, audiences);
+    const level = facts.availability.get(performance.id)?.level ?? "soldOut";
+    const bookable = (state === "onSale" || state === "presale" || state === "presaleUnlocked") && level !== "soldOut";
+    return {
       id: performance.id,
       startsAt: performance.startsAt,
-      level: availability.get(performance.id)?.level ?? "soldOut",
-      href: ticketsPath(context.config.routingType, show.slug, show.venueSlug, performance.id),
-    })),
+      day: formatInTimeZone(performance.startsAt, zone, "yyyy-MM-dd"),
+      level,
+      state,
+      onSaleFrom: performance.onSaleFrom,
+      href: bookable ? ticketsPath(mode, show.slug, show.venueSlug, performance.id) : null,
+    };
+  });
+
+  const query = filterQuery(filter);
+  const monthLink = (iso: string | null) => {
+    if (!iso) return null;
+    const target = formatInTimeZone(iso, zone, "yyyy-MM");
+    return { month: target, href: `${calendarPath(mode, show.slug, show.venueSlug, `${target}-01`)}${query}` };
   };
+  const active = FILTER_PARAMS.some((name) => url.searchParams.has(name));
+  const page = {
+    show: {
+      name: show.name,
+      venueName: show.venueName,
+      timeZone: zone,
+      currency: show.currency,
+      href: showPath(mode, show.slug, show.venueSlug),
+    },
+    month,
+    previous: monthLink(around.before),
+    next: monthLink(around.after),
+    performances: views,
+    filter,
+    filterActive: active,
+    sectionName: facts.sections.find((section) => section.id === filter.sectionId)?.name,
+    noMatch: performances.length > 0 && facts.selectedPriceRange === null,
+    options: { prices: facts.prices, sections: facts.sections, maxSeats, currency: show.currency },
+    formAction: calendarPath(mode, show.slug, show.venueSlug, date),
+    clearHref: calendarPath(mode, show.slug, show.venueSlug, date),
+    presale: {
+      shown: views.some((view) => view.state === "presale"),
+      unlocked: views.some((view) => view.state === "presaleUnlocked"),
+    },
+    promo: promo.outcome,
+    trackedEvents: promo.events,
+  };
+  return { page, headers };
 }
 
 export default function Calendar() {
   const { t, i18n } = useTranslation();
-  const { show, performances } = useLoaderData<typeof loader>();
+  const page = useLoaderData<typeof loader>();
+  const { show, month, performances, filter, options } = page;
+  const locale = i18n.language;
+  const money = (amount: number) => formatMoney(amount, show.currency, locale);
   return (
-    <>
+    <div className="calendar">
       <h1>{t("calendar.title")}</h1>
-      <p>{t("calendar.at", { show: show.name, venue: show.venueName })}</p>
+      <p className="calendar__show">
+        <Link to={show.href}>{t("calendar.at", { show: show.name, venue: show.venueName })}</Link>
+      </p>
+      {page.promo ? <CalendarPromo promo={page.promo} /> : null}
+      {performances.length > 0 ? (
+        <CalendarFilters
+          action={page.formAction}
+          values={filter}
+          options={options}
+          active={page.filterActive}
+          clearHref={page.clearHref}
+        />
+      ) : null}
+      {page.filterActive && performances.length > 0 ? (
+        <p className="calendar__summary" role="status">
+          {filterSummary((key, options) => t(key, options), filter, page.sectionName, money)}
+        </p>
+      ) : null}
+      {page.noMatch ? <p className="calendar__no-match">{t("calendar.filter.noMatch")}</p> : null}
+      {page.presale.shown ? (
+        <p className="calendar__presale">
+          <span className="calendar-performance__tag">{t("calendar.presaleTag")}</span> {t("calendar.presaleNote")}
+        </p>
+      ) : null}
+      {page.presale.unlocked ? (
+        <p className="calendar__presale">
+          <span className="calendar-performance__tag">{t("calendar.presaleTag")}</span> {t("calendar.presaleUnlocked")}
+        </p>
+      ) : null}
+      <nav className="calendar__months" aria-label={t("calendar.monthsNav")}>
+        {page.previous ? (
+          <Link to={page.previous.href} className="calendar__month-link calendar__month-link--previous">
+            {t("calendar.previous", { month: formatMonth(page.previous.month, locale) })}
+          </Link>
+        ) : null}
+        {page.next ? (
+          <Link to={page.next.href} className="calendar__month-link calendar__month-link--next">
+            {t("calendar.next", { month: formatMonth(page.next.month, locale) })}
+          </Link>
+        ) : null}
+      </nav>
+      <CalendarMonth month={month} performances={performances} timeZone={show.timeZone} />
       {performances.length === 0 ? (
-        <p className="empty-state">{t("calendar.empty")}</p>
-      ) : (
-        <ul className="performance-list">
-          {performances.map((performance) => (
-            <li key={performance.id} className={`performance-list__item availability--${performance.level}`}>
-              <span className="performance-list__when">
-                {formatDateTime(performance.startsAt, show.timeZone, i18n.language)}
-              </span>{" "}
-              <span className="performance-list__availability">{t(`availability.${performance.level}`)}</span>{" "}
-              {performance.level === "soldOut" ? null : (
-                <Link
-                  to={performance.href}
-                  aria-label={t("calendar.chooseAria", {
-                    when: formatDateTime(performance.startsAt, show.timeZone, i18n.language),
-                  })}
-                >
-                  {t("calendar.choose")}
-                </Link>
-              )}
-            </li>
-          ))}
-        </ul>
-      )}
-    </>
+        <p className="empty-state">{t("calendar.emptyMonth", { month: formatMonth(month, locale) })}</p>
+      ) : null}
+    </div>
+  );
+}
+
+/**
+ * The calendar's own error page (spec section 8), with the way back to the show. A 404 (no such
+ * show here, a date that is not a date) is the site's not-found page, as everywhere else.
+ */
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const { t } = useTranslation();
+  const params = useParams();
+  const root = useRouteLoaderData<typeof rootLoader>("root");
+  if (isRouteErrorResponse(error) && (error.status === 404 || error.status === 405)) {
+    return <ErrorPage kind="notFound" status={error.status} />;
+  }
+  const env = root?.env;
+  const mode = (env?.ROUTING_TYPE ?? "DEFAULT") as RoutingMode;
+  const titleSlug = params.titleSlug ?? env?.TITLE_SLUG;
+  const venueSlug = params.venueSlug ?? env?.VENUE_SLUG;
+  const back = titleSlug && venueSlug ? showPath(mode, titleSlug, venueSlug) : "/";
+  return (
+    <section className="error-page" aria-labelledby="calendar-error-title">
+      <h1 id="calendar-error-title">{t("calendar.error.title")}</h1>
+      <p>{t("calendar.error.message")}</p>
+      <p>
+        <Link to={back}>{t("calendar.error.back")}</Link>
+      </p>
+    </section>
   );
 }

@@ -1,29 +1,90 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
+import { formatInTimeZone } from "date-fns-tz";
 import { useTranslation } from "react-i18next";
-import { calendarPath } from "~/routing/paths";
+import { CalendarPerformance } from "~/components/calendar-performance";
+import type { PerformanceView } from "~/components/calendar-format";
+import { formatDate } from "~/components/format";
+import { calendarPath, ticketsPath, venuePath } from "~/routing/paths";
 import { showFromParams } from "~/routing/show-params.server";
+import { availabilityOf, saleState } from "~/ticketing/availability.server";
+import { GUEST } from "~/ticketing/inventory.server";
+import { track } from "~/tracking/track.server";
 
 export const handle = { title: (data: { show?: { name: string } } | undefined) => data?.show?.name };
 
+const NEXT_PERFORMANCES = 5;
+
 export async function loader({ params, context }: LoaderFunctionArgs) {
-  const show = await showFromParams(params, context);
-  return {
-    show: {
-      name: show.name,
-      description: show.description,
-      ageGuidance: show.ageGuidance,
-      runningTimeMinutes: show.runningTimeMinutes,
-      venueName: show.venueName,
-      city: show.city,
-    },
-    calendarHref: calendarPath(context.config.routingType, show.slug, show.venueSlug),
-  };
+  const request = track(context, "fetchShow.request");
+  let show: Awaited<ReturnType<typeof showFromParams>>;
+  try {
+    show = await showFromParams(params, context);
+  } catch (error) {
+    track(context, "fetchShow.failure", { reason: error instanceof Response ? error.status : "error" });
+    throw error;
+  }
+  const ids = { show: show.slug, venue: show.venueSlug };
+  try {
+    const { config } = context;
+    const mode = config.routingType;
+    const now = context.clock.now();
+    const [span, next] = await Promise.all([
+      context.catalogue.runSpan(show.runId, now),
+      context.catalogue.nextPerformances(show.runId, now, NEXT_PERFORMANCES),
+    ]);
+    const availability = await availabilityOf(
+      context.store,
+      next.map((performance) => performance.id),
+      now,
+      config.availabilityThresholds,
+    );
+    const performances: PerformanceView[] = next.map((performance) => {
+      // A guest's view: presale performances say so, and their tickets page explains who can book.
+      const state = saleState(performance, now, GUEST.presale);
+      const level = availability.get(performance.id)?.level ?? "soldOut";
+      const bookable = (state === "onSale" || state === "presale") && level !== "soldOut";
+      return {
+        id: performance.id,
+        startsAt: performance.startsAt,
+        day: formatInTimeZone(performance.startsAt, show.timeZone, "yyyy-MM-dd"),
+        level,
+        state,
+        onSaleFrom: performance.onSaleFrom,
+        href: bookable ? ticketsPath(mode, show.slug, show.venueSlug, performance.id) : null,
+      };
+    });
+    const page = {
+      show: {
+        name: show.name,
+        description: show.description,
+        ageGuidance: show.ageGuidance,
+        runningTimeMinutes: show.runningTimeMinutes,
+        venueName: show.venueName,
+        city: show.city,
+        addressLines: show.addressLines.split("\n").filter(Boolean),
+        region: show.region,
+        postcode: show.postcode,
+        timeZone: show.timeZone,
+      },
+      // Venue pages exist in the default routing mode only.
+      venueHref: mode === "DEFAULT" ? venuePath(show.venueSlug) : null,
+      span: span ? { first: span.first, last: span.last } : null,
+      performances,
+      calendarHref: calendarPath(mode, show.slug, show.venueSlug),
+      trackedEvents: [request, track(context, "fetchShow.success", ids)],
+    };
+    return page;
+  } catch (error) {
+    track(context, "fetchShow.failure", { ...ids, reason: "error" });
+    throw error;
+  }
 }
 
 export default function Show() {
-  const { t } = useTranslation();
-  const { show, calendarHref } = useLoaderData<typeof loader>();
+  const { t, i18n } = useTranslation();
+  const { show, venueHref, span, performances, calendarHref } = useLoaderData<typeof loader>();
+  const locale = i18n.language;
   return (
     <article className="show">
       <h1>{show.name}</h1>
@@ -35,11 +96,48 @@ export default function Show() {
         <dt>{t("show.runningTimeLabel")}</dt>
         <dd>{t("show.runningTime", { count: show.runningTimeMinutes })}</dd>
       </dl>
-      <p>
-        <Link to={calendarHref} className="button">
-          {t("show.calendarLink")}
-        </Link>
-      </p>
+
+      <section className="show__section" aria-labelledby="show-where">
+        <h2 id="show-where">{t("show.whereHeading")}</h2>
+        <address className="venue-address">
+          {venueHref ? <Link to={venueHref}>{show.venueName}</Link> : show.venueName}
+          {[...show.addressLines, [show.city, show.region, show.postcode].filter(Boolean).join(" ")].map((line) => (
+            <span key={line}>
+              <br />
+              {line}
+            </span>
+          ))}
+        </address>
+      </section>
+
+      <section className="show__section" aria-labelledby="show-when">
+        <h2 id="show-when">{t("show.whenHeading")}</h2>
+        {span ? (
+          <>
+            <p className="show__dates">
+              {t("show.dates", {
+                from: formatDate(span.first, show.timeZone, locale),
+                to: formatDate(span.last, show.timeZone, locale),
+              })}
+            </p>
+            <h3>{t("show.nextHeading")}</h3>
+            <ul className="show__performances">
+              {performances.map((performance) => (
+                <li key={performance.id}>
+                  <CalendarPerformance performance={performance} timeZone={show.timeZone} date="visible" />
+                </li>
+              ))}
+            </ul>
+            <p>
+              <Link to={calendarHref} className="button">
+                {t("show.calendarLink")}
+              </Link>
+            </p>
+          </>
+        ) : (
+          <p className="empty-state">{t("show.empty")}</p>
+        )}
+      </section>
     </article>
   );
 }

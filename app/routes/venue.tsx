@@ -14,10 +14,11 @@ export async function loader({ params, context }: LoaderFunctionArgs) {
   return {
     venue: {
       name: venue.name,
-      addressLines: venue.address_lines.split("\n"),
+      addressLines: venue.address_lines.split("\n").filter(Boolean),
       city: venue.city,
       postcode: venue.postcode,
       region: venue.region,
+      phone: venue.support_phone,
     },
     shows: await showListFor(context, venueSlug),
   };
@@ -29,16 +30,23 @@ export default function Venue() {
   return (
     <>
       <h1>{venue.name}</h1>
-      <address className="venue-address">
-        {[...venue.addressLines, [venue.city, venue.region, venue.postcode].filter(Boolean).join(" ")].map((line) => (
-          <span key={line}>
-            {line}
-            <br />
-          </span>
-        ))}
-      </address>
-      <h2>{t("venue.showsHeading")}</h2>
-      <ShowList shows={shows} />
+      <section className="venue__section" aria-labelledby="venue-address">
+        <h2 id="venue-address">{t("venue.addressHeading")}</h2>
+        <address className="venue-address">
+          {venue.name}
+          {[...venue.addressLines, [venue.city, venue.region, venue.postcode].filter(Boolean).join(" ")].map((line) => (
+            <span key={line}>
+              <br />
+              {line}
+            </span>
+          ))}
+        </address>
+        <p>{t("venue.phone", { phone: venue.phone })}</p>
+      </section>
+      <section className="venue__section" aria-labelledby="venue-shows">
+        <h2 id="venue-shows">{t("venue.showsHeading")}</h2>
+        <ShowList shows={shows} headingLevel={3} />
+      </section>
     </>
   );
 }

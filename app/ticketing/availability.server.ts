@@ -83,12 +83,19 @@ export interface AvailabilityFilter {
   minPrice?: number;
   maxPrice?: number;
   sectionId?: string;
+  /**
+   * Places the buyer wants together in one booking. A performance with fewer places left that
+   * fit the rest of the filter cannot sell them, so it shows as Sold out for this filter.
+   */
+  quantity?: number;
 }
 
 export interface CalendarFacts {
   /** Lowest and highest full price across these performances, and within the filter. */
   priceRange: { min: number; max: number } | null;
   selectedPriceRange: { min: number; max: number } | null;
+  /** Every distinct full price across these performances, lowest first (the price filter's choices). */
+  prices: number[];
   /** Parts of the house that sell places for these performances. */
   sections: { id: string; name: string }[];
   availability: Map<string, PerformanceAvailability>;
@@ -106,7 +113,13 @@ export async function calendarFacts(
   filter: AvailabilityFilter = {},
   thresholds: AvailabilityThresholds = DEFAULT_THRESHOLDS,
 ): Promise<CalendarFacts> {
-  const facts: CalendarFacts = { priceRange: null, selectedPriceRange: null, sections: [], availability: new Map() };
+  const facts: CalendarFacts = {
+    priceRange: null,
+    selectedPriceRange: null,
+    prices: [],
+    sections: [],
+    availability: new Map(),
+  };
   if (performanceIds.length === 0) return facts;
   const nowIso = now.toISOString();
   const { db } = store;
@@ -155,6 +168,7 @@ export async function calendarFacts(
   const range = (prices: number[]) => (prices.length ? { min: Math.min(...prices), max: Math.max(...prices) } : null);
   facts.priceRange = range(groups.map((group) => group.price));
   facts.selectedPriceRange = range(groups.filter(fits).map((group) => group.price));
+  facts.prices = [...new Set(groups.map((group) => group.price))].sort((a, b) => a - b);
   const sectionIds = [...new Set(groups.map((group) => group.section_id))];
   facts.sections = sectionIds.length
     ? await db
@@ -214,7 +228,50 @@ export async function calendarFacts(
         )
         .reduce((sum, row) => sum + Number(row.taken), 0);
     const left = Math.max(0, capacity - taken);
-    facts.availability.set(performance.id, { capacity, left, level: availabilityLevel(left, capacity, thresholds) });
+    const level =
+      filter.quantity !== undefined && left < filter.quantity
+        ? "soldOut"
+        : availabilityLevel(left, capacity, thresholds);
+    facts.availability.set(performance.id, { capacity, left, level });
   }
   return facts;
+}
+
+/** Where a performance stands for a buyer browsing the calendar at `now`. */
+export type SaleState =
+  /** On general sale. */
+  | "onSale"
+  /** In presale, and this buyer does not (yet) qualify: members and code holders can book. */
+  | "presale"
+  /** In presale, and this buyer's entitlements (a presale code) let them book now. */
+  | "presaleUnlocked"
+  /** Neither on sale nor in presale yet. */
+  | "notYetOnSale"
+  /** Online sales have ended. */
+  | "closed"
+  | "cancelled";
+
+export interface SaleWindow {
+  status: "on_sale" | "cancelled";
+  onSaleFrom: string;
+  onSaleUntil: string;
+  presaleFrom: string | null;
+  presaleUntil: string | null;
+  /** Comma-separated presale audiences ("plus-member", "promo"). */
+  presaleAudience: string;
+}
+
+/**
+ * The same rule the inventory applies when a hold is taken (inventory.server.ts), read-only, so
+ * the calendar never offers as bookable what the tickets page would refuse, and vice versa.
+ */
+export function saleState(window: SaleWindow, now: Date, presaleAudiences: ReadonlySet<string>): SaleState {
+  const at = now.toISOString();
+  if (window.status !== "on_sale") return "cancelled";
+  if (at >= window.onSaleUntil) return "closed";
+  if (at >= window.onSaleFrom) return "onSale";
+  const inPresale = window.presaleFrom !== null && at >= window.presaleFrom && at < (window.presaleUntil ?? "");
+  if (!inPresale) return "notYetOnSale";
+  const audience = window.presaleAudience.split(",").filter(Boolean);
+  return audience.some((group) => presaleAudiences.has(group)) ? "presaleUnlocked" : "presale";
 }

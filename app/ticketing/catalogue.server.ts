@@ -17,6 +17,18 @@ export interface ShowSummary {
   }[];
 }
 
+const PERFORMANCE_FIELDS = [
+  "id",
+  "starts_at as startsAt",
+  "presale_from as presaleFrom",
+  "presale_until as presaleUntil",
+  "presale_audience as presaleAudience",
+  "on_sale_from as onSaleFrom",
+  "on_sale_until as onSaleUntil",
+  "seat_limit as seatLimit",
+  "status",
+] as const;
+
 export function createCatalogue(store: Store) {
   const { db } = store;
   return {
@@ -94,6 +106,11 @@ export function createCatalogue(store: Store) {
           "venues.name as venueName",
           "venues.city",
           "venues.time_zone as timeZone",
+          "venues.currency",
+          "venues.country",
+          "venues.address_lines as addressLines",
+          "venues.postcode",
+          "venues.region",
         ])
         .where("titles.slug", "=", titleSlug)
         .where("venues.slug", "=", venueSlug)
@@ -134,12 +151,78 @@ export function createCatalogue(store: Store) {
     async performances(runId: string, from: Date, to: Date) {
       return db
         .selectFrom("performances")
-        .select(["id", "starts_at as startsAt", "presale_from as presaleFrom", "on_sale_from as onSaleFrom", "status"])
+        .select(PERFORMANCE_FIELDS)
         .where("run_id", "=", runId)
         .where("starts_at", ">=", from.toISOString())
         .where("starts_at", "<", to.toISOString())
         .orderBy("starts_at")
         .execute();
+    },
+
+    /** The next `limit` performances of a run still to start after `now`, cancelled ones left out. */
+    async nextPerformances(runId: string, now: Date, limit: number) {
+      return db
+        .selectFrom("performances")
+        .select(PERFORMANCE_FIELDS)
+        .where("run_id", "=", runId)
+        .where("starts_at", ">", now.toISOString())
+        .where("status", "=", "on_sale")
+        .orderBy("starts_at")
+        .limit(limit)
+        .execute();
+    },
+
+    /**
+     * The first and last performances of a run still to start after `now`, and the first whose
+     * sale (or presale) has begun: where the calendar opens. Null when nothing is left to play.
+     */
+    async runSpan(runId: string, now: Date) {
+      const at = now.toISOString();
+      const upcoming = db
+        .selectFrom("performances")
+        .where("run_id", "=", runId)
+        .where("starts_at", ">", at)
+        .where("on_sale_until", ">", at)
+        .where("status", "=", "on_sale");
+      const [span, firstOnSale] = await Promise.all([
+        upcoming
+          .select((eb) => [eb.fn.min("starts_at").as("first"), eb.fn.max("starts_at").as("last")])
+          .executeTakeFirst(),
+        upcoming
+          .select("starts_at")
+          .where((eb) =>
+            eb.or([eb("on_sale_from", "<=", at), eb.and([eb("presale_from", "<=", at), eb("presale_until", ">", at)])]),
+          )
+          .orderBy("starts_at")
+          .limit(1)
+          .executeTakeFirst(),
+      ]);
+      if (!span?.first || !span.last) return null;
+      return {
+        first: String(span.first),
+        last: String(span.last),
+        firstOnSale: firstOnSale ? firstOnSale.starts_at : null,
+      };
+    },
+
+    /**
+     * The nearest performances of a run outside [from, to): the last one before `from` (still to
+     * start after `now`) and the first at or after `to`. The calendar's previous and next links
+     * go to their months, and only exist when there is somewhere to go.
+     */
+    async performancesAround(runId: string, now: Date, from: Date, to: Date) {
+      const at = now.toISOString();
+      const upcoming = db
+        .selectFrom("performances")
+        .select("starts_at")
+        .where("run_id", "=", runId)
+        .where("starts_at", ">", at)
+        .where("status", "=", "on_sale");
+      const [before, after] = await Promise.all([
+        upcoming.where("starts_at", "<", from.toISOString()).orderBy("starts_at", "desc").limit(1).executeTakeFirst(),
+        upcoming.where("starts_at", ">=", to.toISOString()).orderBy("starts_at").limit(1).executeTakeFirst(),
+      ]);
+      return { before: before?.starts_at ?? null, after: after?.starts_at ?? null };
     },
 
     async listVenues() {

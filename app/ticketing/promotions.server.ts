@@ -30,29 +30,74 @@ export function normaliseCode(input: string): string {
 
 const CODE_SHAPE = /^[A-Z0-9-]{3,32}$/;
 
+/** Whether input could be a code at all (a link carrying anything else is a broken link). */
+export function isWellFormedCode(input: string): boolean {
+  return CODE_SHAPE.test(normaliseCode(input));
+}
+
+/** A run of a show at a venue: where a buyer lands from a promo link, before choosing a date. */
+export interface RunPromoContext {
+  runId: string;
+  titleSlug: string;
+  venueSlug: string;
+  currency: string;
+}
+
+function inWiderScope(promo: PromoCode, context: { titleSlug: string; venueSlug: string }): boolean {
+  return (
+    promo.scope_kind === "all" ||
+    (promo.scope_kind === "show" && promo.scope_ref === context.titleSlug) ||
+    (promo.scope_kind === "venue" && promo.scope_ref === context.venueSlug)
+  );
+}
+
 export function createPromotions(store: Store, clock: Clock) {
   const { db } = store;
+
+  async function evaluate(
+    input: string,
+    currency: string,
+    inScope: (promo: PromoCode) => Promise<boolean>,
+  ): Promise<PromoCheck> {
+    const code = normaliseCode(input);
+    if (!code) return { ok: false, reason: "empty" };
+    if (!CODE_SHAPE.test(code)) return { ok: false, reason: "invalid" };
+    const promo = await db.selectFrom("promo_codes").selectAll().where("code", "=", code).executeTakeFirst();
+    const now = clock.now().toISOString();
+    if (!promo || now < promo.valid_from || now >= promo.valid_until) return { ok: false, reason: "invalid" };
+    // An amount off is in one currency; it means nothing to a basket in another.
+    if (!(await inScope(promo)) || (promo.currency !== null && promo.currency !== currency))
+      return { ok: false, reason: "notForEvent" };
+    if (promo.usage_limit !== null && promo.used_count >= promo.usage_limit)
+      return { ok: false, reason: "alreadyUsed" };
+    return { ok: true, promo };
+  }
 
   return {
     /** Whether a code can be used for this performance now, and if not, why not. */
     async check(input: string, context: PromoContext): Promise<PromoCheck> {
-      const code = normaliseCode(input);
-      if (!code) return { ok: false, reason: "empty" };
-      if (!CODE_SHAPE.test(code)) return { ok: false, reason: "invalid" };
-      const promo = await db.selectFrom("promo_codes").selectAll().where("code", "=", code).executeTakeFirst();
-      const now = clock.now().toISOString();
-      if (!promo || now < promo.valid_from || now >= promo.valid_until) return { ok: false, reason: "invalid" };
-      const inScope =
-        promo.scope_kind === "all" ||
-        (promo.scope_kind === "performance" && promo.scope_ref === context.performanceId) ||
-        (promo.scope_kind === "show" && promo.scope_ref === context.titleSlug) ||
-        (promo.scope_kind === "venue" && promo.scope_ref === context.venueSlug);
-      // An amount off is in one currency; it means nothing to a basket in another.
-      if (!inScope || (promo.currency !== null && promo.currency !== context.currency))
-        return { ok: false, reason: "notForEvent" };
-      if (promo.usage_limit !== null && promo.used_count >= promo.usage_limit)
-        return { ok: false, reason: "alreadyUsed" };
-      return { ok: true, promo };
+      return evaluate(input, context.currency, async (promo) =>
+        promo.scope_kind === "performance" ? promo.scope_ref === context.performanceId : inWiderScope(promo, context),
+      );
+    },
+
+    /**
+     * Whether a code can be used for some performance of this run now. A code for one performance
+     * is in scope when that performance belongs to the run; the tickets page checks it again
+     * against the performance the buyer chooses.
+     */
+    async checkForRun(input: string, context: RunPromoContext): Promise<PromoCheck> {
+      return evaluate(input, context.currency, async (promo) => {
+        if (promo.scope_kind !== "performance") return inWiderScope(promo, context);
+        if (!promo.scope_ref) return false;
+        const performance = await db
+          .selectFrom("performances")
+          .select("id")
+          .where("id", "=", promo.scope_ref)
+          .where("run_id", "=", context.runId)
+          .executeTakeFirst();
+        return performance !== undefined;
+      });
     },
 
     /**

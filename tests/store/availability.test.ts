@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { availabilityLevel, availabilityOf, calendarFacts } from "~/ticketing/availability.server";
+import {
+  availabilityLevel,
+  availabilityOf,
+  calendarFacts,
+  saleState,
+  type SaleWindow,
+} from "~/ticketing/availability.server";
 import { createInventory } from "~/ticketing/inventory.server";
 import { seedSmallCatalogue } from "../support/engine";
 import { createTestStore, DIALECTS, type TestStore } from "../support/stores";
@@ -16,6 +22,36 @@ describe("availability levels", () => {
     [0, 0, "soldOut"],
   ] as const)("%i of %i left is %s", (left, capacity, level) => {
     expect(availabilityLevel(left, capacity, { good: 0.5, medium: 0.2 })).toBe(level);
+  });
+});
+
+describe("where a performance stands for a buyer", () => {
+  const window: SaleWindow = {
+    status: "on_sale",
+    onSaleFrom: "2026-12-01T10:00:00.000Z",
+    onSaleUntil: "2026-12-20T19:30:00.000Z",
+    presaleFrom: "2026-11-24T10:00:00.000Z",
+    presaleUntil: "2026-12-01T10:00:00.000Z",
+    presaleAudience: "plus-member,promo",
+  };
+  const guest = new Set<string>();
+  const at = (iso: string) => new Date(iso);
+
+  it.each([
+    ["before presale", "2026-11-23T12:00:00.000Z", guest, "notYetOnSale"],
+    ["in presale, as a guest", "2026-11-25T12:00:00.000Z", guest, "presale"],
+    ["in presale, with a presale code", "2026-11-25T12:00:00.000Z", new Set(["promo"]), "presaleUnlocked"],
+    ["in presale, as a member", "2026-11-25T12:00:00.000Z", new Set(["plus-member"]), "presaleUnlocked"],
+    ["from general sale", "2026-12-01T10:00:00.000Z", guest, "onSale"],
+    ["once online sales end", "2026-12-20T19:30:00.000Z", guest, "closed"],
+  ] as const)("%s: %s", (_, now, audiences, state) => {
+    expect(saleState(window, at(now), audiences)).toBe(state);
+  });
+
+  it("a performance without presale is not on sale until its sale opens; a cancelled one is cancelled", () => {
+    const plain = { ...window, presaleFrom: null, presaleUntil: null, presaleAudience: "" };
+    expect(saleState(plain, at("2026-11-25T12:00:00.000Z"), new Set(["promo"]))).toBe("notYetOnSale");
+    expect(saleState({ ...window, status: "cancelled" }, at("2026-12-05T12:00:00.000Z"), guest)).toBe("cancelled");
   });
 });
 
@@ -71,5 +107,36 @@ describe.each(DIALECTS)("availability and calendar facts on %s", (dialect) => {
     const none = await calendarFacts(store, ids, seed.clock.now(), { minPrice: 9000 });
     expect(none.selectedPriceRange).toBeNull();
     expect(none.availability.get(seed.onSale.id)).toMatchObject({ left: 0, level: "soldOut" });
+  });
+
+  it("lists every full price once, lowest first", async () => {
+    const ids = seed.performances.map((performance) => performance.id);
+    expect((await calendarFacts(store, ids, seed.clock.now())).prices).toEqual([2500, 4500, 6500]);
+    expect((await calendarFacts(store, [], seed.clock.now())).prices).toEqual([]);
+  });
+
+  it("a number of seats: fewer places left within the filter than wanted is Sold out; otherwise the level stands", async () => {
+    const ids = seed.performances.map((performance) => performance.id);
+    const other = seed.performances.at(-1)!.id;
+    const standing = { sectionId: seed.standingId };
+    // The standing area has 2 of its 5 places left (3 are held).
+    const two = await calendarFacts(store, ids, seed.clock.now(), { ...standing, quantity: 2 });
+    expect(two.availability.get(seed.onSale.id)).toEqual({ capacity: 5, left: 2, level: "medium" });
+    const three = await calendarFacts(store, ids, seed.clock.now(), { ...standing, quantity: 3 });
+    expect(three.availability.get(seed.onSale.id)).toEqual({ capacity: 5, left: 2, level: "soldOut" });
+    // A performance with all five free keeps its level for the same filter.
+    expect(three.availability.get(other)).toEqual({ capacity: 5, left: 5, level: "good" });
+    // The number counts with the price range too: 17 seats left in the Stalls, only row A's 8 at £65.
+    const rowA = { minPrice: 6500 };
+    expect(
+      (await calendarFacts(store, ids, seed.clock.now(), { ...rowA, quantity: 8 })).availability.get(seed.onSale.id),
+    ).toMatchObject({ left: 8, level: "good" });
+    expect(
+      (await calendarFacts(store, ids, seed.clock.now(), { ...rowA, quantity: 9 })).availability.get(seed.onSale.id),
+    ).toMatchObject({ left: 8, level: "soldOut" });
+    // No filter but the number: the whole house.
+    expect(
+      (await calendarFacts(store, ids, seed.clock.now(), { quantity: 4 })).availability.get(seed.onSale.id),
+    ).toEqual({ capacity: 24, left: 19, level: "good" });
   });
 });

@@ -1,0 +1,119 @@
+import { Form, Link } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { formatMoney } from "./calendar-format";
+
+export interface CalendarFilterValues {
+  quantity?: number;
+  sectionId?: string;
+  minPrice?: number;
+  maxPrice?: number;
+}
+
+export interface CalendarFilterOptions {
+  prices: number[];
+  sections: { id: string; name: string }[];
+  maxSeats: number;
+  currency: string;
+}
+
+/**
+ * The calendar's filters as a GET form: it works without script (the page reloads with the
+ * choices in its address, so it can be bookmarked and shared) and with it (Remix navigates).
+ */
+export function CalendarFilters({
+  action,
+  values,
+  options,
+  active,
+  clearHref,
+}: {
+  action: string;
+  values: CalendarFilterValues;
+  options: CalendarFilterOptions;
+  active: boolean;
+  clearHref: string;
+}) {
+  const { t, i18n } = useTranslation();
+  const money = (amount: number) => formatMoney(amount, options.currency, i18n.language);
+  // Keyed by the values, so the choices follow the address when a link (Clear, a month) changes it.
+  const key = JSON.stringify(values);
+  return (
+    <Form method="get" action={action} className="calendar-filters" key={key}>
+      <fieldset className="calendar-filters__fieldset">
+        <legend className="calendar-filters__legend">{t("calendar.filter.legend")}</legend>
+        <div className="calendar-filters__fields">
+          <div className="calendar-filters__field">
+            <label htmlFor="calendar-seats">{t("calendar.filter.seats")}</label>
+            <select id="calendar-seats" name="seats" defaultValue={values.quantity ?? 1}>
+              {Array.from({ length: options.maxSeats }, (_, index) => (
+                <option key={index + 1} value={index + 1}>
+                  {index + 1}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="calendar-filters__field">
+            <label htmlFor="calendar-section">{t("calendar.filter.section")}</label>
+            <select id="calendar-section" name="section" defaultValue={values.sectionId ?? ""}>
+              <option value="">{t("calendar.filter.allSections")}</option>
+              {options.sections.map((section) => (
+                <option key={section.id} value={section.id}>
+                  {section.name}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="calendar-filters__field">
+            <label htmlFor="calendar-from">{t("calendar.filter.from")}</label>
+            <select id="calendar-from" name="from" defaultValue={values.minPrice ?? ""}>
+              <option value="">{t("calendar.filter.anyPrice")}</option>
+              {options.prices.map((price) => (
+                <option key={price} value={price}>
+                  {money(price)}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="calendar-filters__field">
+            <label htmlFor="calendar-to">{t("calendar.filter.to")}</label>
+            <select id="calendar-to" name="to" defaultValue={values.maxPrice ?? ""}>
+              <option value="">{t("calendar.filter.anyPrice")}</option>
+              {options.prices.map((price) => (
+                <option key={price} value={price}>
+                  {money(price)}
+                </option>
+              ))}
+            </select>
+          </div>
+        </div>
+        <div className="calendar-filters__actions">
+          <button type="submit" className="button">
+            {t("calendar.filter.submit")}
+          </button>
+          {active ? (
+            <Link to={clearHref} className="calendar-filters__clear">
+              {t("calendar.filter.clear")}
+            </Link>
+          ) : null}
+        </div>
+      </fieldset>
+    </Form>
+  );
+}
+
+/** The filter in words: "Showing availability for 2 seats in the Stalls from £20.00 to £60.00". */
+export function filterSummary(
+  t: (key: string, options?: Record<string, unknown>) => string,
+  values: CalendarFilterValues,
+  sectionName: string | undefined,
+  money: (amount: number) => string,
+): string {
+  const parts = [t("calendar.filter.summarySeats", { count: values.quantity ?? 1 })];
+  if (sectionName) parts.push(t("calendar.filter.summarySection", { section: sectionName }));
+  if (values.minPrice !== undefined && values.maxPrice !== undefined)
+    parts.push(t("calendar.filter.summaryFromTo", { from: money(values.minPrice), to: money(values.maxPrice) }));
+  else if (values.minPrice !== undefined)
+    parts.push(t("calendar.filter.summaryFrom", { from: money(values.minPrice) }));
+  else if (values.maxPrice !== undefined) parts.push(t("calendar.filter.summaryTo", { to: money(values.maxPrice) }));
+  return t("calendar.filter.summary", { detail: parts.join(" ") });
+}

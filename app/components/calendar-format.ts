@@ -1,0 +1,83 @@
+// Calendar arithmetic on plain calendar dates ("2026-03-14", months as "2026-03"), free of time
+// zones: the server has already placed each performance on its day in the venue's time zone.
+
+export type AvailabilityLevel = "good" | "medium" | "low" | "soldOut";
+
+export type SaleState = "onSale" | "presale" | "presaleUnlocked" | "notYetOnSale" | "closed" | "cancelled";
+
+/** One performance as the calendar and the show page show it. */
+export interface PerformanceView {
+  id: string;
+  startsAt: string;
+  /** Its day in the venue's time zone, YYYY-MM-DD. */
+  day: string;
+  level: AvailabilityLevel;
+  state: SaleState;
+  onSaleFrom: string;
+  /** The tickets page, or null where there is nothing to book (sold out, not on sale, cancelled). */
+  href: string | null;
+}
+
+export function formatMoney(minor: number, currency: string, locale: string): string {
+  return new Intl.NumberFormat(locale, { style: "currency", currency }).format(minor / 100);
+}
+
+export function formatTime(iso: string, timeZone: string, locale: string): string {
+  return new Intl.DateTimeFormat(locale, { hour: "numeric", minute: "2-digit", timeZone }).format(new Date(iso));
+}
+
+const utc = (day: string) => new Date(`${day}T00:00:00Z`);
+
+/** "March 2026" */
+export function formatMonth(month: string, locale: string): string {
+  return new Intl.DateTimeFormat(locale, { month: "long", year: "numeric", timeZone: "UTC" }).format(
+    utc(`${month}-01`),
+  );
+}
+
+/** "Wednesday 12 March 2026" (in the locale's order) */
+export function formatLongDay(day: string, locale: string): string {
+  return new Intl.DateTimeFormat(locale, {
+    weekday: "long",
+    day: "numeric",
+    month: "long",
+    year: "numeric",
+    timeZone: "UTC",
+  }).format(utc(day));
+}
+
+export function addMonths(month: string, count: number): string {
+  const [year, monthNumber] = month.split("-").map(Number) as [number, number];
+  const index = year * 12 + (monthNumber - 1) + count;
+  return `${Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, "0")}`;
+}
+
+/** Sunday-first in the US, Monday-first elsewhere (as printed calendars are). */
+export function weekStartsOn(locale: string): 0 | 1 {
+  return locale === "en-US" ? 0 : 1;
+}
+
+/** The weekdays in column order, each as [short, long] names. */
+export function weekdayNames(locale: string): [string, string][] {
+  const start = weekStartsOn(locale);
+  const short = new Intl.DateTimeFormat(locale, { weekday: "short", timeZone: "UTC" });
+  const long = new Intl.DateTimeFormat(locale, { weekday: "long", timeZone: "UTC" });
+  // 2024-01-07 was a Sunday.
+  return Array.from({ length: 7 }, (_, index) => {
+    const date = new Date(Date.UTC(2024, 0, 7 + start + index));
+    return [short.format(date), long.format(date)];
+  });
+}
+
+/** The month as weeks of seven cells: a YYYY-MM-DD day, or null before the 1st and after the last. */
+export function monthWeeks(month: string, locale: string): (string | null)[][] {
+  const first = utc(`${month}-01`);
+  const daysInMonth = new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth() + 1, 0)).getUTCDate();
+  const lead = (first.getUTCDay() - weekStartsOn(locale) + 7) % 7;
+  const cells: (string | null)[] = [
+    ...Array.from({ length: lead }, () => null),
+    ...Array.from({ length: daysInMonth }, (_, index) => `${month}-${String(index + 1).padStart(2, "0")}`),
+  ];
+  while (cells.length % 7 !== 0) cells.push(null);
+  return Array.from({ length: cells.length / 7 }, (_, week) => cells.slice(week * 7, week * 7 + 7));
+}

@@ -1,0 +1,68 @@
+import { Link } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { formatDateTime } from "./format";
+import { formatLongDay, formatTime, type PerformanceView } from "./calendar-format";
+
+/**
+ * One performance: its time, its availability in words (with a colour that only repeats them),
+ * and a link to its tickets page where there is something to book. `date` puts the date in view
+ * (lists); in the month grid the date is already the cell's, so it is there for screen readers
+ * and the links list only.
+ */
+export function CalendarPerformance({
+  performance,
+  timeZone,
+  date = "hidden",
+}: {
+  performance: PerformanceView;
+  timeZone: string;
+  date?: "hidden" | "visible";
+}) {
+  const { t, i18n } = useTranslation();
+  const locale = i18n.language;
+  const { state, level, href } = performance;
+  const when =
+    date === "visible" ? (
+      <span className="calendar-performance__time">{formatDateTime(performance.startsAt, timeZone, locale)}</span>
+    ) : (
+      <>
+        <span className="visually-hidden">{formatLongDay(performance.day, locale)}, </span>
+        <span className="calendar-performance__time">{formatTime(performance.startsAt, timeZone, locale)}</span>
+      </>
+    );
+  const status =
+    state === "cancelled" ? (
+      <span className="calendar-performance__status">{t("calendar.cancelled")}</span>
+    ) : state === "closed" ? (
+      <span className="calendar-performance__status">{t("calendar.salesClosed")}</span>
+    ) : state === "notYetOnSale" ? (
+      <span className="calendar-performance__status">
+        {t("calendar.onSaleFrom", { date: formatDateTime(performance.onSaleFrom, timeZone, locale) })}
+      </span>
+    ) : (
+      <span className="calendar-performance__level">
+        <span className="calendar-performance__swatch" aria-hidden="true" />
+        {t(`availability.${level}`)}
+      </span>
+    );
+  const presale =
+    state === "presale" || state === "presaleUnlocked" ? (
+      <span className="calendar-performance__tag">{t("calendar.presaleTag")}</span>
+    ) : null;
+  const content = (
+    <>
+      {when} {status}
+      {presale ? <> {presale}</> : null}
+    </>
+  );
+  const className = `calendar-performance calendar-performance--${
+    state === "onSale" || state === "presale" || state === "presaleUnlocked" ? level : "unavailable"
+  }`;
+  return href ? (
+    <Link to={href} className={`${className} calendar-performance--bookable`}>
+      {content}
+    </Link>
+  ) : (
+    <span className={className}>{content}</span>
+  );
+}
