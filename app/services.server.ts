@@ -17,6 +17,7 @@ import { createInventory } from "~/ticketing/inventory.server";
 import { createOrders } from "~/ticketing/orders.server";
 import { createPromotions } from "~/ticketing/promotions.server";
 import { createSeatSearch } from "~/ticketing/seat-search.server";
+import { createSeatMaps } from "~/ticketing/seat-map.server";
 import { createVouchers } from "~/ticketing/vouchers.server";
 
 export interface ServiceOptions {
@@ -77,6 +78,7 @@ export async function createAppServices({
     catalogue: createCatalogue(store),
     inventory,
     seatSearch: createSeatSearch(store, clock),
+    seatMaps: createSeatMaps(store, clock),
     promotions,
     vouchers,
     orders,
