@@ -1,7 +1,9 @@
 // The seat map as the tickets page draws it: what app/ticketing/seat-map.server.ts builds and
 // app/components/seat-map.tsx renders. It is serialised into the page for hydration, so a house
-// of 2,500 seats must stay small: each seat is a short tuple of numbers with an index into the
-// bands table and bit flags, never an object with named keys. Plain TypeScript, safe for the browser.
+// of 2,500 seats must stay small. A seat is a tuple of numbers with an index into the bands table
+// and bit flags; each row's seats travel as one short string (encodeSeats), because Remix's
+// single-fetch encoding (turbo-stream) gives every array element its own index and entry, which
+// for 2,500 tuples costs more than the seat map's HTML. Plain TypeScript, safe for the browser.
 
 export type Currency = "GBP" | "USD";
 
@@ -38,8 +40,8 @@ export interface SeatMapBand {
 /** A seat: [id, label, x, y, band, flags] with an optional 7th element, an index into `notes`. */
 export type SeatTuple = [id: number, label: string, x: number, y: number, band: number, flags: number, note?: number];
 
-/** A row: its name and seats, left to right. */
-export type SeatMapRow = [name: string, seats: SeatTuple[]];
+/** A row: its name and its seats, left to right, encoded by encodeSeats. */
+export type SeatMapRow = [name: string, seats: string];
 
 export interface SeatedSection {
   id: string;
@@ -147,4 +149,90 @@ export function parseSeatMapFilter(searchParams: URLSearchParams): SeatMapFilter
   const sectionId = searchParams.get(FILTER_PARAMS.sectionId)?.trim();
   if (sectionId && SECTION_ID.test(sectionId)) filter.sectionId = sectionId;
   return filter;
+}
+
+/**
+ * A row's seats as one string: seats separated by ";", fields by ",", each field left empty when
+ * it is what the previous seat predicts (the next id, the next number, one seat width to the right,
+ * the same height, band and flags), and trailing empty fields dropped. A plain row of 40 seats is
+ * its first seat and 39 semicolons.
+ */
+export function encodeSeats(seats: readonly SeatTuple[]): string {
+  let id = NaN;
+  let label = "0";
+  let x = 0;
+  let y = 0;
+  let band = 0;
+  let flags = 0;
+  const parts: string[] = [];
+  for (const seat of seats) {
+    const fields = [
+      seat[0] === id + 1 ? "" : String(seat[0]),
+      seat[1] === nextLabel(label) ? "" : encodeURIComponent(seat[1]),
+      seat[2] - x === POSITION_SCALE ? "" : String(seat[2] - x),
+      seat[3] === y ? "" : String(seat[3] - y),
+      seat[4] === band ? "" : String(seat[4]),
+      seat[5] === flags ? "" : String(seat[5]),
+      seat[6] === undefined ? "" : String(seat[6]),
+    ];
+    while (fields.length && fields.at(-1) === "") fields.pop();
+    parts.push(fields.join(","));
+    [id, label, x, y, band, flags] = seat;
+  }
+  return parts.join(";");
+}
+
+export function decodeSeats(encoded: string): SeatTuple[] {
+  if (encoded === "") return [];
+  let id = NaN;
+  let label = "0";
+  let x = 0;
+  let y = 0;
+  let band = 0;
+  let flags = 0;
+  return encoded.split(";").map((part) => {
+    const [f0 = "", f1 = "", f2 = "", f3 = "", f4 = "", f5 = "", f6 = ""] = part.split(",");
+    id = f0 === "" ? id + 1 : Number(f0);
+    label = f1 === "" ? nextLabel(label) : decodeURIComponent(f1);
+    x += f2 === "" ? POSITION_SCALE : Number(f2);
+    y += f3 === "" ? 0 : Number(f3);
+    band = f4 === "" ? band : Number(f4);
+    flags = f5 === "" ? flags : Number(f5);
+    const seat: SeatTuple = [id, label, x, y, band, flags];
+    if (f6 !== "") seat.push(Number(f6));
+    return seat;
+  });
+}
+
+function nextLabel(label: string): string {
+  return /^\d{1,6}$/.test(label) ? String(Number(label) + 1) : "";
+}
+
+/** A seated part of the house with its rows' seats decoded. */
+export interface DecodedSection {
+  id: string;
+  name: string;
+  top: number;
+  height: number;
+  rows: [name: string, seats: SeatTuple[]][];
+}
+
+const decoded = new WeakMap<SeatMapView, DecodedSection[]>();
+
+/** The view's seated parts of the house with their seats decoded, once per view. */
+export function seatedSections(view: SeatMapView): DecodedSection[] {
+  let sections = decoded.get(view);
+  if (!sections) {
+    sections = view.sections
+      .filter((section): section is SeatedSection => section.kind === "seated")
+      .map(({ id, name, top, height, rows }) => ({
+        id,
+        name,
+        top,
+        height,
+        rows: rows.map(([row, seats]): [string, SeatTuple[]] => [row, decodeSeats(seats)]),
+      }));
+    decoded.set(view, sections);
+  }
+  return sections;
 }

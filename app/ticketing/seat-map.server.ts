@@ -7,6 +7,7 @@ import {
   ACCESS,
   BAND_SYMBOLS,
   COMPANION,
+  encodeSeats,
   FILTERED,
   FREE,
   LOCKED,
@@ -323,21 +324,23 @@ export function createSeatMaps(store: Store, clock: Clock) {
         }
         const rows: SeatMapRow[] = section.rows.map((row) => [
           row.name,
-          row.seats.map((seat): SeatTuple => {
-            let state = claimed.get(seat.id) ?? (seat.band < 0 ? TAKEN : FREE);
-            if (state === FREE && seat.restrictions.some((key) => !allowed.has(key))) state = LOCKED;
-            const outside = state === FREE && !(sectionFits && bandFits[seat.band]);
-            const tuple: SeatTuple = [
-              seat.id,
-              seat.label,
-              seat.x,
-              seat.y,
-              seat.band,
-              seat.flags | state | (outside ? FILTERED : 0),
-            ];
-            if (seat.note >= 0) tuple.push(seat.note);
-            return tuple;
-          }),
+          encodeSeats(
+            row.seats.map((seat): SeatTuple => {
+              let state = claimed.get(seat.id) ?? (seat.band < 0 ? TAKEN : FREE);
+              if (state === FREE && seat.restrictions.some((key) => !allowed.has(key))) state = LOCKED;
+              const outside = state === FREE && !(sectionFits && bandFits[seat.band]);
+              const tuple: SeatTuple = [
+                seat.id,
+                seat.label,
+                seat.x,
+                seat.y,
+                seat.band,
+                seat.flags | state | (outside ? FILTERED : 0),
+              ];
+              if (seat.note >= 0) tuple.push(seat.note);
+              return tuple;
+            }),
+          ),
         ]);
         return { id: section.id, name: section.name, kind: "seated", rows, top: section.top, height: section.height };
       });
