@@ -361,7 +361,9 @@ export function SeatMap({ view, onToggle, legend = true }: SeatMapProps) {
     };
     const onChange = (event: Event) => {
       const input = seatFrom(event.target);
-      if (input) onToggleRef.current?.(Number(input.value), input.checked, sponsored.has(Number(input.value)));
+      if (input && !input.disabled) {
+        onToggleRef.current?.(Number(input.value), input.checked, sponsored.has(Number(input.value)));
+      }
     };
     root.addEventListener("keydown", onKeyDown);
     root.addEventListener("focusin", onFocusIn);
