@@ -13,6 +13,7 @@ import type { Orders } from "~/ticketing/orders.server";
 import type { Promotions } from "~/ticketing/promotions.server";
 import type { Reservations } from "~/ticketing/reservations.server";
 import type { SeatSearch } from "~/ticketing/seat-search.server";
+import type { SeatMaps } from "~/ticketing/seat-map.server";
 import type { Vouchers } from "~/ticketing/vouchers.server";
 
 /** What the server builds once at start-up and hands to every loader and action. */
@@ -26,6 +27,7 @@ export interface AppServices {
   catalogue: Catalogue;
   inventory: Inventory;
   seatSearch: SeatSearch;
+  seatMaps: SeatMaps;
   promotions: Promotions;
   vouchers: Vouchers;
   orders: Orders;

@@ -18,6 +18,7 @@ import { createOrders } from "~/ticketing/orders.server";
 import { createPromotions } from "~/ticketing/promotions.server";
 import { createReservations } from "~/ticketing/reservations.server";
 import { createSeatSearch } from "~/ticketing/seat-search.server";
+import { createSeatMaps } from "~/ticketing/seat-map.server";
 import { createVouchers } from "~/ticketing/vouchers.server";
 
 export interface ServiceOptions {
@@ -78,6 +79,7 @@ export async function createAppServices({
     catalogue: createCatalogue(store),
     inventory,
     seatSearch: createSeatSearch(store, clock),
+    seatMaps: createSeatMaps(store, clock),
     promotions,
     vouchers,
     orders,

@@ -1,14 +1,15 @@
 import { fixedClock } from "~/clock";
 import type { Store } from "~/db/connection.server";
+import type { CatalogueInput } from "~/ticketing/catalogue-file";
 import { importCatalogue } from "~/ticketing/import-catalogue.server";
 import { smallCatalogue } from "./catalogue";
 
 export const IMPORTED_AT = "2026-11-23T10:00:00.000Z";
 
-/** Imports the small catalogue and returns what the tests need to find in it. */
-export async function seedSmallCatalogue(store: Store) {
+/** Imports the small catalogue (or a variant of it) and returns what the tests need to find in it. */
+export async function seedSmallCatalogue(store: Store, catalogue: CatalogueInput = smallCatalogue()) {
   const clock = fixedClock(IMPORTED_AT);
-  await importCatalogue(store, smallCatalogue(), clock);
+  await importCatalogue(store, catalogue, clock);
   const performances = await store.db.selectFrom("performances").selectAll().orderBy("starts_at").execute();
   const seats = await store.db
     .selectFrom("seats")

@@ -1,0 +1,507 @@
+import { Form, Link, useLocation } from "@remix-run/react";
+import { useEffect, useMemo, useRef, useState, type CSSProperties } from "react";
+import { useTranslation } from "react-i18next";
+import { ExistingSearchParams } from "remix-utils/existing-search-params";
+import { useHydrated } from "remix-utils/use-hydrated";
+import {
+  FILTER_PARAMS,
+  isSelectable,
+  LOCKED,
+  MINE,
+  SEAT_MARKS,
+  SPONSORED,
+  STATE_MASK,
+  TAKEN,
+  seatedSections,
+  type SeatMapFilter,
+  type SeatMapView,
+  type SeatMark,
+} from "~/ticketing/seat-map-view";
+
+// The seat map: one real checkbox per seat (name="seat", value = seat id) inside the page's form,
+// so choosing seats works without script. Script adds arrow-key movement, one tab stop per part of
+// the house, zoom, and a line naming the seat under the pointer. The view is compact (see
+// seat-map-view.ts), so the big houses stay small in the page; so is the markup: a seat is a
+// single <input>, drawn by CSS from its class and its --x/--y position.
+
+const MARK_CLASS: Record<SeatMark, string> = {
+  wheelchair: "w",
+  companion: "c",
+  access: "a",
+  package: "p",
+  promotional: "r",
+  sponsored: "m",
+};
+
+const ROW_CODE = /^[A-Za-z0-9]{1,3}$/;
+const MOVES = new Set(["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End"]);
+const ZOOM_LEVELS = [0.35, 0.5, 0.7, 0.85, 1, 1.25, 1.5];
+const DEFAULT_ZOOM = ZOOM_LEVELS.indexOf(1);
+
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+
+/** Formats integer minor units in the buyer's language. */
+export function formatMoney(minor: number, currency: string, locale: string): string {
+  const key = `${locale}|${currency}`;
+  let format = moneyFormats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(locale, { style: "currency", currency });
+    moneyFormats.set(key, format);
+  }
+  return format.format(minor / 100);
+}
+
+const sectionAnchor = (id: string) => `seat-map-${id}`;
+const END_ANCHOR = "seat-map-end";
+
+type Style = CSSProperties & Record<`--${string}`, string | number>;
+
+export interface SeatMapProps {
+  view: SeatMapView;
+  /**
+   * Called when the buyer ticks or unticks a seat (with script only): the page may submit its
+   * form at once. The checkbox has already changed; nothing is submitted here.
+   */
+  onToggle?: (seatId: number, checked: boolean, sponsored: boolean) => void;
+  /** Draw the key above the map (default); false when the page places <SeatMapLegend> itself. */
+  legend?: boolean;
+}
+
+interface NavRow {
+  section: number;
+  seats: { id: number; x: number }[];
+}
+
+/** Rows from front to back, part of the house by part of the house: what arrow keys move through. */
+function navigationRows(view: SeatMapView): NavRow[] {
+  return seatedSections(view).flatMap((section, index) =>
+    section.rows.map(([, seats]) => ({ section: index, seats: seats.map(([id, , x]) => ({ id, x })) })),
+  );
+}
+
+/** The seat an arrow key (or Home/End) moves to from `fromId`, among seats that can take focus. */
+function seatTowards(rows: NavRow[], fromId: number, key: string, usable: (id: number) => boolean): number | undefined {
+  const rowIndex = rows.findIndex((row) => row.seats.some((seat) => seat.id === fromId));
+  if (rowIndex < 0) return undefined;
+  const row = rows[rowIndex]!;
+  const at = row.seats.findIndex((seat) => seat.id === fromId);
+  const x = row.seats[at]!.x;
+  const inRow = (from: number, step: number) => {
+    for (let index = from; index >= 0 && index < row.seats.length; index += step) {
+      if (usable(row.seats[index]!.id)) return row.seats[index]!.id;
+    }
+    return undefined;
+  };
+  switch (key) {
+    case "ArrowLeft":
+      return inRow(at - 1, -1);
+    case "ArrowRight":
+      return inRow(at + 1, 1);
+    case "Home":
+      return inRow(0, 1);
+    case "End":
+      return inRow(row.seats.length - 1, -1);
+    case "ArrowUp":
+    case "ArrowDown": {
+      const step = key === "ArrowUp" ? -1 : 1;
+      for (let index = rowIndex + step; index >= 0 && index < rows.length; index += step) {
+        let best: { id: number; distance: number } | undefined;
+        for (const seat of rows[index]!.seats) {
+          if (!usable(seat.id)) continue;
+          const distance = Math.abs(seat.x - x);
+          if (!best || distance < best.distance) best = { id: seat.id, distance };
+        }
+        if (best) return best.id;
+      }
+      return undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+function SeatMapSections({ view }: { view: SeatMapView }) {
+  const { t, i18n } = useTranslation();
+  const money = (minor: number) => formatMoney(minor, view.currency, i18n.language);
+  const bandPrice = view.bands.map((band) => `, ${money(band.price)}`);
+  const marks = SEAT_MARKS.map(
+    ([mark, flag]) => [flag, `, ${t(`seatMap.marks.${mark}`)}`, ` ${MARK_CLASS[mark]}`] as const,
+  );
+  const notes = view.notes.map((note) => `, ${t("seatMap.restrictedViewNote", { note })}`);
+  const unavailable = `, ${t("seatMap.unavailable")}`;
+  // One translation per row, not per seat: the big houses have thousands of seats.
+  const SEAT = "\u0000";
+  const seated = seatedSections(view);
+
+  return (
+    <>
+      {seated.map((section, sectionIndex) => {
+        const next = seated[sectionIndex + 1];
+        const planStyle: Style = { "--h": section.height };
+        return (
+          <fieldset key={section.id} id={sectionAnchor(section.id)} className="seat-map__section">
+            <legend className="seat-map__section-name">{section.name}</legend>
+            <a className="seat-map__skip" href={`#${next ? sectionAnchor(next.id) : END_ANCHOR}`}>
+              {next ? t("seatMap.skipTo", { section: next.name }) : t("seatMap.skipPast")}
+            </a>
+            <div className="seat-map__plan" style={planStyle}>
+              {section.rows.map(([rowName, seats]) => {
+                const [first] = seats;
+                // "Row F", but a row with a name of its own ("Box A") is called by it.
+                const coded = ROW_CODE.test(rowName);
+                const template = t(coded ? "seatMap.seat" : "seatMap.seatInNamedRow", {
+                  section: section.name,
+                  row: rowName,
+                  seat: SEAT,
+                });
+                const [before, after = ""] = template.split(SEAT);
+                const rowStyle: Style = first ? { "--x": first[2], "--y": first[3] - section.top } : {};
+                return (
+                  <div key={rowName} role="group" aria-label={coded ? t("seatMap.row", { row: rowName }) : rowName}>
+                    <span className="seat-map__row-name" style={rowStyle} aria-hidden="true">
+                      {rowName}
+                    </span>
+                    {seats.map(([id, label, x, y, band, flags, note]) => {
+                      const state = flags & STATE_MASK;
+                      const selectable = isSelectable(flags);
+                      let name = before + label + after + (band >= 0 ? bandPrice[band] : "");
+                      let className = band >= 0 ? `s b${view.bands[band]!.style}` : "s";
+                      for (const [flag, text, mark] of marks) {
+                        if (flags & flag) {
+                          name += text;
+                          className += mark;
+                        }
+                      }
+                      if (note !== undefined) {
+                        name += notes[note];
+                        className += " v";
+                      }
+                      if (!selectable) {
+                        name += unavailable;
+                        className += state === TAKEN ? " t" : state === LOCKED ? " l" : " f";
+                      }
+                      const style: Style = { "--x": x, "--y": y - section.top };
+                      return (
+                        <input
+                          key={id}
+                          type="checkbox"
+                          name="seat"
+                          value={id}
+                          aria-label={name}
+                          className={className}
+                          style={style}
+                          disabled={!selectable}
+                          defaultChecked={state === MINE}
+                        />
+                      );
+                    })}
+                  </div>
+                );
+              })}
+            </div>
+          </fieldset>
+        );
+      })}
+    </>
+  );
+}
+
+/** The key: each price band's colour, symbol and Full Price, and what the seat marks mean. */
+export function SeatMapLegend({ view }: { view: SeatMapView }) {
+  const { t, i18n } = useTranslation();
+  const present = new Set<string>();
+  let restricted = false;
+  for (const section of seatedSections(view)) {
+    for (const [, seats] of section.rows) {
+      for (const seat of seats) {
+        for (const [mark, flag] of SEAT_MARKS) if (seat[5] & flag) present.add(mark);
+        if (seat[6] !== undefined) restricted = true;
+      }
+    }
+  }
+  const used = new Set<number>();
+  for (const section of view.sections) if (section.kind === "standing") used.add(section.band);
+  for (const section of seatedSections(view)) {
+    for (const [, seats] of section.rows) for (const seat of seats) used.add(seat[4]);
+  }
+  const bandsShown = view.bands.filter((_, index) => used.has(index));
+  const swatch = (className: string) => <span className={`seat-map-key__swatch s ${className}`} aria-hidden="true" />;
+  return (
+    <div className="seat-map-key">
+      <p className="seat-map-key__title">{t("seatMap.key.title")}</p>
+      <ul className="seat-map-key__list" aria-label={t("seatMap.key.prices")}>
+        {bandsShown.map((band) => (
+          <li key={band.id}>
+            {swatch(`b${band.style}`)}
+            {t("seatMap.key.band", { name: band.name, price: formatMoney(band.price, view.currency, i18n.language) })}
+          </li>
+        ))}
+      </ul>
+      <ul className="seat-map-key__list" aria-label={t("seatMap.key.seats")}>
+        <li>
+          {swatch("n k")}
+          {t("seatMap.key.yours")}
+        </li>
+        <li>
+          {swatch("t")}
+          {t("seatMap.key.taken")}
+        </li>
+        <li>
+          {swatch("n f")}
+          {t("seatMap.key.unavailable")}
+        </li>
+        {restricted && (
+          <li>
+            {swatch("n v")}
+            {t("seatMap.key.restrictedView")}
+          </li>
+        )}
+        {SEAT_MARKS.filter(([mark]) => present.has(mark)).map(([mark]) => (
+          <li key={mark}>
+            {swatch(`n ${MARK_CLASS[mark]}`)}
+            {t(`seatMap.key.${mark}`)}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+export function SeatMap({ view, onToggle, legend = true }: SeatMapProps) {
+  const { t } = useTranslation();
+  const hydrated = useHydrated();
+  const rootRef = useRef<HTMLDivElement>(null);
+  const viewportRef = useRef<HTMLDivElement>(null);
+  const [zoom, setZoom] = useState(DEFAULT_ZOOM);
+  /** The point of the map in the middle of the viewport, as a share of its width, kept across zooms. */
+  const centre = useRef(0.5);
+  const [pointed, setPointed] = useState("");
+  const onToggleRef = useRef(onToggle);
+  onToggleRef.current = onToggle;
+
+  // Thousands of inputs: drawn again only when the view changes, not on zoom or pointer moves.
+  const sections = useMemo(() => <SeatMapSections view={view} />, [view]);
+  const rows = useMemo(() => navigationRows(view), [view]);
+  const sponsored = useMemo(() => {
+    const ids = new Set<number>();
+    for (const section of seatedSections(view)) {
+      for (const [, seats] of section.rows) for (const seat of seats) if (seat[5] & SPONSORED) ids.add(seat[0]);
+    }
+    return ids;
+  }, [view]);
+
+  useEffect(() => {
+    const root = rootRef.current;
+    if (!root) return;
+    const inputs = new Map<number, HTMLInputElement>();
+    for (const input of root.querySelectorAll<HTMLInputElement>('input[name="seat"]'))
+      inputs.set(Number(input.value), input);
+    const usable = (id: number) => inputs.get(id)?.disabled === false;
+    const sectionOf = new Map<number, number>();
+    for (const row of rows) for (const seat of row.seats) sectionOf.set(seat.id, row.section);
+
+    // The server's word on which seats are the buyer's wins over a box left ticked by a failed submit.
+    const checked = new Set<number>();
+    for (const section of seatedSections(view)) {
+      for (const [, seats] of section.rows) {
+        for (const seat of seats) if ((seat[5] & STATE_MASK) === MINE) checked.add(seat[0]);
+      }
+    }
+    for (const [id, input] of inputs) input.checked = checked.has(id);
+
+    // One tab stop per part of the house (Tab leaves the map; arrow keys move within it): the
+    // buyer's seat if they have one, else the seat that had the stop, else the first they can choose.
+    const stops = new Map<number, number>();
+    for (const row of rows) {
+      for (const seat of row.seats) {
+        if (!usable(seat.id)) continue;
+        const current = stops.get(row.section);
+        const input = inputs.get(seat.id)!;
+        const better =
+          current === undefined ||
+          (input.checked && !inputs.get(current)!.checked) ||
+          (input.tabIndex === 0 && !inputs.get(current)!.checked && inputs.get(current)!.tabIndex !== 0);
+        if (better) stops.set(row.section, seat.id);
+      }
+    }
+    for (const [id, input] of inputs) input.tabIndex = stops.get(sectionOf.get(id)!) === id ? 0 : -1;
+
+    const seatFrom = (target: EventTarget | null) =>
+      target instanceof HTMLInputElement && target.name === "seat" && inputs.get(Number(target.value)) === target
+        ? target
+        : undefined;
+    const makeStop = (input: HTMLInputElement) => {
+      const section = sectionOf.get(Number(input.value));
+      for (const row of rows) {
+        if (row.section !== section) continue;
+        for (const seat of row.seats) inputs.get(seat.id)!.tabIndex = seat.id === Number(input.value) ? 0 : -1;
+      }
+    };
+    const onKeyDown = (event: KeyboardEvent) => {
+      const input = seatFrom(event.target);
+      if (!input || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+      if (!MOVES.has(event.key)) return;
+      // At an edge the key does nothing, rather than scroll the page under the buyer.
+      event.preventDefault();
+      const to = seatTowards(rows, Number(input.value), event.key, usable);
+      if (to === undefined) return;
+      const target = inputs.get(to)!;
+      makeStop(target);
+      target.focus();
+    };
+    const onFocusIn = (event: FocusEvent) => {
+      const input = seatFrom(event.target);
+      if (!input) return;
+      makeStop(input);
+      setPointed(input.getAttribute("aria-label") ?? "");
+    };
+    const onPointerOver = (event: MouseEvent) => {
+      const input = seatFrom(event.target);
+      if (input) setPointed(input.getAttribute("aria-label") ?? "");
+    };
+    const onChange = (event: Event) => {
+      const input = seatFrom(event.target);
+      if (input && !input.disabled) {
+        onToggleRef.current?.(Number(input.value), input.checked, sponsored.has(Number(input.value)));
+      }
+    };
+    root.addEventListener("keydown", onKeyDown);
+    root.addEventListener("focusin", onFocusIn);
+    root.addEventListener("mouseover", onPointerOver);
+    root.addEventListener("change", onChange);
+    return () => {
+      root.removeEventListener("keydown", onKeyDown);
+      root.removeEventListener("focusin", onFocusIn);
+      root.removeEventListener("mouseover", onPointerOver);
+      root.removeEventListener("change", onChange);
+    };
+  }, [view, rows, sponsored]);
+
+  // The stage's centre is the middle of the map: start there, and zoom about what is in view.
+  useEffect(() => {
+    const viewport = viewportRef.current;
+    if (viewport) viewport.scrollLeft = centre.current * viewport.scrollWidth - viewport.clientWidth / 2;
+  }, [zoom]);
+  const zoomBy = (step: number) => {
+    const viewport = viewportRef.current;
+    if (viewport?.scrollWidth) centre.current = (viewport.scrollLeft + viewport.clientWidth / 2) / viewport.scrollWidth;
+    setZoom((level) => Math.min(ZOOM_LEVELS.length - 1, Math.max(0, level + step)));
+  };
+
+  const seated = seatedSections(view);
+  const viewportStyle: Style = { "--x0": view.minX, "--w": view.maxX - view.minX };
+  if (zoom !== DEFAULT_ZOOM) viewportStyle["--zoom"] = ZOOM_LEVELS[zoom]!;
+
+  return (
+    <div className="seat-map" ref={rootRef}>
+      {legend && <SeatMapLegend view={view} />}
+      {seated.length > 1 && (
+        <nav className="seat-map__parts" aria-label={t("seatMap.partsOfHouse")}>
+          <ul>
+            {seated.map((section) => (
+              <li key={section.id}>
+                <a href={`#${sectionAnchor(section.id)}`}>{section.name}</a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      )}
+      {hydrated && (
+        <div className="seat-map__tools">
+          <div className="seat-map__zoom" role="group" aria-label={t("seatMap.zoom.label")}>
+            <button type="button" onClick={() => zoomBy(-1)} disabled={zoom === 0}>
+              {t("seatMap.zoom.out")}
+            </button>
+            <button type="button" onClick={() => zoomBy(1)} disabled={zoom === ZOOM_LEVELS.length - 1}>
+              {t("seatMap.zoom.in")}
+            </button>
+          </div>
+          {/* The seat under the pointer or focus, for sighted buyers; a screen reader has its name already. */}
+          <p className="seat-map__pointed" aria-hidden="true">
+            {pointed}
+          </p>
+        </div>
+      )}
+      <div
+        ref={viewportRef}
+        className="seat-map__viewport"
+        role="region"
+        aria-label={t("seatMap.region")}
+        style={viewportStyle}
+      >
+        <div className="seat-map__house">
+          <p className="seat-map__stage">{t("seatMap.stage")}</p>
+          {sections}
+          <span id={END_ANCHOR} />
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/** The price and part-of-house filter: a GET form, so it works without script and can be bookmarked. */
+export function SeatMapFilters({ view, filter }: { view: SeatMapView; filter: SeatMapFilter }) {
+  const { t, i18n } = useTranslation();
+  const location = useLocation();
+  const prices = [...new Set(view.bands.map((band) => band.price))];
+  for (const price of [filter.minPrice, filter.maxPrice])
+    if (price !== undefined && !prices.includes(price)) prices.push(price);
+  prices.sort((a, b) => a - b);
+  const money = (minor: number) => formatMoney(minor, view.currency, i18n.language);
+  const filtered = filter.minPrice !== undefined || filter.maxPrice !== undefined || filter.sectionId !== undefined;
+  const owned: string[] = Object.values(FILTER_PARAMS);
+  const kept = new URLSearchParams(location.search);
+  for (const param of owned) kept.delete(param);
+  const rest = kept.toString();
+  const clearHref = rest ? `${location.pathname}?${rest}` : location.pathname;
+
+  return (
+    <Form method="get" className="seat-map-filters" preventScrollReset>
+      <ExistingSearchParams exclude={owned} />
+      <fieldset>
+        <legend>{t("seatMap.filters.title")}</legend>
+        <div className="seat-map-filters__field">
+          <label htmlFor="seat-filter-min-price">{t("seatMap.filters.priceFrom")}</label>
+          <select id="seat-filter-min-price" name={FILTER_PARAMS.minPrice} defaultValue={filter.minPrice ?? ""}>
+            <option value="">{t("seatMap.filters.anyPrice")}</option>
+            {prices.map((price) => (
+              <option key={price} value={price}>
+                {money(price)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="seat-map-filters__field">
+          <label htmlFor="seat-filter-max-price">{t("seatMap.filters.priceTo")}</label>
+          <select id="seat-filter-max-price" name={FILTER_PARAMS.maxPrice} defaultValue={filter.maxPrice ?? ""}>
+            <option value="">{t("seatMap.filters.anyPrice")}</option>
+            {prices.map((price) => (
+              <option key={price} value={price}>
+                {money(price)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="seat-map-filters__field">
+          <label htmlFor="seat-filter-section">{t("seatMap.filters.section")}</label>
+          <select id="seat-filter-section" name={FILTER_PARAMS.sectionId} defaultValue={filter.sectionId ?? ""}>
+            <option value="">{t("seatMap.filters.allSections")}</option>
+            {view.filterSections.map((section) => (
+              <option key={section.id} value={section.id}>
+                {section.name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="seat-map-filters__actions">
+          <button type="submit">{t("seatMap.filters.apply")}</button>
+          {filtered && (
+            <Link to={clearHref} preventScrollReset>
+              {t("seatMap.filters.clear")}
+            </Link>
+          )}
+        </div>
+      </fieldset>
+    </Form>
+  );
+}

@@ -1,0 +1,417 @@
+// @vitest-environment jsdom
+import { join } from "node:path";
+import { createRemixStub } from "@remix-run/testing";
+import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
+import { createInstance, type i18n as I18n } from "i18next";
+import type { ReactNode } from "react";
+import { renderToString } from "react-dom/server";
+import { I18nextProvider, initReactI18next } from "react-i18next";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { SeatMap, SeatMapFilters, SeatMapLegend } from "~/components/seat-map";
+import { readLocaleFiles } from "~/i18n/i18n.server";
+import { sharedI18nextOptions, type Language } from "~/i18n/languages";
+import {
+  encodeSeats,
+  FILTERED,
+  FREE,
+  LOCKED,
+  MINE,
+  parseSeatMapFilter,
+  SPONSORED,
+  TAKEN,
+  WHEELCHAIR,
+  COMPANION,
+  type SeatMapView,
+  type SeatTuple,
+} from "~/ticketing/seat-map-view";
+
+// vitest runs from the project root.
+const files = readLocaleFiles(join(process.cwd(), "locales"));
+const instances = new Map<Language, I18n>();
+
+beforeAll(async () => {
+  for (const language of ["en-GB", "en-US"] as const) {
+    const instance = createInstance();
+    await instance.use(initReactI18next).init({
+      ...sharedI18nextOptions(language, "common"),
+      resources: files.resources,
+      initImmediate: false,
+    });
+    instances.set(language, instance);
+  }
+});
+
+afterEach(cleanup);
+
+const withI18n = (children: ReactNode, language: Language = "en-GB") => (
+  <I18nextProvider i18n={instances.get(language)!}>{children}</I18nextProvider>
+);
+
+const option = (id: string, faceValue: number) => ({
+  id,
+  kind: "full" as const,
+  label: "Full Price",
+  faceValue,
+  bookingFee: 300,
+});
+
+// Stalls: row A seats 1–6 (an aisle after 3), row B seats 1–4 set back by half a seat; Circle:
+// row A seats 1–3. Seat ids are 100 + row × 10 + number; the Circle's are 200 + number.
+const seat = (id: number, label: number, x: number, y: number, band: number, flags = FREE, note?: number) => {
+  const tuple: SeatTuple = [id, String(label), x, y, band, flags];
+  if (note !== undefined) tuple.push(note);
+  return tuple;
+};
+
+function makeView(changes: Partial<Record<number, number>> = {}): SeatMapView {
+  const flag = (id: number, base = FREE) => changes[id] ?? base;
+  return {
+    currency: "GBP",
+    bands: [
+      { id: "band-a", code: "A", name: "Band A", price: 6500, style: 0, options: [option("a-full", 6500)] },
+      { id: "band-b", code: "B", name: "Band B", price: 4500, style: 1, options: [option("b-full", 4500)] },
+      { id: "band-s", code: "S", name: "Standing", price: 2500, style: 2, options: [option("s-full", 2500)] },
+    ],
+    sections: [
+      {
+        id: "stalls",
+        name: "Stalls",
+        kind: "seated",
+        top: 0,
+        height: 10,
+        rows: [
+          [
+            "A",
+            encodeSeats([
+              seat(111, 1, -30, 0, 0, flag(111, WHEELCHAIR | LOCKED)),
+              seat(112, 2, -20, 0, 0, flag(112, COMPANION)),
+              seat(113, 3, -10, 0, 0, flag(113)),
+              seat(114, 4, 10, 0, 0, flag(114, TAKEN)),
+              seat(115, 5, 20, 0, 0, flag(115), 0),
+              seat(116, 6, 30, 0, 0, flag(116, SPONSORED)),
+            ]),
+          ],
+          [
+            "B",
+            encodeSeats([
+              seat(121, 1, -25, 10, 1, flag(121)),
+              seat(122, 2, -15, 10, 1, flag(122)),
+              seat(123, 3, 15, 10, 1, flag(123, MINE)),
+              seat(124, 4, 28, 10, 1, flag(124)),
+            ]),
+          ],
+        ],
+      },
+      { id: "standing", name: "Standing", kind: "standing", capacity: 50, left: 20, band: 2, inFilter: true },
+      {
+        id: "circle",
+        name: "Circle",
+        kind: "seated",
+        top: 40,
+        height: 0,
+        rows: [
+          [
+            "A",
+            encodeSeats([
+              seat(201, 1, -10, 40, 1, flag(201)),
+              seat(202, 2, 0, 40, 1, flag(202)),
+              seat(203, 3, 10, 40, 1, flag(203)),
+            ]),
+          ],
+        ],
+      },
+    ],
+    notes: ["Pillar on the left"],
+    minX: -30,
+    maxX: 30,
+    priceRange: { min: 2500, max: 6500 },
+    filterSections: [
+      { id: "stalls", name: "Stalls" },
+      { id: "standing", name: "Standing" },
+      { id: "circle", name: "Circle" },
+    ],
+    filter: {},
+  };
+}
+
+const seatBox = (name: string | RegExp) => screen.getByRole("checkbox", { name });
+
+describe("the seat map", () => {
+  it("names every seat by part of the house, row, number, price and what kind of seat it is", () => {
+    render(withI18n(<SeatMap view={makeView()} />));
+    expect(seatBox("Stalls, row A, seat 3, £65.00")).toHaveProperty("disabled", false);
+    expect(seatBox("Stalls, row A, seat 2, £65.00, companion seat")).toHaveProperty("disabled", false);
+    expect(seatBox("Stalls, row A, seat 5, £65.00, restricted view (Pillar on the left)")).toHaveProperty(
+      "disabled",
+      false,
+    );
+    expect(seatBox("Stalls, row A, seat 6, £65.00, for American Express cardholders")).toHaveProperty(
+      "disabled",
+      false,
+    );
+    expect(seatBox("Stalls, row B, seat 1, £45.00")).toHaveProperty("value", "121");
+    expect(seatBox("Circle, row A, seat 2, £45.00")).toHaveProperty("name", "seat");
+    expect(screen.getAllByRole("checkbox")).toHaveLength(13);
+  });
+
+  it("draws taken, locked and filtered-out seats but does not let them be chosen, and says so", () => {
+    render(withI18n(<SeatMap view={makeView({ 121: FILTERED, 201: FILTERED })} />));
+    expect(seatBox("Stalls, row A, seat 4, £65.00, unavailable")).toHaveProperty("disabled", true);
+    expect(seatBox("Stalls, row A, seat 1, £65.00, wheelchair space, unavailable")).toHaveProperty("disabled", true);
+    expect(seatBox("Stalls, row B, seat 1, £45.00, unavailable")).toHaveProperty("disabled", true);
+    expect(seatBox("Circle, row A, seat 1, £45.00, unavailable")).toHaveProperty("disabled", true);
+    expect(seatBox("Stalls, row A, seat 4, £65.00, unavailable").className).toMatch(/\bt\b/);
+    expect(seatBox("Stalls, row A, seat 1, £65.00, wheelchair space, unavailable").className).toMatch(/\bl\b/);
+    expect(seatBox("Stalls, row B, seat 1, £45.00, unavailable").className).toMatch(/\bf\b/);
+  });
+
+  it("ticks the buyer's own seats, and keeps them selectable even outside the filter", () => {
+    render(withI18n(<SeatMap view={makeView({ 123: MINE | FILTERED })} />));
+    const mine = seatBox("Stalls, row B, seat 3, £45.00");
+    expect(mine).toHaveProperty("checked", true);
+    expect(mine).toHaveProperty("disabled", false);
+    expect(seatBox("Stalls, row B, seat 4, £45.00")).toHaveProperty("checked", false);
+  });
+
+  it("groups seats in a fieldset per part of the house and a group per row", () => {
+    render(withI18n(<SeatMap view={makeView()} />));
+    const stalls = screen.getByRole("group", { name: "Stalls" });
+    expect(stalls.tagName).toBe("FIELDSET");
+    const rowB = within(stalls).getByRole("group", { name: "Row B" });
+    expect(within(rowB).getAllByRole("checkbox")).toHaveLength(4);
+    const circle = screen.getByRole("group", { name: "Circle" });
+    expect(within(circle).getAllByRole("checkbox")).toHaveLength(3);
+    // Standing areas are booked by number of places, not drawn as seats.
+    expect(screen.queryByRole("group", { name: "Standing" })).toBeNull();
+    expect(screen.getByRole("region", { name: "Seat map" }).contains(stalls)).toBe(true);
+  });
+
+  it("places each seat from its position, in tenths of a seat width", () => {
+    render(withI18n(<SeatMap view={makeView()} />));
+    const b1 = seatBox("Stalls, row B, seat 1, £45.00");
+    expect(b1.style.getPropertyValue("--x")).toBe("-25");
+    expect(b1.style.getPropertyValue("--y")).toBe("10");
+    // y is drawn from the top of its part of the house.
+    expect(seatBox("Circle, row A, seat 1, £45.00").style.getPropertyValue("--y")).toBe("0");
+    expect(b1.className).toMatch(/\bb1\b/);
+  });
+
+  it("links past each part of the house to the next, and past the map after the last", () => {
+    render(withI18n(<SeatMap view={makeView()} />));
+    const skip = screen.getByRole("link", { name: "Skip to Circle" });
+    const target = document.querySelector(skip.getAttribute("href")!);
+    expect(target).toBe(screen.getByRole("group", { name: "Circle" }));
+    const past = screen.getByRole("link", { name: "Skip past the seat map" });
+    expect(document.querySelector(past.getAttribute("href")!)).not.toBeNull();
+    const parts = screen.getByRole("navigation", { name: "Parts of the house" });
+    expect(
+      within(parts)
+        .getAllByRole("link")
+        .map((link) => link.textContent),
+    ).toEqual(["Stalls", "Circle"]);
+  });
+
+  it("renders on the server without script: every seat a tab stop, no zoom", () => {
+    const html = renderToString(withI18n(<SeatMap view={makeView()} />));
+    const container = document.createElement("div");
+    container.innerHTML = html;
+    expect(container.querySelectorAll('input[type="checkbox"][name="seat"]')).toHaveLength(13);
+    expect(container.querySelector("[tabindex]")).toBeNull();
+    expect(container.querySelector("button")).toBeNull();
+    expect(container.querySelector('input[value="123"]')).toHaveProperty("checked", true);
+  });
+});
+
+describe("the seat map with script", () => {
+  const focused = () => document.activeElement as HTMLInputElement;
+  const press = (key: string) => fireEvent.keyDown(focused(), { key });
+
+  it("moves focus between seats with the arrow keys, skipping seats that cannot be chosen", () => {
+    render(withI18n(<SeatMap view={makeView()} />));
+    seatBox("Stalls, row A, seat 3, £65.00").focus();
+    press("ArrowRight");
+    // A4 is taken: focus jumps the aisle and the taken seat to A5.
+    expect(focused().value).toBe("115");
+    press("ArrowRight");
+    expect(focused().value).toBe("116");
+    press("ArrowRight");
+    expect(focused().value).toBe("116");
+    press("Home");
+    // A1 is locked; A2 is the first seat that can be chosen.
+    expect(focused().value).toBe("112");
+    press("End");
+    expect(focused().value).toBe("116");
+    press("ArrowLeft");
+    expect(focused().value).toBe("115");
+  });
+
+  it("moves up and down to the nearest seat in the next row, across parts of the house", () => {
+    render(withI18n(<SeatMap view={makeView()} />));
+    seatBox("Stalls, row A, seat 5, £65.00, restricted view (Pillar on the left)").focus();
+    press("ArrowDown");
+    // A5 is at x 20: B3 (x 15) is nearer than B4 (x 28).
+    expect(focused().value).toBe("123");
+    press("ArrowDown");
+    // Into the Circle: C3 (x 10) is nearest to B3.
+    expect(focused().value).toBe("203");
+    press("ArrowDown");
+    expect(focused().value).toBe("203");
+    press("ArrowUp");
+    expect(focused().value).toBe("123");
+    press("ArrowUp");
+    // From B3 (x 15): A5 (x 20), not the taken A4 (x 10).
+    expect(focused().value).toBe("115");
+    seatBox("Stalls, row B, seat 1, £45.00").focus();
+    press("ArrowUp");
+    // B1 is at x -25: A2 (x -20) is nearest; A1 (x -30) is locked anyway.
+    expect(focused().value).toBe("112");
+  });
+
+  it("keeps the page still when an arrow key has nowhere to go, and ignores other keys", () => {
+    render(withI18n(<SeatMap view={makeView()} />));
+    seatBox("Circle, row A, seat 1, £45.00").focus();
+    const edge = new KeyboardEvent("keydown", { key: "ArrowDown", bubbles: true, cancelable: true });
+    focused().dispatchEvent(edge);
+    expect(edge.defaultPrevented).toBe(true);
+    const letter = new KeyboardEvent("keydown", { key: "a", bubbles: true, cancelable: true });
+    focused().dispatchEvent(letter);
+    expect(letter.defaultPrevented).toBe(false);
+    expect(focused().value).toBe("201");
+  });
+
+  it("leaves one tab stop per part of the house: the buyer's seat, else the first they can choose", () => {
+    render(withI18n(<SeatMap view={makeView()} />));
+    const stops = screen.getAllByRole("checkbox").filter((box) => box.tabIndex === 0);
+    expect(stops.map((box) => (box as HTMLInputElement).value)).toEqual(["123", "201"]);
+    seatBox("Circle, row A, seat 3, £45.00").focus();
+    const after = screen.getAllByRole("checkbox").filter((box) => box.tabIndex === 0);
+    expect(after.map((box) => (box as HTMLInputElement).value)).toEqual(["123", "203"]);
+  });
+
+  it("tells the page when a seat is ticked or unticked, and whether it is sponsored", () => {
+    const onToggle = vi.fn();
+    render(withI18n(<SeatMap view={makeView()} onToggle={onToggle} />));
+    fireEvent.click(seatBox("Stalls, row A, seat 6, £65.00, for American Express cardholders"));
+    expect(onToggle).toHaveBeenLastCalledWith(116, true, true);
+    fireEvent.click(seatBox("Stalls, row B, seat 3, £45.00"));
+    expect(onToggle).toHaveBeenLastCalledWith(123, false, false);
+    fireEvent.click(seatBox("Stalls, row A, seat 4, £65.00, unavailable"));
+    expect(onToggle).toHaveBeenCalledTimes(2);
+  });
+
+  it("shows the server's word on the buyer's seats when the view changes", () => {
+    const { rerender } = render(withI18n(<SeatMap view={makeView()} />));
+    fireEvent.click(seatBox("Stalls, row B, seat 4, £45.00"));
+    expect(seatBox("Stalls, row B, seat 4, £45.00")).toHaveProperty("checked", true);
+    // The hold failed: B4 went to someone else, and B3 is still the buyer's.
+    rerender(withI18n(<SeatMap view={makeView({ 124: TAKEN })} />));
+    expect(seatBox("Stalls, row B, seat 4, £45.00, unavailable")).toHaveProperty("checked", false);
+    expect(seatBox("Stalls, row B, seat 3, £45.00")).toHaveProperty("checked", true);
+  });
+
+  it("offers zoom buttons that do not submit the form", () => {
+    render(withI18n(<SeatMap view={makeView()} />));
+    const region = screen.getByRole("region", { name: "Seat map" });
+    const zoomOut = screen.getByRole("button", { name: "Zoom out" });
+    expect(zoomOut).toHaveProperty("type", "button");
+    expect(region.style.getPropertyValue("--zoom")).toBe("");
+    act(() => zoomOut.click());
+    expect(region.style.getPropertyValue("--zoom")).toBe("0.85");
+    act(() => screen.getByRole("button", { name: "Zoom in" }).click());
+    act(() => screen.getByRole("button", { name: "Zoom in" }).click());
+    expect(region.style.getPropertyValue("--zoom")).toBe("1.25");
+    for (let step = 0; step < 10; step += 1) act(() => screen.getByRole("button", { name: "Zoom in" }).click());
+    expect(screen.getByRole("button", { name: "Zoom in" })).toHaveProperty("disabled", true);
+  });
+});
+
+describe("the seat map key", () => {
+  it("gives each band's price, and explains only the marks the map uses", () => {
+    render(withI18n(<SeatMapLegend view={makeView()} />));
+    const prices = screen.getByRole("list", { name: "Prices" });
+    expect(
+      within(prices)
+        .getAllByRole("listitem")
+        .map((item) => item.textContent),
+    ).toEqual(["Band A: £65.00", "Band B: £45.00", "Standing: £25.00"]);
+    const seats = within(screen.getByRole("list", { name: "Seats" }))
+      .getAllByRole("listitem")
+      .map((item) => item.textContent);
+    expect(seats).toEqual([
+      "Your seats",
+      "Taken",
+      "Not available to choose",
+      "Restricted view",
+      "Wheelchair space",
+      "Companion seat",
+      "For American Express cardholders",
+    ]);
+  });
+
+  it("prices in the venue's currency, in the buyer's language", () => {
+    render(withI18n(<SeatMapLegend view={{ ...makeView(), currency: "USD" }} />, "en-US"));
+    expect(screen.getByText("Band A: $65.00").tagName).toBe("LI");
+  });
+});
+
+describe("the seat map filters", () => {
+  function renderFilters(url: string, view = makeView()) {
+    const filter = parseSeatMapFilter(new URL(url, "http://localhost").searchParams);
+    const Stub = createRemixStub([
+      { path: "/tickets", Component: () => withI18n(<SeatMapFilters view={view} filter={filter} />) },
+    ]);
+    render(<Stub initialEntries={[url]} />);
+  }
+
+  it("is a GET form with price and part-of-house choices and a submit button", async () => {
+    renderFilters("/tickets");
+    const from = await screen.findByRole("combobox", { name: "Price from" });
+    const form = from.closest("form")!;
+    expect(form.getAttribute("method")).toBe("get");
+    expect(
+      within(from)
+        .getAllByRole("option")
+        .map((option) => option.textContent),
+    ).toEqual(["Any price", "£25.00", "£45.00", "£65.00"]);
+    expect(within(from).getByRole("option", { name: "£45.00" })).toHaveProperty("value", "4500");
+    expect(screen.getByRole("combobox", { name: "Price to" })).toHaveProperty("name", "maxPrice");
+    const part = screen.getByRole("combobox", { name: "Part of the house" });
+    expect(
+      within(part)
+        .getAllByRole("option")
+        .map((option) => option.textContent),
+    ).toEqual(["All parts of the house", "Stalls", "Standing", "Circle"]);
+    expect(screen.getByRole("button", { name: "Show seats" })).toHaveProperty("type", "submit");
+    expect(screen.queryByRole("link", { name: "Clear filters" })).toBeNull();
+  });
+
+  it("shows the filter in force, keeps the page's other parameters, and offers to clear it", async () => {
+    renderFilters("/tickets?lng=en-GB&maxPrice=4500&section=circle&minPrice=oops");
+    expect(await screen.findByRole("combobox", { name: "Price to" })).toHaveProperty("value", "4500");
+    expect(screen.getByRole("combobox", { name: "Price from" })).toHaveProperty("value", "");
+    expect(screen.getByRole("combobox", { name: "Part of the house" })).toHaveProperty("value", "circle");
+    const kept = document.querySelector<HTMLInputElement>('input[type="hidden"][name="lng"]');
+    expect(kept?.value).toBe("en-GB");
+    expect(document.querySelector('input[type="hidden"][name="maxPrice"]')).toBeNull();
+    expect(screen.getByRole("link", { name: "Clear filters" }).getAttribute("href")).toBe("/tickets?lng=en-GB");
+  });
+});
+
+describe("reading the filter from the query", () => {
+  const parse = (query: string) => parseSeatMapFilter(new URLSearchParams(query));
+
+  it("reads prices in minor units and a part of the house", () => {
+    expect(parse("minPrice=2500&maxPrice=6500&section=abc-123")).toEqual({
+      minPrice: 2500,
+      maxPrice: 6500,
+      sectionId: "abc-123",
+    });
+  });
+
+  it("ignores what it cannot read, and puts prices the right way round", () => {
+    expect(parse("minPrice=-5&maxPrice=12.50&section=%3Cscript%3E")).toEqual({});
+    expect(parse("minPrice=abc&maxPrice=99999999999")).toEqual({});
+    expect(parse("minPrice=6500&maxPrice=2500")).toEqual({ minPrice: 2500, maxPrice: 6500 });
+    expect(parse("minPrice=&section=")).toEqual({});
+  });
+});
