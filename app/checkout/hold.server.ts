@@ -51,7 +51,6 @@ export function reservationPaths(context: AppLoadContext, reservation: Reservati
  * absolute or protocol-relative URL would make the form an open redirect).
  */
 export function safeReturnPath(value: FormDataEntryValue | string | null | undefined): string {
-  if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//") || value.includes("\\"))
-    return "/";
+  if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//") || value.includes("\\")) return "/";
   return value;
 }

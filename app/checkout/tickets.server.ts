@@ -57,7 +57,10 @@ export function ticketsView(reservation: Reservation, price: BasketPrice | undef
       row: seat.row,
       seat: seat.label,
       quantity: 1,
-      marks: [...(MARKED_TYPES.has(seat.seatType) ? [seat.seatType] : []), ...seat.restrictions.filter((key) => key === "amex")],
+      marks: [
+        ...(MARKED_TYPES.has(seat.seatType) ? [seat.seatType] : []),
+        ...seat.restrictions.filter((key) => key === "amex"),
+      ],
       viewNote: seat.viewNote,
       priceOptionId: priced?.priceOptionId ?? seat.priceOptionId ?? "",
       options: optionsOf(seat.priceBandId),
@@ -128,7 +131,8 @@ export async function saveTicketChoices(
     }
   }
   if (reservation.notice) {
-    if (form.get("ackNotice") === "yes") events.push(track(context, "performanceNoticeAcknowledged", { performanceId }));
+    if (form.get("ackNotice") === "yes")
+      events.push(track(context, "performanceNoticeAcknowledged", { performanceId }));
     else errors.ackNotice = { key: "tickets.noticeRequired" };
   }
   if (reservation.admissionMessage) {

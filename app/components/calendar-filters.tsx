@@ -1,6 +1,6 @@
 import { Form, Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { formatMoney } from "./calendar-format";
+import { formatMoney } from "./format";
 
 export interface CalendarFilterValues {
   quantity?: number;

@@ -1,3 +1,5 @@
+import { dateTimeFormat } from "./format";
+
 // Calendar arithmetic on plain calendar dates ("2026-03-14", months as "2026-03"), free of time
 // zones: the server has already placed each performance on its day in the venue's time zone.
 
@@ -18,26 +20,16 @@ export interface PerformanceView {
   href: string | null;
 }
 
-export function formatMoney(minor: number, currency: string, locale: string): string {
-  return new Intl.NumberFormat(locale, { style: "currency", currency }).format(minor / 100);
-}
-
-export function formatTime(iso: string, timeZone: string, locale: string): string {
-  return new Intl.DateTimeFormat(locale, { hour: "numeric", minute: "2-digit", timeZone }).format(new Date(iso));
-}
-
 const utc = (day: string) => new Date(`${day}T00:00:00Z`);
 
 /** "March 2026" */
 export function formatMonth(month: string, locale: string): string {
-  return new Intl.DateTimeFormat(locale, { month: "long", year: "numeric", timeZone: "UTC" }).format(
-    utc(`${month}-01`),
-  );
+  return dateTimeFormat(locale, { month: "long", year: "numeric", timeZone: "UTC" }).format(utc(`${month}-01`));
 }
 
 /** "Wednesday 12 March 2026" (in the locale's order) */
 export function formatLongDay(day: string, locale: string): string {
-  return new Intl.DateTimeFormat(locale, {
+  return dateTimeFormat(locale, {
     weekday: "long",
     day: "numeric",
     month: "long",
@@ -60,8 +52,8 @@ export function weekStartsOn(locale: string): 0 | 1 {
 /** The weekdays in column order, each as [short, long] names. */
 export function weekdayNames(locale: string): [string, string][] {
   const start = weekStartsOn(locale);
-  const short = new Intl.DateTimeFormat(locale, { weekday: "short", timeZone: "UTC" });
-  const long = new Intl.DateTimeFormat(locale, { weekday: "long", timeZone: "UTC" });
+  const short = dateTimeFormat(locale, { weekday: "short", timeZone: "UTC" });
+  const long = dateTimeFormat(locale, { weekday: "long", timeZone: "UTC" });
   // 2024-01-07 was a Sunday.
   return Array.from({ length: 7 }, (_, index) => {
     const date = new Date(Date.UTC(2024, 0, 7 + start + index));

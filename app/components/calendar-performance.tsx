@@ -1,7 +1,8 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { formatDateTime } from "./format";
-import { formatLongDay, formatTime, type PerformanceView } from "./calendar-format";
+import { formatLongDay, type PerformanceView } from "./calendar-format";
+import { formatTime } from "./format";
 
 /**
  * One performance: its time, its availability in words (with a colour that only repeats them),

@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { formatMoney } from "./calendar-format";
+import { formatMoney } from "./format";
 
 export type PromoRuleView =
   | { kind: "percentageOff"; percent: number }

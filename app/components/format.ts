@@ -1,11 +1,34 @@
-// Dates and times are shown in the venue's time zone, in the buyer's language.
+// Money, dates and times as the buyer reads them: money from integer minor units, times in the
+// venue's time zone, all in the buyer's language. Building an Intl formatter costs far more than
+// using one (it showed in the calendar's profile), so each is made once per locale and options.
+
+const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
+
+function cached<T extends Intl.NumberFormat | Intl.DateTimeFormat>(key: string, make: () => T): T {
+  let formatter = formatters.get(key) as T | undefined;
+  if (!formatter) {
+    formatter = make();
+    formatters.set(key, formatter);
+  }
+  return formatter;
+}
+
+export function dateTimeFormat(locale: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  return cached(`d|${locale}|${JSON.stringify(options)}`, () => new Intl.DateTimeFormat(locale, options));
+}
+
+export function formatMoney(minor: number, currency: string, locale: string): string {
+  return cached(`m|${locale}|${currency}`, () => new Intl.NumberFormat(locale, { style: "currency", currency })).format(
+    minor / 100,
+  );
+}
 
 export function formatDate(iso: string, timeZone: string, locale: string): string {
-  return new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeZone }).format(new Date(iso));
+  return dateTimeFormat(locale, { dateStyle: "medium", timeZone }).format(new Date(iso));
 }
 
 export function formatDateTime(iso: string, timeZone: string, locale: string): string {
-  return new Intl.DateTimeFormat(locale, {
+  return dateTimeFormat(locale, {
     weekday: "short",
     day: "numeric",
     month: "short",
@@ -14,4 +37,8 @@ export function formatDateTime(iso: string, timeZone: string, locale: string): s
     minute: "2-digit",
     timeZone,
   }).format(new Date(iso));
+}
+
+export function formatTime(iso: string, timeZone: string, locale: string): string {
+  return dateTimeFormat(locale, { hour: "numeric", minute: "2-digit", timeZone }).format(new Date(iso));
 }

@@ -37,6 +37,12 @@ function useSecondsLeft(serverSeconds: number): number {
   return left;
 }
 
+/** Whether the hold has run out, as the server said or as the countdown reaches zero. */
+export function useHoldExpired(hold: HoldView | null): boolean {
+  const left = useSecondsLeft(hold?.secondsLeft ?? 0);
+  return hold !== null && (hold.expired || left === 0);
+}
+
 /**
  * The reservation's clock, shown wherever the buyer holds seats: minutes:seconds from the server,
  * counting down with script; a polite announcement at each minute mark (not every second); a
@@ -122,15 +128,7 @@ export function HoldPanel({ hold, releaseTo }: { hold: HoldView; releaseTo?: str
   );
 }
 
-export function ReleaseDialog({
-  open,
-  onClose,
-  returnTo,
-}: {
-  open: boolean;
-  onClose?: () => void;
-  returnTo: string;
-}) {
+export function ReleaseDialog({ open, onClose, returnTo }: { open: boolean; onClose?: () => void; returnTo: string }) {
   const { t } = useTranslation();
   return (
     <Confirmation open={open} title={t("hold.releaseTitle")} onClose={onClose}>

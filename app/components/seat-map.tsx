@@ -3,6 +3,7 @@ import { useEffect, useMemo, useRef, useState, type CSSProperties } from "react"
 import { useTranslation } from "react-i18next";
 import { ExistingSearchParams } from "remix-utils/existing-search-params";
 import { useHydrated } from "remix-utils/use-hydrated";
+import { formatMoney } from "./format";
 import {
   FILTER_PARAMS,
   isSelectable,
@@ -37,19 +38,6 @@ const ROW_CODE = /^[A-Za-z0-9]{1,3}$/;
 const MOVES = new Set(["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End"]);
 const ZOOM_LEVELS = [0.35, 0.5, 0.7, 0.85, 1, 1.25, 1.5];
 const DEFAULT_ZOOM = ZOOM_LEVELS.indexOf(1);
-
-const moneyFormats = new Map<string, Intl.NumberFormat>();
-
-/** Formats integer minor units in the buyer's language. */
-export function formatMoney(minor: number, currency: string, locale: string): string {
-  const key = `${locale}|${currency}`;
-  let format = moneyFormats.get(key);
-  if (!format) {
-    format = new Intl.NumberFormat(locale, { style: "currency", currency });
-    moneyFormats.set(key, format);
-  }
-  return format.format(minor / 100);
-}
 
 const sectionAnchor = (id: string) => `seat-map-${id}`;
 const END_ANCHOR = "seat-map-end";

@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import type { FieldErrors, TicketsView } from "~/checkout/tickets.server";
-import { formatMoney } from "./money";
+import { formatMoney } from "./format";
 
 /** "Stalls, row F, seat 12" or "Standing floor × 3". */
 export function useTicketName() {

@@ -38,9 +38,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
 
   if (intent === "release" || intent === "reselect" || intent === "cancel" || intent === "empty") {
-    const events = buyer.basketId
-      ? await releaseReservation(context, buyer.basketId, reservation?.performanceId)
-      : [];
+    const events = buyer.basketId ? await releaseReservation(context, buyer.basketId, reservation?.performanceId) : [];
     if (intent === "reselect" && reservation?.expired)
       events.push(track(context, "holdExpired", { performanceId: reservation.performanceId }));
     await flashEvents(context, headers, events);

@@ -9,10 +9,10 @@ import { saveTicketChoices, ticketsView, type FieldErrors } from "~/checkout/tic
 import { Confirmation } from "~/components/confirmation";
 import { ErrorSummary, type SummaryError } from "~/components/error-summary";
 import { formatDateTime } from "~/components/format";
-import { HOLD_ACTION, HoldPanel, SessionExpiredDialog } from "~/components/hold-panel";
-import { formatMoney } from "~/components/money";
+import { HOLD_ACTION, HoldPanel, useHoldExpired } from "~/components/hold-panel";
+import { formatMoney } from "~/components/format";
 import { PostForm } from "~/components/post-form";
-import { SeatMap, SeatMapFilters, SeatMapLegend } from "~/components/seat-map";
+import { SeatMap, SeatMapFilters } from "~/components/seat-map";
 import { TicketChoices } from "~/components/ticket-choices";
 import {
   chooseSeats,
@@ -41,9 +41,11 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
         entitlements: withAccessDeclaration(page.entitlements, true),
         filter: parseSeatMapFilter(url.searchParams),
       });
-  trackedEvents.push(track(context, view || refusal ? "fetchSeats.success" : "fetchSeats.failure", { performanceId: performance.id }));
-  const live = ownReservation && !ownReservation.expired ? ownReservation : null;
-  const tickets = live && buyer.basketId ? ticketsView(live, await context.baskets.price(buyer.basketId)) : null;
+  trackedEvents.push(
+    track(context, view || refusal ? "fetchSeats.success" : "fetchSeats.failure", { performanceId: performance.id }),
+  );
+  const tickets =
+    ownReservation && buyer.basketId ? ticketsView(ownReservation, await context.baskets.price(buyer.basketId)) : null;
   const seatLimit = performance.seat_limit;
   return {
     show: { name: show.name, venueName: show.venueName, timeZone: show.timeZone },
@@ -134,7 +136,9 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 
   if (intent === "select") {
     const wanted = form.getAll("seat").flatMap((value) => (int(value) === undefined ? [] : [int(value)!]));
-    const sponsored = new Set(form.getAll("sponsored").flatMap((value) => (int(value) === undefined ? [] : [int(value)!])));
+    const sponsored = new Set(
+      form.getAll("sponsored").flatMap((value) => (int(value) === undefined ? [] : [int(value)!])),
+    );
     const outcome = await chooseSeats(context, {
       basketId,
       performanceId: performance.id,
@@ -144,7 +148,14 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       sponsored,
     });
     if (!outcome.ok && outcome.error.key === "engine.restricted" && !declared)
-      return fail({ error: { key: "tickets.accessDeclarationNeeded" }, errors: { access: { key: "tickets.accessDeclarationNeeded" } } }, outcome.events, 409);
+      return fail(
+        {
+          error: { key: "tickets.accessDeclarationNeeded" },
+          errors: { access: { key: "tickets.accessDeclarationNeeded" } },
+        },
+        outcome.events,
+        409,
+      );
     return done(outcome, back.pathname + back.search);
   }
 
@@ -153,7 +164,10 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     if (!quantity) return fail({ errors: { quantity: { key: "tickets.quantityRequired" } } });
     if (quantity > performance.seat_limit) {
       return fail(
-        { error: { key: "engine.seat-limit", values: { seatSelectionLimit: performance.seat_limit } }, groupLimit: performance.seat_limit },
+        {
+          error: { key: "engine.seat-limit", values: { seatSelectionLimit: performance.seat_limit } },
+          groupLimit: performance.seat_limit,
+        },
         [track(context, "cappingError", { performanceId: performance.id, limit: performance.seat_limit })],
       );
     }
@@ -212,6 +226,7 @@ export default function Tickets() {
   const location = useLocation();
   const seatForm = useRef<HTMLFormElement>(null);
   const [presaleOpen, setPresaleOpen] = useState(true);
+  const expired = useHoldExpired(hold);
   const when = formatDateTime(performance.startsAt, show.timeZone, i18n.language);
   const money = (amount: number) => formatMoney(amount, currency, i18n.language);
   const phone = t("venue.supportPhone");
@@ -243,7 +258,9 @@ export default function Tickets() {
       </p>
       <ErrorSummary errors={summary} />
       {result?.groupLimit ? (
-        <p className="message message--info">{t("tickets.groupContact", { seatSelectionLimit: result.groupLimit, phone })}</p>
+        <p className="message message--info">
+          {t("tickets.groupContact", { seatSelectionLimit: result.groupLimit, phone })}
+        </p>
       ) : null}
       {result?.error?.key === "reserve.somethingWrong" || result?.error?.key === "reserve.genericError" ? (
         <p>
@@ -292,15 +309,14 @@ export default function Tickets() {
       ) : null}
 
       {hold ? <HoldPanel hold={hold} /> : null}
-      {hold?.expired ? <SessionExpiredDialog open /> : null}
 
       {tickets && tickets.lines.length > 0 ? (
         <section className="basket" aria-labelledby="basket-title">
           <h2 id="basket-title">{t("tickets.yourTickets")}</h2>
           <PostForm>
             <TicketChoices view={tickets} errors={result?.errors} />
-            <button type="submit" name="intent" value="continue" className="button button--primary" disabled={hold?.expired}>
-              {hold?.expired ? t("hold.reservationExpired") : t("tickets.continue")}
+            <button type="submit" name="intent" value="continue" className="button button--primary" disabled={expired}>
+              {expired ? t("hold.reservationExpired") : t("tickets.continue")}
             </button>
           </PostForm>
         </section>
@@ -315,13 +331,20 @@ export default function Tickets() {
               <PostForm>
                 <div className="field">
                   <label htmlFor="quantity">{t("tickets.quantity")}</label>
-                  <select id="quantity" name="quantity" defaultValue="2" aria-describedby={fieldError("quantity") ? "quantity-error" : undefined}>
+                  <select
+                    id="quantity"
+                    name="quantity"
+                    defaultValue="2"
+                    aria-describedby={fieldError("quantity") ? "quantity-error" : undefined}
+                  >
                     {Array.from({ length: performance.seatLimit }, (_, index) => (
                       <option key={index + 1} value={index + 1}>
                         {index + 1}
                       </option>
                     ))}
-                    <option value={performance.seatLimit + 1}>{t("tickets.moreThan", { count: performance.seatLimit })}</option>
+                    <option value={performance.seatLimit + 1}>
+                      {t("tickets.moreThan", { count: performance.seatLimit })}
+                    </option>
                   </select>
                   {fieldError("quantity") ? (
                     <p id="quantity-error" className="field-error">
@@ -400,7 +423,9 @@ export default function Tickets() {
                         id={`area-${area.id}`}
                         name={`area-${area.id}`}
                         aria-describedby={`area-${area.id}-hint`}
-                        defaultValue={String(tickets?.lines.find((line) => line.section === area.name && !line.seat)?.quantity ?? 0)}
+                        defaultValue={String(
+                          tickets?.lines.find((line) => line.section === area.name && !line.seat)?.quantity ?? 0,
+                        )}
                         disabled={area.left === 0}
                       >
                         {Array.from({ length: Math.min(performance.seatLimit, area.left) + 1 }, (_, count) => (
@@ -422,9 +447,8 @@ export default function Tickets() {
           {seated ? (
             <section className="seat-map-section" aria-labelledby="seat-map-title">
               <h2 id="seat-map-title">{t("tickets.seatMapTitle")}</h2>
-              <SeatMapFilters view={view} />
-              <SeatMapLegend view={view} />
-              <PostForm ref={seatForm} id="seat-map-form" className="seat-map-form">
+              <SeatMapFilters view={view} filter={view.filter} />
+              <PostForm ref={seatForm} id="seat-map-form" className="seat-map-form" autoComplete="off">
                 <input type="hidden" name="intent" value="select" />
                 <AccessDeclaration id="map-access" error={fieldError("access")} />
                 <SeatMap
@@ -444,7 +468,9 @@ export default function Tickets() {
           ) : null}
         </>
       ) : null}
-      {view && bands.some((band) => band.options.length > 1) ? <p className="hint">{t("tickets.optionsHint")}</p> : null}
+      {view && bands.some((band) => band.options.length > 1) ? (
+        <p className="hint">{t("tickets.optionsHint")}</p>
+      ) : null}
       <p className="hint">{t("tickets.groupHint", { seatSelectionLimit: performance.seatLimit, phone })}</p>
     </>
   );
@@ -470,7 +496,13 @@ function AccessDeclaration({
         </p>
       ) : null}
       <div className="checkbox">
-        <input type="checkbox" id={id} name="access" value="wheelchair" aria-describedby={error ? `${id}-error` : undefined} />
+        <input
+          type="checkbox"
+          id={id}
+          name="access"
+          value="wheelchair"
+          aria-describedby={error ? `${id}-error` : undefined}
+        />
         <label htmlFor={id}>{t("tickets.accessDeclaration")}</label>
       </div>
       {children}

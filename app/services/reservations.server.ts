@@ -131,7 +131,9 @@ export async function reserveBestAvailable(
     entitlements: Entitlements;
   },
 ): Promise<ReserveOutcome> {
-  const events = [track(context, "seatFinderEngaged", { performanceId: input.performanceId, quantity: input.request.quantity })];
+  const events = [
+    track(context, "seatFinderEngaged", { performanceId: input.performanceId, quantity: input.request.quantity }),
+  ];
   const previous =
     input.current && !input.current.expired && input.current.performanceId === input.performanceId
       ? input.current.seats.map((seat) => seat.seatId)

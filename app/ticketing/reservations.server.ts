@@ -123,7 +123,9 @@ export function createReservations(store: Store, clock: Clock, policy: HoldPolic
         .innerJoin("seats", "seats.id", "seat_claims.seat_id")
         .innerJoin("sections", "sections.id", "seats.section_id")
         .innerJoin("price_plan_seats", (join) =>
-          join.onRef("price_plan_seats.seat_id", "=", "seats.id").on("price_plan_seats.price_plan_id", "=", hold.price_plan_id),
+          join
+            .onRef("price_plan_seats.seat_id", "=", "seats.id")
+            .on("price_plan_seats.price_plan_id", "=", hold.price_plan_id),
         )
         .select([
           "seats.id",

@@ -68,9 +68,9 @@ describe.each(DIALECTS)("changing a reservation on %s", (dialect) => {
 
   it("a companion seat needs the same declaration or membership as the wheelchair space", async () => {
     const companion = seed.seat("A", "2");
-    expect(await inventory.holdSeats({ basketId: "g", performanceId, seatIds: [companion], entitlements: GUEST })).toMatchObject(
-      { reason: "restricted" },
-    );
+    expect(
+      await inventory.holdSeats({ basketId: "g", performanceId, seatIds: [companion], entitlements: GUEST }),
+    ).toMatchObject({ reason: "restricted" });
     expect(
       await inventory.holdSeats({
         basketId: "g",
