@@ -29,6 +29,8 @@ export default defineConfig({
   fullyParallel: true,
   workers: 2,
   retries: 0,
+  // axe takes its time over the tickets page (a seat map of up to 2,341 seats, checked as a whole).
+  timeout: 120_000,
   forbidOnly: true,
   // The JSON report feeds the summary line .ci/run prints.
   reporter: [["list"], ["json", { outputFile: "reports/playwright.json" }]],

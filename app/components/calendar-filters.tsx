@@ -1,6 +1,7 @@
 import { Form, Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { formatMoney } from "./format";
+import { SelectField } from "./select-field";
 
 export interface CalendarFilterValues {
   quantity?: number;
@@ -35,6 +36,7 @@ export function CalendarFilters({
 }) {
   const { t, i18n } = useTranslation();
   const money = (amount: number) => formatMoney(amount, options.currency, i18n.language);
+  const prices = options.prices.map((price) => ({ value: price, label: money(price) }));
   // Keyed by the values, so the choices follow the address when a link (Clear, a month) changes it.
   const key = JSON.stringify(values);
   return (
@@ -52,39 +54,33 @@ export function CalendarFilters({
               ))}
             </select>
           </div>
-          <div className="calendar-filters__field">
-            <label htmlFor="calendar-section">{t("calendar.filter.section")}</label>
-            <select id="calendar-section" name="section" defaultValue={values.sectionId ?? ""}>
-              <option value="">{t("calendar.filter.allSections")}</option>
-              {options.sections.map((section) => (
-                <option key={section.id} value={section.id}>
-                  {section.name}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="calendar-filters__field">
-            <label htmlFor="calendar-from">{t("calendar.filter.from")}</label>
-            <select id="calendar-from" name="from" defaultValue={values.minPrice ?? ""}>
-              <option value="">{t("calendar.filter.anyPrice")}</option>
-              {options.prices.map((price) => (
-                <option key={price} value={price}>
-                  {money(price)}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="calendar-filters__field">
-            <label htmlFor="calendar-to">{t("calendar.filter.to")}</label>
-            <select id="calendar-to" name="to" defaultValue={values.maxPrice ?? ""}>
-              <option value="">{t("calendar.filter.anyPrice")}</option>
-              {options.prices.map((price) => (
-                <option key={price} value={price}>
-                  {money(price)}
-                </option>
-              ))}
-            </select>
-          </div>
+          <SelectField
+            className="calendar-filters__field"
+            id="calendar-section"
+            name="section"
+            label={t("calendar.filter.section")}
+            anyLabel={t("calendar.filter.allSections")}
+            options={options.sections.map((section) => ({ value: section.id, label: section.name }))}
+            defaultValue={values.sectionId}
+          />
+          <SelectField
+            className="calendar-filters__field"
+            id="calendar-from"
+            name="from"
+            label={t("calendar.filter.from")}
+            anyLabel={t("calendar.filter.anyPrice")}
+            options={prices}
+            defaultValue={values.minPrice}
+          />
+          <SelectField
+            className="calendar-filters__field"
+            id="calendar-to"
+            name="to"
+            label={t("calendar.filter.to")}
+            anyLabel={t("calendar.filter.anyPrice")}
+            options={prices}
+            defaultValue={values.maxPrice}
+          />
         </div>
         <div className="calendar-filters__actions">
           <button type="submit" className="button">

@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { formatMoney } from "./format";
+import { RemovePromoLink } from "./promo-removal";
 
 export type PromoRuleView =
   | { kind: "percentageOff"; percent: number }
@@ -48,10 +49,14 @@ export function CalendarPromo({ promo }: { promo: PromoOutcome }) {
     return promo.fromLink ? (
       <div className="calendar-promo calendar-promo--applied" role="status">
         <p className="calendar-promo__title">{t("promo.applied")}</p>
-        <p className="calendar-promo__detail">{detail}</p>
+        <p className="calendar-promo__detail">
+          {detail} <RemovePromoLink />
+        </p>
       </div>
     ) : (
-      <p className="calendar-promo calendar-promo--held">{t("calendar.promo.held", { detail })}</p>
+      <p className="calendar-promo calendar-promo--held">
+        {t("calendar.promo.held", { detail })} <RemovePromoLink />
+      </p>
     );
   }
   return (

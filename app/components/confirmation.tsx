@@ -1,5 +1,7 @@
 import { useEffect, useId, useRef, type ReactNode } from "react";
+import { Link } from "@remix-run/react";
 import { useHydrated } from "remix-utils/use-hydrated";
+import { PostForm } from "./post-form";
 
 /**
  * The spec's dialogs (session expired, release seats, empty your cart, membership offer, promo
@@ -55,5 +57,49 @@ export function Confirmation({
       <h2 id={titleId}>{title}</h2>
       {children}
     </dialog>
+  );
+}
+
+/**
+ * A confirmation's two answers: do it (a form posting `intent` to `action`), or keep things as
+ * they are (closes the dialog with script; a link back without it).
+ */
+export function ConfirmActions({
+  action,
+  intent,
+  confirmLabel,
+  keepLabel,
+  onKeep,
+  keepHref,
+  fields = {},
+}: {
+  action: string;
+  intent: string;
+  confirmLabel: string;
+  keepLabel: string;
+  onKeep?: () => void;
+  keepHref: string;
+  fields?: Record<string, string>;
+}) {
+  return (
+    <div className="confirmation__actions">
+      <PostForm action={action}>
+        {Object.entries(fields).map(([name, value]) => (
+          <input key={name} type="hidden" name={name} value={value} />
+        ))}
+        <button type="submit" name="intent" value={intent} className="button button--warning">
+          {confirmLabel}
+        </button>
+      </PostForm>
+      {onKeep ? (
+        <button type="button" className="button button--secondary" onClick={onKeep}>
+          {keepLabel}
+        </button>
+      ) : (
+        <Link to={keepHref} className="button button--secondary">
+          {keepLabel}
+        </Link>
+      )}
+    </div>
   );
 }

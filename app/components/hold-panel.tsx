@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useHydrated } from "remix-utils/use-hydrated";
 import type { HoldView } from "~/checkout/hold.server";
-import { Confirmation } from "./confirmation";
+import { Confirmation, ConfirmActions } from "./confirmation";
 import { formatDateTime } from "./format";
 import { PostForm } from "./post-form";
 
@@ -133,22 +133,14 @@ export function ReleaseDialog({ open, onClose, returnTo }: { open: boolean; onCl
   return (
     <Confirmation open={open} title={t("hold.releaseTitle")} onClose={onClose}>
       <p>{t("hold.releaseBody")}</p>
-      <div className="confirmation__actions">
-        <PostForm action={HOLD_ACTION}>
-          <button type="submit" name="intent" value="release" className="button button--warning">
-            {t("hold.releaseConfirm")}
-          </button>
-        </PostForm>
-        {onClose ? (
-          <button type="button" className="button button--secondary" onClick={onClose}>
-            {t("hold.keep")}
-          </button>
-        ) : (
-          <Link to={returnTo} className="button button--secondary">
-            {t("hold.keep")}
-          </Link>
-        )}
-      </div>
+      <ConfirmActions
+        action={HOLD_ACTION}
+        intent="release"
+        confirmLabel={t("hold.releaseConfirm")}
+        keepLabel={t("hold.keep")}
+        onKeep={onClose}
+        keepHref={returnTo}
+      />
     </Confirmation>
   );
 }

@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import { ExistingSearchParams } from "remix-utils/existing-search-params";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { formatMoney } from "./format";
+import { SelectField } from "./select-field";
 import {
   FILTER_PARAMS,
   isSelectable,
@@ -435,7 +436,10 @@ export function SeatMapFilters({ view, filter }: { view: SeatMapView; filter: Se
   for (const price of [filter.minPrice, filter.maxPrice])
     if (price !== undefined && !prices.includes(price)) prices.push(price);
   prices.sort((a, b) => a - b);
-  const money = (minor: number) => formatMoney(minor, view.currency, i18n.language);
+  const priceOptions = prices.map((price) => ({
+    value: price,
+    label: formatMoney(price, view.currency, i18n.language),
+  }));
   const filtered = filter.minPrice !== undefined || filter.maxPrice !== undefined || filter.sectionId !== undefined;
   const owned: string[] = Object.values(FILTER_PARAMS);
   const kept = new URLSearchParams(location.search);
@@ -448,28 +452,24 @@ export function SeatMapFilters({ view, filter }: { view: SeatMapView; filter: Se
       <ExistingSearchParams exclude={owned} />
       <fieldset>
         <legend>{t("seatMap.filters.title")}</legend>
-        <div className="seat-map-filters__field">
-          <label htmlFor="seat-filter-min-price">{t("seatMap.filters.priceFrom")}</label>
-          <select id="seat-filter-min-price" name={FILTER_PARAMS.minPrice} defaultValue={filter.minPrice ?? ""}>
-            <option value="">{t("seatMap.filters.anyPrice")}</option>
-            {prices.map((price) => (
-              <option key={price} value={price}>
-                {money(price)}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="seat-map-filters__field">
-          <label htmlFor="seat-filter-max-price">{t("seatMap.filters.priceTo")}</label>
-          <select id="seat-filter-max-price" name={FILTER_PARAMS.maxPrice} defaultValue={filter.maxPrice ?? ""}>
-            <option value="">{t("seatMap.filters.anyPrice")}</option>
-            {prices.map((price) => (
-              <option key={price} value={price}>
-                {money(price)}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectField
+          className="seat-map-filters__field"
+          id="seat-filter-min-price"
+          name={FILTER_PARAMS.minPrice}
+          label={t("seatMap.filters.priceFrom")}
+          anyLabel={t("seatMap.filters.anyPrice")}
+          options={priceOptions}
+          defaultValue={filter.minPrice}
+        />
+        <SelectField
+          className="seat-map-filters__field"
+          id="seat-filter-max-price"
+          name={FILTER_PARAMS.maxPrice}
+          label={t("seatMap.filters.priceTo")}
+          anyLabel={t("seatMap.filters.anyPrice")}
+          options={priceOptions}
+          defaultValue={filter.maxPrice}
+        />
         <div className="seat-map-filters__field">
           <label htmlFor="seat-filter-section">{t("seatMap.filters.section")}</label>
           <select id="seat-filter-section" name={FILTER_PARAMS.sectionId} defaultValue={filter.sectionId ?? ""}>

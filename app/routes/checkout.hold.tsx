@@ -1,9 +1,10 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { basketCookieHeader, readBuyer } from "~/checkout/buyer.server";
+import { basketCookieHeader, promoCookieHeader, readBuyer } from "~/checkout/buyer.server";
 import { reservationPaths, safeReturnPath } from "~/checkout/hold.server";
 import { ReleaseDialog } from "~/components/hold-panel";
+import { RemovePromoDialog } from "~/components/promo-removal";
 import { releaseReservation, refusalMessage, type Message } from "~/services/reservations.server";
 import { flashEvents, track } from "~/tracking/track.server";
 
@@ -13,7 +14,7 @@ import { flashEvents, track } from "~/tracking/track.server";
 
 export const handle = { titleKey: "hold.pageTitle" };
 
-const CONFIRMATIONS = ["release"] as const;
+const CONFIRMATIONS = ["release", "remove-promo"] as const;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
@@ -35,6 +36,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (!extended.ok) return data({ error: refusalMessage(extended), returnTo }, { status: 409 });
     await flashEvents(context, headers, [track(context, "holdExtended", { performanceId: reservation.performanceId })]);
     return redirect(returnTo, { headers });
+  }
+
+  if (intent === "remove-promo") {
+    // Only the code changes: the seats stay held, and the pages reprice without it.
+    headers.append("Set-Cookie", await promoCookieHeader(context, null));
+    if (buyer.basketId && reservation) await context.baskets.setPromo(buyer.basketId, null);
+    await flashEvents(context, headers, [track(context, "promoClear")]);
+    return redirect(safeReturnPath(form.get("returnTo")), { headers });
   }
 
   if (intent === "release" || intent === "reselect" || intent === "cancel" || intent === "empty") {
@@ -75,6 +84,7 @@ export default function HoldPage() {
         </div>
       ) : null}
       {confirm === "release" ? <ReleaseDialog open returnTo={returnTo} /> : null}
+      {confirm === "remove-promo" ? <RemovePromoDialog open returnTo={returnTo} /> : null}
       {!confirm && !result ? (
         <p>
           <Link to={returnTo}>{t("hold.back")}</Link>

@@ -12,7 +12,9 @@ import { formatDateTime } from "~/components/format";
 import { HOLD_ACTION, HoldPanel, useHoldExpired } from "~/components/hold-panel";
 import { formatMoney } from "~/components/format";
 import { PostForm } from "~/components/post-form";
+import { RemovePromoLink } from "~/components/promo-removal";
 import { SeatMap, SeatMapFilters } from "~/components/seat-map";
+import { SelectField } from "~/components/select-field";
 import { TicketChoices } from "~/components/ticket-choices";
 import {
   chooseSeats,
@@ -44,6 +46,10 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   trackedEvents.push(
     track(context, view || refusal ? "fetchSeats.success" : "fetchSeats.failure", { performanceId: performance.id }),
   );
+  if (view?.sections.some((section) => section.kind === "standing")) {
+    trackedEvents.push(track(context, "fetchAdmissions.request", { performanceId: performance.id }));
+    trackedEvents.push(track(context, "fetchAdmissions.success", { performanceId: performance.id }));
+  }
   const tickets =
     ownReservation && buyer.basketId ? ticketsView(ownReservation, await context.baskets.price(buyer.basketId)) : null;
   const seatLimit = performance.seat_limit;
@@ -246,6 +252,9 @@ export default function Tickets() {
   ];
   const fieldError = (field: string) => result?.errors?.[field];
   const bands = view?.bands ?? [];
+  const prices = [...new Set(bands.map((band) => band.price))]
+    .sort((a, b) => a - b)
+    .map((price) => ({ value: price, label: money(price) }));
   const standing = view?.sections.filter((section) => section.kind === "standing") ?? [];
   const seated = view?.sections.some((section) => section.kind === "seated") ?? false;
 
@@ -308,6 +317,11 @@ export default function Tickets() {
         <p className="message message--info">{t(`engine.${refusal}`)}</p>
       ) : null}
 
+      {loaderData.promo ? (
+        <p className="message message--info">
+          {t("promo.appliedCode", { code: loaderData.promo.code })} <RemovePromoLink />
+        </p>
+      ) : null}
       {hold ? <HoldPanel hold={hold} /> : null}
 
       {tickets && tickets.lines.length > 0 ? (
@@ -353,39 +367,30 @@ export default function Tickets() {
                   ) : null}
                 </div>
                 <div className="field-row">
-                  <div className="field">
-                    <label htmlFor="best-min">{t("tickets.priceFrom")}</label>
-                    <select id="best-min" name="minPrice" defaultValue="">
-                      <option value="">{t("tickets.anyPrice")}</option>
-                      {bands.map((band) => (
-                        <option key={band.id} value={band.price}>
-                          {money(band.price)}
-                        </option>
-                      ))}
-                    </select>
-                  </div>
-                  <div className="field">
-                    <label htmlFor="best-max">{t("tickets.priceTo")}</label>
-                    <select id="best-max" name="maxPrice" defaultValue="">
-                      <option value="">{t("tickets.anyPrice")}</option>
-                      {bands.map((band) => (
-                        <option key={band.id} value={band.price}>
-                          {money(band.price)}
-                        </option>
-                      ))}
-                    </select>
-                  </div>
-                  <div className="field">
-                    <label htmlFor="best-section">{t("tickets.partOfHouse")}</label>
-                    <select id="best-section" name="section" defaultValue="">
-                      <option value="">{t("tickets.anywhere")}</option>
-                      {view.filterSections.map((section) => (
-                        <option key={section.id} value={section.id}>
-                          {section.name}
-                        </option>
-                      ))}
-                    </select>
-                  </div>
+                  <SelectField
+                    className="field"
+                    id="best-min"
+                    name="minPrice"
+                    label={t("tickets.priceFrom")}
+                    anyLabel={t("tickets.anyPrice")}
+                    options={prices}
+                  />
+                  <SelectField
+                    className="field"
+                    id="best-max"
+                    name="maxPrice"
+                    label={t("tickets.priceTo")}
+                    anyLabel={t("tickets.anyPrice")}
+                    options={prices}
+                  />
+                  <SelectField
+                    className="field"
+                    id="best-section"
+                    name="section"
+                    label={t("tickets.partOfHouse")}
+                    anyLabel={t("tickets.anywhere")}
+                    options={view.filterSections.map((section) => ({ value: section.id, label: section.name }))}
+                  />
                 </div>
                 <AccessDeclaration id="best-access" error={fieldError("access")}>
                   <div className="field">

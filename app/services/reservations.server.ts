@@ -174,7 +174,6 @@ export async function chooseStanding(
     events.push(track(context, "removeTickets.success", { performanceId: input.performanceId, area: input.sectionId }));
     return { ok: true, events };
   }
-  events.push(track(context, "fetchAdmissions.request", { performanceId: input.performanceId }));
   return reserve(context, input.performanceId, events, () =>
     context.inventory.holdStanding({ ...input, replace: true }),
   );

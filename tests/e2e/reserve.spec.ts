@@ -7,9 +7,6 @@ import { expect, test, waitForHydration } from "./fixtures";
 
 const SHORT_HOLD_URL = `http://localhost:${Number(process.env.E2E_PORT ?? 3210) + 1}`;
 
-// axe takes its time over a map of 2,341 seats.
-test.describe.configure({ timeout: 120_000 });
-
 // A refused form answers 400 or 409, which the browser logs as a failed resource.
 test.use({ expectedConsoleErrors: [/status of 40[09]/] });
 
@@ -20,7 +17,9 @@ test.use({ expectedConsoleErrors: [/status of 40[09]/] });
 async function firstPerformance(page: Page, calendar: string, javaScriptEnabled: boolean, base = "", skip = 0) {
   await page.goto(`${base}${calendar}`);
   if (javaScriptEnabled) await waitForHydration(page);
-  const links = page.locator('a[href*="/tickets/"]', { hasText: "Good availability" }).filter({ hasNotText: "Presale" });
+  const links = page
+    .locator('a[href*="/tickets/"]', { hasText: "Good availability" })
+    .filter({ hasNotText: "Presale" });
   // A show that plays weekly may have too few good dates left this month: look on in the next.
   for (let month = 0; month < 3 && (await links.count()) <= skip; month += 1) {
     await page.getByRole("link", { name: /^Next/ }).first().click();

@@ -242,5 +242,13 @@ describe("choosing tickets", () => {
         ])
       ).status,
     ).toBe(302);
+    expect(open).toContain("Promo code PRESALE1 applied.");
+    // Removing the code warns first (a page without script), then takes the code away.
+    const warning = await (await buyer.get(`/checkout/hold?confirm=remove-promo&returnTo=${page(presale)}`)).text();
+    expect(warning).toContain("Remove promo code?");
+    const removed = await buyer.post("/checkout/hold", { intent: "remove-promo", returnTo: page(presale) });
+    expect(removed.headers.get("Location")).toBe(page(presale));
+    expect(buyer.cookies.has("promo")).toBe(false);
+    expect(await (await buyer.get(page(presale))).text()).toContain("This performance is in presale");
   });
 });
