@@ -5,6 +5,7 @@ import type { SessionService } from "~/session/session.server";
 import type { Tracker } from "~/experiments/tracker.server";
 import type { Clock } from "~/clock";
 import type { Store } from "~/db/connection.server";
+import type { Availability } from "~/ticketing/availability-service.server";
 import type { Baskets } from "~/ticketing/baskets.server";
 import type { Catalogue } from "~/ticketing/catalogue.server";
 import type { Checkout } from "~/ticketing/checkout.server";
@@ -26,6 +27,7 @@ export interface AppServices {
   store: Store;
   catalogue: Catalogue;
   inventory: Inventory;
+  availability: Availability;
   seatSearch: SeatSearch;
   seatMaps: SeatMaps;
   promotions: Promotions;

@@ -13,6 +13,7 @@ import { createBaskets } from "~/ticketing/baskets.server";
 import { createCatalogue } from "~/ticketing/catalogue.server";
 import { createCheckout } from "~/ticketing/checkout.server";
 import { isCatalogueEmpty, loadDemoCatalogue } from "~/ticketing/demo.server";
+import { createAvailability } from "~/ticketing/availability-service.server";
 import { createInventory } from "~/ticketing/inventory.server";
 import { createOrders } from "~/ticketing/orders.server";
 import { createPromotions } from "~/ticketing/promotions.server";
@@ -59,7 +60,11 @@ export async function createAppServices({
       logger.info("demo catalogue already loaded by another instance");
     }
   }
-  const inventory = createInventory(store, clock, config.holdPolicy);
+  const availability = createAvailability(store, clock, {
+    thresholds: config.availabilityThresholds,
+    maxAgeMs: config.availabilityMaxAgeMs,
+  });
+  const inventory = createInventory(store, clock, config.holdPolicy, availability.changed);
   const baskets = createBaskets(store, clock);
   const orders = createOrders(store, clock);
   const promotions = createPromotions(store, clock);
@@ -78,6 +83,7 @@ export async function createAppServices({
     store,
     catalogue: createCatalogue(store),
     inventory,
+    availability,
     seatSearch: createSeatSearch(store, clock),
     seatMaps: createSeatMaps(store, clock),
     promotions,

@@ -34,6 +34,8 @@ const BUDGET = {
   throughputRatio: 2,
   // design.md section 8: no page ships more than 120 KB of gzipped JavaScript.
   javaScriptKb: 120,
+  // Issue 4's aim, tighter than design.md's budget.
+  javaScriptAimKb: 100,
 };
 const SEAT_MAP = { warmup: 5, requests: 60 };
 // Rounds alternate between the two servers, so a change in the machine's load (other processes)
@@ -299,7 +301,11 @@ function reportJavaScript(build: ServerBuild, root: string) {
     const bytes = javaScriptOf(build, root, matchedRoutes(build, id));
     return `${name} ${kb(bytes)}${overBudget(bytes > BUDGET.javaScriptKb * 1024)}`;
   });
-  console.log(`pages: JavaScript shipped (gzipped): ${sizes.join(", ")} (budget ≤ ${BUDGET.javaScriptKb} KB each)`);
+  console.log(
+    `pages: JavaScript shipped (gzipped): ${sizes.join(", ")} (budget ≤ ${BUDGET.javaScriptKb} KB each; aim ≤ ${BUDGET.javaScriptAimKb} KB)`,
+  );
+  // What every page loads before any route's code: React, Remix and i18next with their glue.
+  console.log(`pages: of which the runtime every page shares: ${kb(javaScriptOf(build, root, []))}`);
 }
 
 export async function benchPages(root: string) {

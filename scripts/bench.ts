@@ -50,6 +50,8 @@ async function race(store: Store, performanceId: string, pricePlanId: string) {
       .select(["seats.id"])
       .where("price_plan_seats.price_plan_id", "=", pricePlanId)
       .where("seats.restrictions", "in", ["", "amex"])
+      // Companion seats are for a wheelchair user's companion, not a guest's to hold.
+      .where("seats.seat_type", "!=", "companion")
       .execute()
   ).map((seat) => seat.id);
   const sold = new Map<number, number>();
@@ -85,6 +87,9 @@ async function race(store: Store, performanceId: string, pricePlanId: string) {
         if (result.ok) {
           holds += 1;
           for (const id of picked) sold.set(id, (sold.get(id) ?? 0) + 1);
+        } else if (result.reason !== "unavailable" && result.reason !== "busy") {
+          // Any other refusal would repeat forever: the race could never sell out.
+          throw new Error(`bench: a guest's hold was refused (${result.reason}); the race cannot finish`);
         }
       }
     }),

@@ -48,6 +48,7 @@ const envSchema = z
         "must be two shares between 0 and 1, the Good one first and larger, such as 0.5,0.2",
       )
       .transform(([good, medium]) => ({ good: good!, medium: medium! })),
+    AVAILABILITY_MAX_AGE_SECONDS: z.coerce.number().min(0).max(300).default(5),
     HOLD_MINUTES: z.coerce.number().int().min(1).max(120).default(15),
     HOLD_EXTENSION_MINUTES: z.coerce.number().int().min(1).max(120).default(10),
     HOLD_MAX_MINUTES: z.coerce.number().int().min(1).max(240).default(45),
@@ -124,6 +125,7 @@ function toConfig(env: z.output<typeof envSchema>) {
     dataDir: env.DATA_DIR,
     demoCatalogue: env.DEMO_CATALOGUE,
     availabilityThresholds: env.AVAILABILITY_THRESHOLDS,
+    availabilityMaxAgeMs: env.AVAILABILITY_MAX_AGE_SECONDS * 1000,
     holdPolicy: {
       holdMinutes: env.HOLD_MINUTES,
       extensionMinutes: env.HOLD_EXTENSION_MINUTES,

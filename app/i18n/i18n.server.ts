@@ -45,6 +45,8 @@ export function createI18nService(files: LocaleFiles, defaultLanguage: Language,
     },
   });
 
+  const instances = new Map<string, Promise<i18n>>();
+
   return {
     version: files.version,
     async getLocale(request: Request): Promise<Language> {
@@ -58,13 +60,26 @@ export function createI18nService(files: LocaleFiles, defaultLanguage: Language,
     wordingSetFor(venueSlug: string | undefined): string {
       return venueSlug && files.namespaces.has(venueSlug) ? venueSlug : COMMON_NS;
     },
+    /**
+     * The i18next instance for a language and wording set. Built once per pair and shared by
+     * every request: nothing changes an instance after it is made (no changeLanguage, no added
+     * resources), and making one per request cost as much as rendering a small page.
+     */
     async createInstance(language: Language, wordingSet: string): Promise<i18n> {
-      const instance = createInstance();
-      await instance.use(initReactI18next).init({
-        ...sharedI18nextOptions(language, wordingSet),
-        resources: files.resources,
-        initImmediate: false,
-      });
+      const key = `${language}\u0000${wordingSet}`;
+      let instance = instances.get(key);
+      if (!instance) {
+        instance = (async () => {
+          const created = createInstance();
+          await created.use(initReactI18next).init({
+            ...sharedI18nextOptions(language, wordingSet),
+            resources: files.resources,
+            initImmediate: false,
+          });
+          return created;
+        })();
+        instances.set(key, instance);
+      }
       return instance;
     },
   };

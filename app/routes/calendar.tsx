@@ -20,7 +20,7 @@ import { isoDate, parseParams } from "~/routing/params";
 import { calendarPath, showPath, ticketsPath } from "~/routing/paths";
 import type { RoutingMode } from "~/routing/route-table.js";
 import { showFromParams } from "~/routing/show-params.server";
-import { calendarFacts, saleState, type AvailabilityFilter } from "~/ticketing/availability.server";
+import { saleState, type AvailabilityFilter } from "~/ticketing/availability.server";
 import { GUEST } from "~/ticketing/inventory.server";
 import { isWellFormedCode, withPromoEntitlements, type PromoCode } from "~/ticketing/promotions.server";
 import type { ClientEvent } from "~/tracking/events";
@@ -189,13 +189,7 @@ async function loadCalendar(request: Request, context: AppLoadContext, show: Sho
   };
   const performanceIds = performances.map((performance) => performance.id);
   const factsFor = (values: CalendarFilterValues) =>
-    calendarFacts(
-      context.store,
-      performanceIds,
-      now,
-      values satisfies AvailabilityFilter,
-      context.config.availabilityThresholds,
-    );
+    context.availability.calendar(performanceIds, values satisfies AvailabilityFilter);
   let facts = await factsFor(filter);
   if (filter.sectionId && !facts.sections.some((section) => section.id === filter.sectionId)) {
     // A part of the house that does not sell places for this month: as if none were chosen.

@@ -7,7 +7,7 @@ import type { PerformanceView } from "~/components/calendar-format";
 import { formatDate } from "~/components/format";
 import { calendarPath, ticketsPath, venuePath } from "~/routing/paths";
 import { showFromParams } from "~/routing/show-params.server";
-import { availabilityOf, saleState } from "~/ticketing/availability.server";
+import { saleState } from "~/ticketing/availability.server";
 import { GUEST } from "~/ticketing/inventory.server";
 import { track } from "~/tracking/track.server";
 
@@ -33,12 +33,7 @@ export async function loader({ params, context }: LoaderFunctionArgs) {
       context.catalogue.runSpan(show.runId, now),
       context.catalogue.nextPerformances(show.runId, now, NEXT_PERFORMANCES),
     ]);
-    const availability = await availabilityOf(
-      context.store,
-      next.map((performance) => performance.id),
-      now,
-      config.availabilityThresholds,
-    );
+    const availability = await context.availability.summary(next.map((performance) => performance.id));
     const performances: PerformanceView[] = next.map((performance) => {
       // A guest's view: presale performances say so, and their tickets page explains who can book.
       const state = saleState(performance, now, GUEST.presale);

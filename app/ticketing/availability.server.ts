@@ -33,10 +33,23 @@ export interface PerformanceAvailability {
   level: AvailabilityLevel;
 }
 
+/** Places left of a performance's stored capacity, given what is taken. */
+export function placesLeft(
+  capacity: number,
+  counts: ClaimCounts | undefined,
+  thresholds: AvailabilityThresholds,
+): PerformanceAvailability {
+  const taken =
+    (counts?.seats ?? []).reduce((sum, row) => sum + row.taken - row.withheld, 0) +
+    (counts?.standing ?? []).reduce((sum, row) => sum + row.taken, 0);
+  const left = Math.max(0, capacity - taken);
+  return { capacity, left, level: availabilityLevel(left, capacity, thresholds) };
+}
+
 /**
- * Places left for many performances at once: two grouped counts (seats taken, standing places
- * taken) against each performance's stored capacity, so a month of performances is two queries
- * whatever the size of the houses.
+ * Places left for many performances at once, read straight from the store (no cache: see
+ * createAvailability): grouped counts against each performance's stored capacity, so a month of
+ * performances is a few queries whatever the size of the houses.
  */
 export async function availabilityOf(
   store: Store,
@@ -46,36 +59,14 @@ export async function availabilityOf(
 ): Promise<Map<string, PerformanceAvailability>> {
   const result = new Map<string, PerformanceAvailability>();
   if (performanceIds.length === 0) return result;
-  const nowIso = now.toISOString();
-  const [performances, seats, standing] = await Promise.all([
-    store.db.selectFrom("performances").select(["id", "capacity"]).where("id", "in", performanceIds).execute(),
-    store.db
-      .selectFrom("seat_claims")
-      .select((eb) => ["performance_id", eb.fn.countAll<number>().as("taken")])
-      .where("performance_id", "in", performanceIds)
-      .where("status", "!=", "withheld")
-      .where(activeClaim(nowIso))
-      .groupBy("performance_id")
-      .execute(),
-    store.db
-      .selectFrom("standing_claims")
-      .select((eb) => ["performance_id", eb.fn.sum<number>("quantity").as("taken")])
-      .where("performance_id", "in", performanceIds)
-      .where(activeStandingClaim(nowIso))
-      .groupBy("performance_id")
-      .execute(),
-  ]);
-  const taken = new Map<string, number>();
-  for (const row of [...seats, ...standing])
-    taken.set(row.performance_id, (taken.get(row.performance_id) ?? 0) + Number(row.taken));
-  for (const performance of performances) {
-    const left = Math.max(0, performance.capacity - (taken.get(performance.id) ?? 0));
-    result.set(performance.id, {
-      capacity: performance.capacity,
-      left,
-      level: availabilityLevel(left, performance.capacity, thresholds),
-    });
-  }
+  const performances = await store.db
+    .selectFrom("performances")
+    .select(["id", "capacity"])
+    .where("id", "in", performanceIds)
+    .execute();
+  const counts = await loadClaimCounts(store, performanceIds, now);
+  for (const performance of performances)
+    result.set(performance.id, placesLeft(performance.capacity, counts.get(performance.id), thresholds));
   return result;
 }
 
@@ -101,132 +92,181 @@ export interface CalendarFacts {
   availability: Map<string, PerformanceAvailability>;
 }
 
-/**
- * What the calendar's filters need for a set of performances (a month, say): the price range, the
- * parts of the house, and availability counted only over the places that fit the filter. A handful
- * of grouped queries, whatever the number of performances.
- */
-export async function calendarFacts(
+/** Where a price plan sells places: seats per (part of house, full price), and standing areas. */
+export interface PlanGroup {
+  planId: string;
+  sectionId: string;
+  price: number;
+  seats: number;
+  standing: boolean;
+}
+
+/** Places taken for one performance, grouped as the plan groups are. */
+export interface ClaimCounts {
+  seats: { sectionId: string; price: number; taken: number; withheld: number }[];
+  standing: { sectionId: string; taken: number }[];
+  /** The earliest moment a held place counted here lapses (and the counts change by themselves). */
+  firstLapse: string | null;
+}
+
+/** Each plan's groups: catalogue facts, which change only when a catalogue is imported. */
+export async function loadPlanGroups(store: Store, planIds: string[]): Promise<PlanGroup[]> {
+  if (planIds.length === 0) return [];
+  const { db } = store;
+  const fullPrice = fullPriceOfBand(db);
+  const [seatBands, areaBands] = await Promise.all([
+    db
+      .selectFrom("price_plan_seats")
+      .innerJoin("seats", "seats.id", "price_plan_seats.seat_id")
+      .innerJoin(fullPrice, "full_price.price_band_id", "price_plan_seats.price_band_id")
+      .select((eb) => [
+        "price_plan_seats.price_plan_id",
+        "seats.section_id",
+        "full_price.price",
+        eb.fn.countAll<number>().as("seats"),
+      ])
+      .where("price_plan_seats.price_plan_id", "in", planIds)
+      .groupBy(["price_plan_seats.price_plan_id", "seats.section_id", "full_price.price"])
+      .execute(),
+    db
+      .selectFrom("price_plan_areas")
+      .innerJoin("sections", "sections.id", "price_plan_areas.section_id")
+      .innerJoin(fullPrice, "full_price.price_band_id", "price_plan_areas.price_band_id")
+      .select([
+        "price_plan_areas.price_plan_id",
+        "sections.id as section_id",
+        "sections.capacity as seats",
+        "full_price.price",
+      ])
+      .where("price_plan_areas.price_plan_id", "in", planIds)
+      .execute(),
+  ]);
+  return [
+    ...seatBands.map((group) => ({ ...group, standing: false })),
+    ...areaBands.map((group) => ({ ...group, standing: true })),
+  ].map((group) => ({
+    planId: group.price_plan_id,
+    sectionId: group.section_id,
+    price: Number(group.price),
+    seats: Number(group.seats),
+    standing: group.standing,
+  }));
+}
+
+/** Places taken at `now` for each performance, grouped as the plan groups are. */
+export async function loadClaimCounts(
   store: Store,
   performanceIds: string[],
   now: Date,
-  filter: AvailabilityFilter = {},
-  thresholds: AvailabilityThresholds = DEFAULT_THRESHOLDS,
-): Promise<CalendarFacts> {
-  const facts: CalendarFacts = {
-    priceRange: null,
-    selectedPriceRange: null,
-    prices: [],
-    sections: [],
-    availability: new Map(),
-  };
-  if (performanceIds.length === 0) return facts;
+): Promise<Map<string, ClaimCounts>> {
+  const counts = new Map<string, ClaimCounts>(
+    performanceIds.map((id) => [id, { seats: [], standing: [], firstLapse: null }]),
+  );
+  if (performanceIds.length === 0) return counts;
   const nowIso = now.toISOString();
   const { db } = store;
-  const performances = await db
-    .selectFrom("performances")
-    .select(["id", "price_plan_id"])
-    .where("id", "in", performanceIds)
-    .execute();
-  const planIds = [...new Set(performances.map((performance) => performance.price_plan_id))];
-
-  // Each band's full price, and where the band applies (seats by section, standing areas).
   const fullPrice = fullPriceOfBand(db);
-  const seatBands = await db
-    .selectFrom("price_plan_seats")
-    .innerJoin("seats", "seats.id", "price_plan_seats.seat_id")
-    .innerJoin(fullPrice, "full_price.price_band_id", "price_plan_seats.price_band_id")
-    .select((eb) => [
-      "price_plan_seats.price_plan_id",
-      "seats.section_id",
-      "full_price.price",
-      eb.fn.countAll<number>().as("seats"),
-    ])
-    .where("price_plan_seats.price_plan_id", "in", planIds)
-    .groupBy(["price_plan_seats.price_plan_id", "seats.section_id", "full_price.price"])
-    .execute();
-  const areaBands = await db
-    .selectFrom("price_plan_areas")
-    .innerJoin("sections", "sections.id", "price_plan_areas.section_id")
-    .innerJoin(fullPrice, "full_price.price_band_id", "price_plan_areas.price_band_id")
-    .select([
-      "price_plan_areas.price_plan_id",
-      "sections.id as section_id",
-      "sections.capacity as seats",
-      "full_price.price",
-    ])
-    .where("price_plan_areas.price_plan_id", "in", planIds)
-    .execute();
-  const groups = [
-    ...seatBands.map((group) => ({ ...group, standing: false })),
-    ...areaBands.map((group) => ({ ...group, standing: true })),
-  ].map((group) => ({ ...group, price: Number(group.price), seats: Number(group.seats) }));
-  const fits = (group: { section_id: string; price: number }) =>
+  const [seatsTaken, standingTaken] = await Promise.all([
+    db
+      .selectFrom("seat_claims")
+      .innerJoin("performances", "performances.id", "seat_claims.performance_id")
+      .innerJoin("price_plan_seats", (join) =>
+        join
+          .onRef("price_plan_seats.seat_id", "=", "seat_claims.seat_id")
+          .onRef("price_plan_seats.price_plan_id", "=", "performances.price_plan_id"),
+      )
+      .innerJoin("seats", "seats.id", "seat_claims.seat_id")
+      .innerJoin(fullPrice, "full_price.price_band_id", "price_plan_seats.price_band_id")
+      .select((eb) => [
+        "seat_claims.performance_id",
+        "seats.section_id",
+        "full_price.price",
+        eb.fn.countAll<number>().as("taken"),
+        // Withheld seats were never for sale: they count against neither capacity nor what is left.
+        eb.fn.sum<number>(eb.case().when("seat_claims.status", "=", "withheld").then(1).else(0).end()).as("withheld"),
+        eb.fn.min<string | null>("seat_claims.held_until").as("firstLapse"),
+      ])
+      .where("seat_claims.performance_id", "in", performanceIds)
+      .where(activeClaim(nowIso))
+      .groupBy(["seat_claims.performance_id", "seats.section_id", "full_price.price"])
+      .execute(),
+    db
+      .selectFrom("standing_claims")
+      .select((eb) => [
+        "performance_id",
+        "section_id",
+        eb.fn.sum<number>("quantity").as("taken"),
+        eb.fn.min<string | null>("held_until").as("firstLapse"),
+      ])
+      .where("performance_id", "in", performanceIds)
+      .where(activeStandingClaim(nowIso))
+      .groupBy(["performance_id", "section_id"])
+      .execute(),
+  ]);
+  const noteLapse = (entry: ClaimCounts, lapse: string | null) => {
+    // Only held claims have a held_until (min() skips the nulls of sold and withheld ones).
+    if (lapse !== null && (entry.firstLapse === null || lapse < entry.firstLapse)) entry.firstLapse = lapse;
+  };
+  for (const row of seatsTaken) {
+    const entry = counts.get(row.performance_id)!;
+    entry.seats.push({
+      sectionId: row.section_id,
+      price: Number(row.price),
+      taken: Number(row.taken),
+      withheld: Number(row.withheld ?? 0),
+    });
+    noteLapse(entry, row.firstLapse);
+  }
+  for (const row of standingTaken) {
+    const entry = counts.get(row.performance_id)!;
+    entry.standing.push({ sectionId: row.section_id, taken: Number(row.taken) });
+    noteLapse(entry, row.firstLapse);
+  }
+  return counts;
+}
+
+/** The catalogue and claim facts the calendar is computed from, however they were read. */
+export interface CalendarSources {
+  performances: { id: string; planId: string }[];
+  groups: PlanGroup[];
+  sections: { id: string; name: string }[];
+  claims: Map<string, ClaimCounts>;
+}
+
+/**
+ * What the calendar's filters need for a set of performances (a month, say): the price range, the
+ * parts of the house, and availability counted only over the places that fit the filter.
+ */
+export function computeCalendarFacts(
+  sources: CalendarSources,
+  filter: AvailabilityFilter = {},
+  thresholds: AvailabilityThresholds = DEFAULT_THRESHOLDS,
+): CalendarFacts {
+  const { groups, claims } = sources;
+  const fits = (group: { sectionId: string; price: number }) =>
     (filter.minPrice === undefined || group.price >= filter.minPrice) &&
     (filter.maxPrice === undefined || group.price <= filter.maxPrice) &&
-    (filter.sectionId === undefined || group.section_id === filter.sectionId);
+    (filter.sectionId === undefined || group.sectionId === filter.sectionId);
   const range = (prices: number[]) => (prices.length ? { min: Math.min(...prices), max: Math.max(...prices) } : null);
-  facts.priceRange = range(groups.map((group) => group.price));
-  facts.selectedPriceRange = range(groups.filter(fits).map((group) => group.price));
-  facts.prices = [...new Set(groups.map((group) => group.price))].sort((a, b) => a - b);
-  const sectionIds = [...new Set(groups.map((group) => group.section_id))];
-  facts.sections = sectionIds.length
-    ? await db
-        .selectFrom("sections")
-        .select(["id", "name"])
-        .where("id", "in", sectionIds)
-        .orderBy("sort_order")
-        .execute()
-    : [];
-
-  // Places taken, grouped the same way (performance, section, price).
-  const seatsTaken = await db
-    .selectFrom("seat_claims")
-    .innerJoin("performances", "performances.id", "seat_claims.performance_id")
-    .innerJoin("price_plan_seats", (join) =>
-      join
-        .onRef("price_plan_seats.seat_id", "=", "seat_claims.seat_id")
-        .onRef("price_plan_seats.price_plan_id", "=", "performances.price_plan_id"),
-    )
-    .innerJoin("seats", "seats.id", "seat_claims.seat_id")
-    .innerJoin(fullPrice, "full_price.price_band_id", "price_plan_seats.price_band_id")
-    .select((eb) => [
-      "seat_claims.performance_id",
-      "seats.section_id",
-      "full_price.price",
-      eb.fn.countAll<number>().as("taken"),
-      // Withheld seats were never for sale: they count against neither capacity nor what is left.
-      eb.fn.sum<number>(eb.case().when("seat_claims.status", "=", "withheld").then(1).else(0).end()).as("withheld"),
-    ])
-    .where("seat_claims.performance_id", "in", performanceIds)
-    .where(activeClaim(nowIso))
-    .groupBy(["seat_claims.performance_id", "seats.section_id", "full_price.price"])
-    .execute();
-  const standingTaken = await db
-    .selectFrom("standing_claims")
-    .select((eb) => ["performance_id", "section_id", eb.fn.sum<number>("quantity").as("taken")])
-    .where("performance_id", "in", performanceIds)
-    .where(activeStandingClaim(nowIso))
-    .groupBy(["performance_id", "section_id"])
-    .execute();
-
-  for (const performance of performances) {
-    const planGroups = groups.filter((group) => group.price_plan_id === performance.price_plan_id && fits(group));
-    const claimed = seatsTaken.filter(
-      (row) => row.performance_id === performance.id && fits({ section_id: row.section_id, price: Number(row.price) }),
-    );
-    const withheld = claimed.reduce((sum, row) => sum + Number(row.withheld ?? 0), 0);
+  const facts: CalendarFacts = {
+    priceRange: range(groups.map((group) => group.price)),
+    selectedPriceRange: range(groups.filter(fits).map((group) => group.price)),
+    prices: [...new Set(groups.map((group) => group.price))].sort((a, b) => a - b),
+    sections: sources.sections,
+    availability: new Map(),
+  };
+  for (const performance of sources.performances) {
+    const planGroups = groups.filter((group) => group.planId === performance.planId && fits(group));
+    const counts = claims.get(performance.id);
+    const claimed = (counts?.seats ?? []).filter(fits);
+    const withheld = claimed.reduce((sum, row) => sum + row.withheld, 0);
     const capacity = planGroups.reduce((sum, group) => sum + group.seats, 0) - withheld;
     const taken =
-      claimed.reduce((sum, row) => sum + Number(row.taken), 0) -
+      claimed.reduce((sum, row) => sum + row.taken, 0) -
       withheld +
-      standingTaken
-        .filter(
-          (row) =>
-            row.performance_id === performance.id &&
-            planGroups.some((group) => group.standing && group.section_id === row.section_id),
-        )
-        .reduce((sum, row) => sum + Number(row.taken), 0);
+      (counts?.standing ?? [])
+        .filter((row) => planGroups.some((group) => group.standing && group.sectionId === row.sectionId))
+        .reduce((sum, row) => sum + row.taken, 0);
     const left = Math.max(0, capacity - taken);
     const level =
       filter.quantity !== undefined && left < filter.quantity
@@ -235,6 +275,50 @@ export async function calendarFacts(
     facts.availability.set(performance.id, { capacity, left, level });
   }
   return facts;
+}
+
+/** The calendar's facts read straight from the store (no cache): see createAvailability for the cached reads. */
+export async function calendarFacts(
+  store: Store,
+  performanceIds: string[],
+  now: Date,
+  filter: AvailabilityFilter = {},
+  thresholds: AvailabilityThresholds = DEFAULT_THRESHOLDS,
+): Promise<CalendarFacts> {
+  const performances = await performancePlans(store, performanceIds);
+  const groups = await loadPlanGroups(store, [...new Set(performances.map((performance) => performance.planId))]);
+  return computeCalendarFacts(
+    {
+      performances,
+      groups,
+      sections: await sectionNames(store, groups),
+      claims: await loadClaimCounts(store, performanceIds, now),
+    },
+    filter,
+    thresholds,
+  );
+}
+
+async function performancePlans(store: Store, performanceIds: string[]) {
+  if (performanceIds.length === 0) return [];
+  const rows = await store.db
+    .selectFrom("performances")
+    .select(["id", "price_plan_id"])
+    .where("id", "in", performanceIds)
+    .execute();
+  return rows.map((row) => ({ id: row.id, planId: row.price_plan_id }));
+}
+
+/** The parts of the house the groups sell, in the house's order. */
+async function sectionNames(store: Store, groups: PlanGroup[]) {
+  const sectionIds = [...new Set(groups.map((group) => group.sectionId))];
+  if (sectionIds.length === 0) return [];
+  return store.db
+    .selectFrom("sections")
+    .select(["id", "name"])
+    .where("id", "in", sectionIds)
+    .orderBy("sort_order")
+    .execute();
 }
 
 /** Where a performance stands for a buyer browsing the calendar at `now`. */

@@ -70,8 +70,21 @@ export const activeClaim = (now: string) => (eb: ExpressionBuilder<Database, "se
 export const activeStandingClaim = (now: string) => (eb: ExpressionBuilder<Database, "standing_claims">) =>
   eb.or([eb("standing_claims.status", "!=", "held"), eb("standing_claims.held_until", ">", now)]);
 
-export function createInventory(store: Store, clock: Clock, policy: HoldPolicy = DEFAULT_HOLD_POLICY) {
+/**
+ * `changed` hears, after the commit, of every hold and release that changes how many places of a
+ * performance are taken (the availability cache listens).
+ */
+export function createInventory(
+  store: Store,
+  clock: Clock,
+  policy: HoldPolicy = DEFAULT_HOLD_POLICY,
+  changed: (performanceId: string) => void = () => {},
+) {
   const { db } = store;
+  const reported = <T extends { ok: boolean } | void>(performanceId: string | undefined, result: T): T => {
+    if (performanceId && (result === undefined || result.ok)) changed(performanceId);
+    return result;
+  };
 
   async function saleCheck(trx: Db, performanceId: string, entitlements: Entitlements, now: string) {
     const performance = await trx
@@ -189,7 +202,7 @@ export function createInventory(store: Store, clock: Clock, policy: HoldPolicy =
       const now = clock.now();
       const nowIso = now.toISOString();
       try {
-        return await inTransaction(async (trx) => {
+        const result = await inTransaction(async (trx) => {
           // The first statement writes, so SQLite takes its lock here, before anything is read.
           await trx
             .deleteFrom("seat_claims")
@@ -240,6 +253,7 @@ export function createInventory(store: Store, clock: Clock, policy: HoldPolicy =
             .execute();
           return { ok: true as const, holdId: hold.id, expiresAt: hold.expires_at };
         });
+        return reported(input.performanceId, result);
       } catch (error) {
         if (isUniqueViolation(error)) {
           const taken = await db
@@ -268,7 +282,7 @@ export function createInventory(store: Store, clock: Clock, policy: HoldPolicy =
       if (!Number.isInteger(input.quantity) || input.quantity < 1) return refuse("not-found");
       const now = clock.now();
       const nowIso = now.toISOString();
-      return inTransaction(async (trx) => {
+      const result = await inTransaction(async (trx) => {
         await trx
           .deleteFrom("standing_claims")
           .where("performance_id", "=", input.performanceId)
@@ -320,6 +334,7 @@ export function createInventory(store: Store, clock: Clock, policy: HoldPolicy =
           .execute();
         return { ok: true as const, holdId: hold.id, expiresAt: hold.expires_at };
       });
+      return reported(input.performanceId, result);
     },
 
     /** Gives the buyer more time, up to the policy's maximum; an expired hold cannot come back. */
@@ -362,11 +377,12 @@ export function createInventory(store: Store, clock: Clock, policy: HoldPolicy =
         if (input.standingSectionId)
           await releaseBasketStanding(trx, input.basketId, input.performanceId, input.standingSectionId);
       });
+      reported(input.performanceId, undefined);
     },
 
     /** Frees the held seats and places at once (sold ones stay sold). */
     async releaseHold(holdId: string): Promise<void> {
-      await db.transaction().execute(async (trx) => {
+      const performanceId = await db.transaction().execute(async (trx) => {
         await trx.deleteFrom("seat_claims").where("hold_id", "=", holdId).where("status", "=", "held").execute();
         await trx.deleteFrom("standing_claims").where("hold_id", "=", holdId).where("status", "=", "held").execute();
         await trx
@@ -374,7 +390,10 @@ export function createInventory(store: Store, clock: Clock, policy: HoldPolicy =
           .set({ expires_at: clock.now().toISOString() })
           .where("id", "=", holdId)
           .execute();
+        const hold = await trx.selectFrom("holds").select("performance_id").where("id", "=", holdId).executeTakeFirst();
+        return hold?.performance_id;
       });
+      reported(performanceId, undefined);
     },
 
     /**
