@@ -1,7 +1,7 @@
 import { Form, Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { formatMoney } from "./format";
-import { SelectField } from "./select-field";
+import { PriceAndSectionFields } from "./select-field";
 
 export interface CalendarFilterValues {
   quantity?: number;
@@ -54,32 +54,20 @@ export function CalendarFilters({
               ))}
             </select>
           </div>
-          <SelectField
+          <PriceAndSectionFields
+            idPrefix="calendar"
             className="calendar-filters__field"
-            id="calendar-section"
-            name="section"
-            label={t("calendar.filter.section")}
-            anyLabel={t("calendar.filter.allSections")}
-            options={options.sections.map((section) => ({ value: section.id, label: section.name }))}
-            defaultValue={values.sectionId}
-          />
-          <SelectField
-            className="calendar-filters__field"
-            id="calendar-from"
-            name="from"
-            label={t("calendar.filter.from")}
-            anyLabel={t("calendar.filter.anyPrice")}
-            options={prices}
-            defaultValue={values.minPrice}
-          />
-          <SelectField
-            className="calendar-filters__field"
-            id="calendar-to"
-            name="to"
-            label={t("calendar.filter.to")}
-            anyLabel={t("calendar.filter.anyPrice")}
-            options={prices}
-            defaultValue={values.maxPrice}
+            names={{ minPrice: "from", maxPrice: "to", section: "section" }}
+            labels={{
+              from: t("calendar.filter.from"),
+              to: t("calendar.filter.to"),
+              anyPrice: t("calendar.filter.anyPrice"),
+              section: t("calendar.filter.section"),
+              anySection: t("calendar.filter.allSections"),
+            }}
+            prices={prices}
+            sections={options.sections}
+            values={values}
           />
         </div>
         <div className="calendar-filters__actions">

@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { ExistingSearchParams } from "remix-utils/existing-search-params";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { formatMoney } from "./format";
-import { SelectField } from "./select-field";
+import { PriceAndSectionFields } from "./select-field";
 import {
   FILTER_PARAMS,
   isSelectable,
@@ -452,35 +452,25 @@ export function SeatMapFilters({ view, filter }: { view: SeatMapView; filter: Se
       <ExistingSearchParams exclude={owned} />
       <fieldset>
         <legend>{t("seatMap.filters.title")}</legend>
-        <SelectField
+        <PriceAndSectionFields
+          idPrefix="seat-filter"
           className="seat-map-filters__field"
-          id="seat-filter-min-price"
-          name={FILTER_PARAMS.minPrice}
-          label={t("seatMap.filters.priceFrom")}
-          anyLabel={t("seatMap.filters.anyPrice")}
-          options={priceOptions}
-          defaultValue={filter.minPrice}
+          names={{
+            minPrice: FILTER_PARAMS.minPrice,
+            maxPrice: FILTER_PARAMS.maxPrice,
+            section: FILTER_PARAMS.sectionId,
+          }}
+          labels={{
+            from: t("seatMap.filters.priceFrom"),
+            to: t("seatMap.filters.priceTo"),
+            anyPrice: t("seatMap.filters.anyPrice"),
+            section: t("seatMap.filters.section"),
+            anySection: t("seatMap.filters.allSections"),
+          }}
+          prices={priceOptions}
+          sections={view.filterSections}
+          values={filter}
         />
-        <SelectField
-          className="seat-map-filters__field"
-          id="seat-filter-max-price"
-          name={FILTER_PARAMS.maxPrice}
-          label={t("seatMap.filters.priceTo")}
-          anyLabel={t("seatMap.filters.anyPrice")}
-          options={priceOptions}
-          defaultValue={filter.maxPrice}
-        />
-        <div className="seat-map-filters__field">
-          <label htmlFor="seat-filter-section">{t("seatMap.filters.section")}</label>
-          <select id="seat-filter-section" name={FILTER_PARAMS.sectionId} defaultValue={filter.sectionId ?? ""}>
-            <option value="">{t("seatMap.filters.allSections")}</option>
-            {view.filterSections.map((section) => (
-              <option key={section.id} value={section.id}>
-                {section.name}
-              </option>
-            ))}
-          </select>
-        </div>
         <div className="seat-map-filters__actions">
           <button type="submit">{t("seatMap.filters.apply")}</button>
           {filtered && (

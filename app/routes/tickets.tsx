@@ -14,7 +14,7 @@ import { formatMoney } from "~/components/format";
 import { PostForm } from "~/components/post-form";
 import { RemovePromoLink } from "~/components/promo-removal";
 import { SeatMap, SeatMapFilters } from "~/components/seat-map";
-import { SelectField } from "~/components/select-field";
+import { PriceAndSectionFields } from "~/components/select-field";
 import { TicketChoices } from "~/components/ticket-choices";
 import {
   chooseSeats,
@@ -367,29 +367,19 @@ export default function Tickets() {
                   ) : null}
                 </div>
                 <div className="field-row">
-                  <SelectField
+                  <PriceAndSectionFields
+                    idPrefix="best"
                     className="field"
-                    id="best-min"
-                    name="minPrice"
-                    label={t("tickets.priceFrom")}
-                    anyLabel={t("tickets.anyPrice")}
-                    options={prices}
-                  />
-                  <SelectField
-                    className="field"
-                    id="best-max"
-                    name="maxPrice"
-                    label={t("tickets.priceTo")}
-                    anyLabel={t("tickets.anyPrice")}
-                    options={prices}
-                  />
-                  <SelectField
-                    className="field"
-                    id="best-section"
-                    name="section"
-                    label={t("tickets.partOfHouse")}
-                    anyLabel={t("tickets.anywhere")}
-                    options={view.filterSections.map((section) => ({ value: section.id, label: section.name }))}
+                    names={{ minPrice: "minPrice", maxPrice: "maxPrice", section: "section" }}
+                    labels={{
+                      from: t("tickets.priceFrom"),
+                      to: t("tickets.priceTo"),
+                      anyPrice: t("tickets.anyPrice"),
+                      section: t("tickets.partOfHouse"),
+                      anySection: t("tickets.anywhere"),
+                    }}
+                    prices={prices}
+                    sections={view.filterSections}
                   />
                 </div>
                 <AccessDeclaration id="best-access" error={fieldError("access")}>

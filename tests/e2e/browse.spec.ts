@@ -1,5 +1,6 @@
 import type { Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
+import { expect, test, waitForHydration } from "./fixtures";
+import { freeSeats, reserveSeats, seatName } from "./seats";
 
 // The demo catalogue, loaded when the server starts: every show's first performance is tomorrow,
 // so which month the calendar opens on depends on the day the suite runs. The journeys choose
@@ -52,10 +53,11 @@ async function goToLastMonth(page: Page) {
   await expect(next).toHaveCount(0);
 }
 
-test("a buyer finds a show, filters its calendar and follows a date to the tickets page", async ({
+test("a buyer finds a show, filters its calendar, picks two seats, continues and sees the hold countdown", async ({
   page,
   visit,
   axe,
+  javaScriptEnabled,
 }) => {
   await visit("/");
   await page.getByRole("link", { name: "The Lantern Keeper at Regent Palace Theatre, London" }).click();
@@ -91,6 +93,19 @@ test("a buyer finds a show, filters its calendar and follows a date to the ticke
   await followFirstDate(page);
   await expect(page.getByRole("heading", { level: 1, name: "Select your tickets" })).toBeVisible();
   await expect(page).toHaveURL(/\/shows\/the-lantern-keeper\/regent-palace\/tickets\/[0-9A-F-]{36}$/);
+  if (javaScriptEnabled) await waitForHydration(page);
+  await axe();
+
+  // Two seats in the part of the house the buyer filtered for, then on to the checkout.
+  const seats = await freeSeats(page, "Grand Circle", 2, javaScriptEnabled);
+  const names = await Promise.all(seats.map(seatName));
+  await reserveSeats(page, javaScriptEnabled, seats);
+  for (const name of names) await expect(page.getByRole("table", { name: "Your tickets" })).toContainText(name);
+  await page.getByLabel("I have read the admission information").check();
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page).toHaveURL(/\/checkout\/extras$/);
+  await expect(page.getByRole("complementary", { name: "Your reservation" })).toContainText("2 tickets");
+  await expect(page.getByRole("timer")).toHaveText(/^1[45]:\d\d$/);
   await axe();
 });
 
@@ -141,7 +156,12 @@ test("a venue page gives its address and what is on there", async ({ page, visit
 test.describe("in US English", () => {
   test.use({ locale: "en-US" });
 
-  test("a buyer finds a Broadway show, filters by dollar prices and follows a date", async ({ page, visit, axe }) => {
+  test("a buyer finds a Broadway show, filters by dollar prices, picks two seats and sees the countdown", async ({
+    page,
+    visit,
+    axe,
+    javaScriptEnabled,
+  }) => {
     await visit("/");
     await page.getByRole("link", { name: "Broadway Lights at Liberty Theatre, New York" }).click();
     await expect(page.getByRole("heading", { level: 1, name: "Broadway Lights" })).toBeVisible();
@@ -161,6 +181,14 @@ test.describe("in US English", () => {
 
     await followFirstDate(page);
     await expect(page.getByRole("heading", { level: 1, name: "Select your tickets" })).toBeVisible();
+    if (javaScriptEnabled) await waitForHydration(page);
+    await axe();
+
+    await reserveSeats(page, javaScriptEnabled, await freeSeats(page, "Orchestra", 2, javaScriptEnabled));
+    await expect(page.getByRole("table", { name: "Your tickets" })).toContainText("$");
+    await page.getByRole("button", { name: "Continue" }).click();
+    await expect(page).toHaveURL(/\/checkout\/extras$/);
+    await expect(page.getByRole("timer")).toHaveText(/^1[45]:\d\d$/);
     await axe();
   });
 });

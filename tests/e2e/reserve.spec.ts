@@ -1,5 +1,5 @@
-import type { Page } from "@playwright/test";
 import { expect, test, waitForHydration } from "./fixtures";
+import { firstPerformance, freeSeats, reserveSeats, seatName } from "./seats";
 
 // From a performance's seats to held tickets, with script and without: the seat map, best
 // available, wheelchair spaces, standing places, the seat limit, and the reservation's clock and
@@ -10,118 +10,213 @@ const SHORT_HOLD_URL = `http://localhost:${Number(process.env.E2E_PORT ?? 3210) 
 // A refused form answers 400 or 409, which the browser logs as a failed resource.
 test.use({ expectedConsoleErrors: [/status of 40[09]/] });
 
-/**
- * The tickets page of a show's first performance on general sale with good availability, reached
- * through its calendar (the demo sells some performances out, or nearly, on purpose).
- */
-async function firstPerformance(page: Page, calendar: string, javaScriptEnabled: boolean, base = "", skip = 0) {
-  await page.goto(`${base}${calendar}`);
-  if (javaScriptEnabled) await waitForHydration(page);
-  const links = page
-    .locator('a[href*="/tickets/"]', { hasText: "Good availability" })
-    .filter({ hasNotText: "Presale" });
-  // A show that plays weekly may have too few good dates left this month: look on in the next.
-  for (let month = 0; month < 3 && (await links.count()) <= skip; month += 1) {
-    await page.getByRole("link", { name: /^Next/ }).first().click();
-    await expect(page).toHaveURL(/\/calendar\/\d{4}-\d{2}-\d{2}/);
-  }
-  const href = await links.nth(skip).getAttribute("href");
-  expect(href).toBeTruthy();
-  return `${base}${href!}`;
+/** What the journeys need to know of a deployment's demo shows, one per language. */
+const PROFILES = [
+  {
+    locale: "en-GB",
+    // Two seats, then Continue: the show asks buyers to read its admission message first.
+    seats: {
+      calendar: "/shows/the-lantern-keeper/regent-palace/calendar",
+      section: "Stalls",
+      show: "The Lantern Keeper",
+    },
+    acknowledge: {
+      error: "Please confirm you have read the admission information",
+      box: "I have read the admission information",
+    },
+    release: "Royal Circle",
+    emptyCart: "Grand Circle",
+    // Best available, the seat limit and wheelchair spaces: a show without notices.
+    best: {
+      calendar: "/shows/sunday-gala-concerts/regent-palace/calendar",
+      limit: 6,
+      call: "please call the box office on 020 7946 0101.",
+    },
+    wheelchair: { section: "Stalls", row: "Z", withScript: [1, 2], withoutScript: [40, 39] },
+    standing: "/shows/northern-static/foundry-hall/calendar",
+    currency: "£",
+  },
+  {
+    locale: "en-US",
+    seats: { calendar: "/shows/comedy-mondays/liberty-theatre/calendar", section: "Orchestra", show: "Comedy Mondays" },
+    acknowledge: { error: "Please confirm you have read the performance notice", box: "I have read this notice" },
+    release: "Front Mezzanine",
+    emptyCart: "Rear Mezzanine",
+    best: {
+      calendar: "/shows/broadway-lights/liberty-theatre/calendar",
+      limit: 8,
+      call: "please call the box office at (212) 555-0103.",
+    },
+    wheelchair: { section: "Orchestra", row: "X", withScript: [1, 2], withoutScript: [42, 41] },
+    standing: "/shows/the-velvet-hours/foundry-hall/calendar",
+    currency: "$",
+  },
+] as const;
+
+for (const profile of PROFILES) {
+  test.describe(profile.locale, () => {
+    test.use({ locale: profile.locale });
+
+    test("picks two seats on the seat map, continues, and sees the hold countdown", async ({
+      page,
+      visit,
+      axe,
+      javaScriptEnabled,
+    }) => {
+      const tickets = await firstPerformance(page, profile.seats.calendar, javaScriptEnabled);
+      await visit(tickets);
+      const seats = await freeSeats(page, profile.seats.section, 2, javaScriptEnabled);
+      const names = await Promise.all(seats.map(seatName));
+      await reserveSeats(page, javaScriptEnabled, seats);
+      const basket = page.getByRole("table", { name: "Your tickets" });
+      for (const name of names) await expect(basket).toContainText(name);
+      await expect(basket).toContainText(profile.currency);
+      await expect(page.getByRole("timer")).toHaveText(/^1[45]:\d\d$/);
+      await axe();
+      await page.getByRole("button", { name: "Continue" }).click();
+      await expect(page).toHaveTitle(/^Error: /);
+      await expect(page.getByRole("alert").first()).toContainText(profile.acknowledge.error);
+      await page.getByLabel(profile.acknowledge.box).check();
+      await page.getByRole("button", { name: "Continue" }).click();
+      await expect(page).toHaveURL(/\/checkout\/extras$/);
+      await expect(page.getByRole("complementary", { name: "Your reservation" })).toContainText(
+        `2 tickets for ${profile.seats.show}`,
+      );
+      await expect(page.getByRole("timer")).toHaveText(/^1[45]:\d\d$/);
+      await axe();
+    });
+
+    test("best available finds four seats together, and the buyer accepts them", async ({
+      page,
+      visit,
+      javaScriptEnabled,
+    }) => {
+      const tickets = await firstPerformance(page, profile.best.calendar, javaScriptEnabled);
+      await visit(tickets);
+      await page.getByLabel("Number of seats").selectOption("4");
+      await page.getByRole("button", { name: "Find seats" }).click();
+      await expect(page).toHaveURL(/\/checkout\/reservations$/);
+      await expect(page.getByRole("heading", { level: 1, name: "Best available tickets" })).toBeVisible();
+      await expect(page.getByRole("table", { name: "Your tickets" }).locator("tbody tr")).toHaveCount(4);
+      await visit(page.url());
+      await page.getByRole("button", { name: "Accept these seats" }).click();
+      await expect(page).toHaveURL(/\/checkout\/extras$/);
+      await expect(page.getByRole("complementary", { name: "Your reservation" })).toContainText("4 tickets");
+    });
+
+    test("a wheelchair user books a wheelchair space and a companion seat", async ({
+      page,
+      visit,
+      javaScriptEnabled,
+    }) => {
+      const tickets = await firstPerformance(page, profile.best.calendar, javaScriptEnabled);
+      await visit(tickets);
+      const { section, row } = profile.wheelchair;
+      const [space, companion] = javaScriptEnabled ? profile.wheelchair.withScript : profile.wheelchair.withoutScript;
+      await page.locator("#map-access").check();
+      const seat = (label: number, kind: string) =>
+        page.getByRole("checkbox", { name: new RegExp(`^${section}, row ${row}, seat ${label},.*${kind}`) });
+      await seat(space, "wheelchair space").check();
+      await seat(companion, "companion seat").check();
+      await page.getByRole("button", { name: "Reserve selected seats" }).click();
+      const basket = page.getByRole("table", { name: "Your tickets" });
+      await expect(basket).toContainText(`${section}, row ${row}, seat ${space} (wheelchair space)`);
+      await expect(basket).toContainText(`${section}, row ${row}, seat ${companion} (companion seat)`);
+      await visit(page.url());
+    });
+
+    test("books three standing places", async ({ page, visit, javaScriptEnabled }) => {
+      const tickets = await firstPerformance(page, profile.standing, javaScriptEnabled);
+      await visit(tickets);
+      await page.getByLabel(/^Standing floor/).selectOption("3");
+      await page.getByRole("button", { name: "Reserve places" }).click();
+      await expect(page.getByRole("table", { name: "Your tickets" })).toContainText("Standing floor, 3 places");
+      await visit(page.url());
+    });
+
+    test("a group over the seat limit reads the limit and who to call", async ({
+      page,
+      visit,
+      axe,
+      javaScriptEnabled,
+    }) => {
+      const { limit, call } = profile.best;
+      const tickets = await firstPerformance(page, profile.best.calendar, javaScriptEnabled);
+      await visit(tickets);
+      await page.getByLabel("Number of seats").selectOption({ label: `More than ${limit}` });
+      await page.getByRole("button", { name: "Find seats" }).click();
+      await expect(page.getByRole("alert").first()).toContainText(
+        `Sorry, you can't purchase more than ${limit} seats online.`,
+      );
+      await expect(page.getByText(`For groups of more than ${limit}, ${call}`)).toBeVisible();
+      await expect(page).toHaveTitle(/^Error: /);
+      await axe();
+    });
+
+    test("releasing the seats asks first", async ({ page, visit, axe, javaScriptEnabled }) => {
+      const tickets = await firstPerformance(page, profile.seats.calendar, javaScriptEnabled);
+      await visit(tickets);
+      const [box] = await freeSeats(page, profile.release, 1, javaScriptEnabled);
+      const name = await seatName(box!);
+      await reserveSeats(page, javaScriptEnabled, [box!]);
+      await page.getByRole("link", { name: "Release seats" }).click();
+      await expect(page.getByRole("heading", { name: "Release your seats?" })).toBeVisible();
+      await axe();
+      await page.getByRole("button", { name: "Yes, release my seats" }).click();
+      await expect(page).toHaveURL(/\/calendar$/);
+      await page.goto(tickets);
+      const again = page.getByRole("checkbox", { name: new RegExp(`^${name},`) });
+      await expect(again).toBeEnabled();
+      await expect(again).not.toBeChecked();
+    });
+
+    test("choosing another date asks to empty the cart first", async ({ page, visit, axe, javaScriptEnabled }) => {
+      const first = await firstPerformance(page, profile.seats.calendar, javaScriptEnabled);
+      const second = await firstPerformance(page, profile.seats.calendar, javaScriptEnabled, "", 1);
+      await visit(first);
+      // Offset past the seats the browse journey takes in the same part of the house.
+      const [box] = await freeSeats(page, profile.emptyCart, 1, javaScriptEnabled, 4);
+      const name = await seatName(box!);
+      await reserveSeats(page, javaScriptEnabled, [box!]);
+      await visit(second);
+      await expect(page.getByRole("heading", { name: "Empty your cart?" })).toBeVisible();
+      await axe();
+      await page.getByRole("button", { name: "Empty my cart" }).click();
+      await expect(page).toHaveURL(second);
+      await expect(page.getByRole("heading", { name: "Empty your cart?" })).toHaveCount(0);
+      await page.goto(first);
+      await expect(page.getByRole("checkbox", { name: new RegExp(`^${name},`) })).not.toBeChecked();
+    });
+
+    test("an expired hold says Session expired, and Reselect seats starts again", async ({
+      page,
+      axe,
+      javaScriptEnabled,
+    }) => {
+      test.setTimeout(180_000);
+      const tickets = await firstPerformance(page, profile.seats.calendar, javaScriptEnabled, SHORT_HOLD_URL);
+      await page.goto(tickets);
+      if (javaScriptEnabled) await waitForHydration(page);
+      const [box] = await freeSeats(page, profile.seats.section, 1, javaScriptEnabled);
+      const name = await seatName(box!);
+      await reserveSeats(page, javaScriptEnabled, [box!]);
+      await expect(page.getByRole("timer")).toHaveText(/^[01]:\d\d$/);
+      // With script the countdown reaches zero by itself; without, the next page load says so.
+      if (!javaScriptEnabled) {
+        await page.waitForTimeout(61_000);
+        await page.reload();
+      }
+      await expect(page.getByRole("heading", { name: "Session expired" })).toBeVisible({ timeout: 70_000 });
+      await expect(page.getByText("Your session has timed out.").first()).toBeVisible();
+      await expect(page.getByRole("button", { name: "Reservation expired" })).toBeDisabled();
+      await axe();
+      await page.getByRole("button", { name: "Reselect seats" }).click();
+      await expect(page).toHaveURL(tickets);
+      await expect(page.getByRole("heading", { name: "Session expired" })).toHaveCount(0);
+      await expect(page.getByRole("checkbox", { name: new RegExp(`^${name},`) })).toBeEnabled();
+    });
+  });
 }
-
-/**
- * Free, unmarked seats in one part of the house: the first ones with script, the last ones
- * without, so the two projects running side by side never reach for the same seat.
- */
-async function freeSeats(page: Page, section: string, count: number, javaScriptEnabled: boolean) {
-  const names = await page
-    .locator(`input[name="seat"]:not([disabled])`)
-    .evaluateAll(
-      (inputs, prefix) =>
-        inputs
-          .map((input) => input.getAttribute("aria-label") ?? "")
-          .filter((name) => name.startsWith(prefix) && name.split(", ").length === 4),
-      `${section}, row `,
-    );
-  const chosen = javaScriptEnabled ? names.slice(0, count) : names.slice(-count);
-  expect(chosen).toHaveLength(count);
-  return chosen.map((name) => page.getByRole("checkbox", { name, exact: true }));
-}
-
-/** "Stalls, row F, seat 12, £65.00" → "Stalls, row F, seat 12" */
-const seatName = async (box: ReturnType<Page["getByRole"]>) =>
-  ((await box.getAttribute("aria-label")) ?? "").split(", ").slice(0, 3).join(", ");
-
-/** Ticks seats and reserves them: with script each tick reserves at once; without, the button does. */
-async function reserveSeats(page: Page, javaScriptEnabled: boolean, seats: ReturnType<Page["getByRole"]>[]) {
-  for (const box of seats) {
-    const name = await seatName(box);
-    await box.check();
-    if (javaScriptEnabled) await expect(page.getByRole("table", { name: "Your tickets" })).toContainText(name);
-  }
-  if (!javaScriptEnabled) await page.getByRole("button", { name: "Reserve selected seats" }).click();
-}
-
-test("picks two seats on the seat map, continues, and sees the hold countdown", async ({
-  page,
-  visit,
-  axe,
-  javaScriptEnabled,
-}) => {
-  const tickets = await firstPerformance(page, "/shows/the-lantern-keeper/regent-palace/calendar", javaScriptEnabled);
-  await visit(tickets);
-  const seats = await freeSeats(page, "Stalls", 2, javaScriptEnabled);
-  const names = await Promise.all(seats.map(seatName));
-  await reserveSeats(page, javaScriptEnabled, seats);
-  for (const name of names) await expect(page.getByRole("table", { name: "Your tickets" })).toContainText(name);
-  await expect(page.getByRole("timer")).toHaveText(/^1[45]:\d\d$/);
-  await axe();
-  // The Lantern Keeper asks buyers to read its admission message before going on.
-  await page.getByRole("button", { name: "Continue" }).click();
-  await expect(page).toHaveTitle(/^Error: /);
-  await expect(page.getByRole("alert").first()).toContainText("Please confirm you have read the admission information");
-  await page.getByLabel("I have read the admission information").check();
-  await page.getByRole("button", { name: "Continue" }).click();
-  await expect(page).toHaveURL(/\/checkout\/extras$/);
-  await expect(page.getByRole("complementary", { name: "Your reservation" })).toContainText(
-    "2 tickets for The Lantern Keeper",
-  );
-  await expect(page.getByRole("timer")).toHaveText(/^1[45]:\d\d$/);
-  await axe();
-});
-
-test("best available finds four seats together, and the buyer accepts them", async ({
-  page,
-  visit,
-  javaScriptEnabled,
-}) => {
-  const tickets = await firstPerformance(page, "/shows/sunday-gala-concerts/regent-palace/calendar", javaScriptEnabled);
-  await visit(tickets);
-  await page.getByLabel("Number of seats").selectOption("4");
-  await page.getByRole("button", { name: "Find seats" }).click();
-  await expect(page).toHaveURL(/\/checkout\/reservations$/);
-  await expect(page.getByRole("heading", { level: 1, name: "Best available tickets" })).toBeVisible();
-  await expect(page.getByRole("table", { name: "Your tickets" }).locator("tbody tr")).toHaveCount(4);
-  await visit(page.url());
-  await page.getByRole("button", { name: "Accept these seats" }).click();
-  await expect(page).toHaveURL(/\/checkout\/extras$/);
-  await expect(page.getByRole("complementary", { name: "Your reservation" })).toContainText("4 tickets");
-});
-
-test("a wheelchair user books a wheelchair space and a companion seat", async ({ page, visit, javaScriptEnabled }) => {
-  const tickets = await firstPerformance(page, "/shows/sunday-gala-concerts/regent-palace/calendar", javaScriptEnabled);
-  await visit(tickets);
-  const [space, companion] = javaScriptEnabled ? [1, 2] : [40, 39];
-  await page.locator("#map-access").check();
-  await page.getByRole("checkbox", { name: new RegExp(`^Stalls, row Z, seat ${space},.*wheelchair space`) }).check();
-  await page.getByRole("checkbox", { name: new RegExp(`^Stalls, row Z, seat ${companion},.*companion seat`) }).check();
-  await page.getByRole("button", { name: "Reserve selected seats" }).click();
-  const basket = page.getByRole("table", { name: "Your tickets" });
-  await expect(basket).toContainText(`Stalls, row Z, seat ${space} (wheelchair space)`);
-  await expect(basket).toContainText(`Stalls, row Z, seat ${companion} (companion seat)`);
-  await visit(page.url());
-});
 
 test("a wheelchair space needs the access declaration", async ({ page, visit, javaScriptEnabled }) => {
   const tickets = await firstPerformance(
@@ -140,94 +235,6 @@ test("a wheelchair space needs the access declaration", async ({ page, visit, ja
   await expect(page.getByRole("alert").first()).toContainText("Please tick the box");
   // Refused: the space is not the buyer's.
   await expect(space).not.toBeChecked();
-});
-
-test("books three standing places", async ({ page, visit, javaScriptEnabled }) => {
-  const tickets = await firstPerformance(page, "/shows/northern-static/foundry-hall/calendar", javaScriptEnabled);
-  await visit(tickets);
-  await page.getByLabel(/^Standing floor/).selectOption("3");
-  await page.getByRole("button", { name: "Reserve places" }).click();
-  await expect(page.getByRole("table", { name: "Your tickets" })).toContainText("Standing floor, 3 places");
-  await visit(page.url());
-});
-
-test("a group over the seat limit reads the limit and who to call", async ({ page, visit, axe, javaScriptEnabled }) => {
-  const tickets = await firstPerformance(page, "/shows/sunday-gala-concerts/regent-palace/calendar", javaScriptEnabled);
-  await visit(tickets);
-  await page.getByLabel("Number of seats").selectOption({ label: "More than 6" });
-  await page.getByRole("button", { name: "Find seats" }).click();
-  await expect(page.getByRole("alert").first()).toContainText("Sorry, you can't purchase more than 6 seats online.");
-  await expect(page.getByText("For groups of more than 6, please call the box office on 020 7946 0101.")).toBeVisible();
-  await expect(page).toHaveTitle(/^Error: /);
-  await axe();
-});
-
-test("releasing the seats asks first", async ({ page, visit, axe, javaScriptEnabled }) => {
-  const tickets = await firstPerformance(page, "/shows/the-lantern-keeper/regent-palace/calendar", javaScriptEnabled);
-  await visit(tickets);
-  const [box] = await freeSeats(page, "Royal Circle", 1, javaScriptEnabled);
-  const name = await seatName(box!);
-  await reserveSeats(page, javaScriptEnabled, [box!]);
-  await page.getByRole("link", { name: "Release seats" }).click();
-  await expect(page.getByRole("heading", { name: "Release your seats?" })).toBeVisible();
-  await axe();
-  await page.getByRole("button", { name: "Yes, release my seats" }).click();
-  await expect(page).toHaveURL(/\/calendar$/);
-  await page.goto(tickets);
-  const again = page.getByRole("checkbox", { name: new RegExp(`^${name},`) });
-  await expect(again).toBeEnabled();
-  await expect(again).not.toBeChecked();
-});
-
-test("choosing another date asks to empty the cart first", async ({ page, visit, axe, javaScriptEnabled }) => {
-  const calendar = "/shows/the-lantern-keeper/regent-palace/calendar";
-  const first = await firstPerformance(page, calendar, javaScriptEnabled);
-  const second = await firstPerformance(page, calendar, javaScriptEnabled, "", 1);
-  await visit(first);
-  const [box] = await freeSeats(page, "Grand Circle", 1, javaScriptEnabled);
-  const name = await seatName(box!);
-  await reserveSeats(page, javaScriptEnabled, [box!]);
-  await visit(second);
-  await expect(page.getByRole("heading", { name: "Empty your cart?" })).toBeVisible();
-  await axe();
-  await page.getByRole("button", { name: "Empty my cart" }).click();
-  await expect(page).toHaveURL(second);
-  await expect(page.getByRole("heading", { name: "Empty your cart?" })).toHaveCount(0);
-  await page.goto(first);
-  await expect(page.getByRole("checkbox", { name: new RegExp(`^${name},`) })).not.toBeChecked();
-});
-
-test("an expired hold says Session expired, and Reselect seats starts again", async ({
-  page,
-  axe,
-  javaScriptEnabled,
-}) => {
-  test.setTimeout(180_000);
-  const tickets = await firstPerformance(
-    page,
-    "/shows/the-lantern-keeper/regent-palace/calendar",
-    javaScriptEnabled,
-    SHORT_HOLD_URL,
-  );
-  await page.goto(tickets);
-  if (javaScriptEnabled) await waitForHydration(page);
-  const [box] = await freeSeats(page, "Stalls", 1, javaScriptEnabled);
-  const name = await seatName(box!);
-  await reserveSeats(page, javaScriptEnabled, [box!]);
-  await expect(page.getByRole("timer")).toHaveText(/^[01]:\d\d$/);
-  // With script the countdown reaches zero by itself; without, the next page load says so.
-  if (!javaScriptEnabled) {
-    await page.waitForTimeout(61_000);
-    await page.reload();
-  }
-  await expect(page.getByRole("heading", { name: "Session expired" })).toBeVisible({ timeout: 70_000 });
-  await expect(page.getByText("Your session has timed out.").first()).toBeVisible();
-  await expect(page.getByRole("button", { name: "Reservation expired" })).toBeDisabled();
-  await axe();
-  await page.getByRole("button", { name: "Reselect seats" }).click();
-  await expect(page).toHaveURL(tickets);
-  await expect(page.getByRole("heading", { name: "Session expired" })).toHaveCount(0);
-  await expect(page.getByRole("checkbox", { name: new RegExp(`^${name},`) })).toBeEnabled();
 });
 
 test("the 2,341-seat map works from the keyboard alone", async ({ page, visit, javaScriptEnabled }) => {
@@ -262,23 +269,4 @@ test("the 2,341-seat map works from the keyboard alone", async ({ page, visit, j
   }
   await expect(basket).toContainText(next.split(", ").slice(0, 3).join(", "));
   await expect(basket).toContainText(await seatName(first!));
-});
-
-test.describe("in American English", () => {
-  test.use({ locale: "en-US" });
-
-  test("picks two seats at a US venue and sees dollars and the countdown", async ({
-    page,
-    visit,
-    javaScriptEnabled,
-  }) => {
-    const tickets = await firstPerformance(page, "/shows/comedy-mondays/liberty-theatre/calendar", javaScriptEnabled);
-    await visit(tickets);
-    await reserveSeats(page, javaScriptEnabled, await freeSeats(page, "Orchestra", 2, javaScriptEnabled));
-    await expect(page.getByRole("table", { name: "Your tickets" })).toContainText("$");
-    await page.getByLabel("I have read this notice").check();
-    await page.getByRole("button", { name: "Continue" }).click();
-    await expect(page).toHaveURL(/\/checkout\/extras$/);
-    await expect(page.getByRole("timer")).toHaveText(/^1[45]:\d\d$/);
-  });
 });

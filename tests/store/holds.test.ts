@@ -1,28 +1,18 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createInventory, GUEST, type Entitlements, type Inventory } from "~/ticketing/inventory.server";
-import { seedSmallCatalogue } from "../support/engine";
-import { createTestStore, DIALECTS, type TestStore } from "../support/stores";
+import { describe, expect, it } from "vitest";
+import { GUEST, type Entitlements, type Inventory } from "~/ticketing/inventory.server";
+import { useSeededStore, type SeededStore } from "../support/engine";
+import { DIALECTS, type TestStore } from "../support/stores";
 
 const ACCESS_MEMBER: Entitlements = { restrictions: new Set(["amex", "wheelchair", "accessZone"]), presale: new Set() };
 const PLUS_MEMBER: Entitlements = { restrictions: new Set(["amex"]), presale: new Set(["plus-member"]) };
 
 describe.each(DIALECTS)("seat holds on %s", (dialect) => {
   let store: TestStore;
-  let seed: Awaited<ReturnType<typeof seedSmallCatalogue>>;
+  let seed: SeededStore["seed"];
   let inventory: Inventory;
   let performanceId: string;
-
-  beforeAll(async () => {
-    store = await createTestStore(dialect);
-    seed = await seedSmallCatalogue(store);
-    inventory = createInventory(store, seed.clock);
-  });
-  afterAll(() => store.drop());
-
-  beforeEach(async () => {
-    seed.clock.set("2026-11-23T12:00:00.000Z");
-    await store.db.deleteFrom("seat_claims").where("status", "!=", "withheld").execute();
-    await store.db.deleteFrom("standing_claims").execute();
+  useSeededStore(dialect, (made) => {
+    ({ store, seed, inventory } = made);
     performanceId = seed.onSale.id;
   });
 

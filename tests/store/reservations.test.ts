@@ -1,30 +1,20 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createInventory, GUEST, type Entitlements, type Inventory } from "~/ticketing/inventory.server";
+import { describe, expect, it } from "vitest";
+import { GUEST, type Entitlements, type Inventory } from "~/ticketing/inventory.server";
 import { createReservations, type Reservations } from "~/ticketing/reservations.server";
-import { seedSmallCatalogue } from "../support/engine";
-import { createTestStore, DIALECTS, type TestStore } from "../support/stores";
+import { useSeededStore, type SeededStore } from "../support/engine";
+import { DIALECTS, type TestStore } from "../support/stores";
 
 const DECLARED: Entitlements = { restrictions: new Set(["amex", "wheelchair"]), presale: new Set() };
 
 describe.each(DIALECTS)("changing a reservation on %s", (dialect) => {
   let store: TestStore;
-  let seed: Awaited<ReturnType<typeof seedSmallCatalogue>>;
+  let seed: SeededStore["seed"];
   let inventory: Inventory;
   let reservations: Reservations;
   let performanceId: string;
-
-  beforeAll(async () => {
-    store = await createTestStore(dialect);
-    seed = await seedSmallCatalogue(store);
-    inventory = createInventory(store, seed.clock);
+  useSeededStore(dialect, (made) => {
+    ({ store, seed, inventory } = made);
     reservations = createReservations(store, seed.clock);
-  });
-  afterAll(() => store.drop());
-
-  beforeEach(async () => {
-    seed.clock.set("2026-11-23T12:00:00.000Z");
-    await store.db.deleteFrom("seat_claims").where("status", "!=", "withheld").execute();
-    await store.db.deleteFrom("standing_claims").execute();
     performanceId = seed.onSale.id;
   });
 

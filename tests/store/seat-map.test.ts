@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { CatalogueInput } from "~/ticketing/catalogue-file";
-import { createInventory, GUEST, type Entitlements, type Inventory } from "~/ticketing/inventory.server";
+import { GUEST, type Entitlements, type Inventory } from "~/ticketing/inventory.server";
 import {
   COMPANION,
   createSeatMaps,
@@ -21,8 +21,8 @@ import {
   type StandingSection,
 } from "~/ticketing/seat-map.server";
 import { smallCatalogue } from "../support/catalogue";
-import { seedSmallCatalogue } from "../support/engine";
-import { createTestStore, DIALECTS, type TestStore } from "../support/stores";
+import { useSeededStore, type SeededStore } from "../support/engine";
+import { DIALECTS, type TestStore } from "../support/stores";
 
 const ACCESS_BUYER: Entitlements = { restrictions: new Set(["amex", "wheelchair", "accessZone"]), presale: new Set() };
 
@@ -53,27 +53,22 @@ const stateOf = (view: SeatMapView, row: string, label: string) => seatState(sea
 
 describe.each(DIALECTS)("the seat map read model on %s", (dialect) => {
   let store: TestStore;
-  let seed: Awaited<ReturnType<typeof seedSmallCatalogue>>;
+  let seed: SeededStore["seed"];
   let inventory: Inventory;
   let seatMaps: SeatMaps;
   let performanceId: string;
   const view = (options: Partial<Parameters<SeatMaps["view"]>[0]> = {}) =>
     seatMaps.view({ performanceId, basketId: null, entitlements: GUEST, filter: {}, ...options });
 
-  beforeAll(async () => {
-    store = await createTestStore(dialect);
-    seed = await seedSmallCatalogue(store, catalogueWithNotes());
-    inventory = createInventory(store, seed.clock);
-    seatMaps = createSeatMaps(store, seed.clock);
-  });
-  afterAll(() => store.drop());
-
-  beforeEach(async () => {
-    seed.clock.set("2026-11-23T12:00:00.000Z");
-    await store.db.deleteFrom("seat_claims").where("status", "!=", "withheld").execute();
-    await store.db.deleteFrom("standing_claims").execute();
-    performanceId = seed.onSale.id;
-  });
+  useSeededStore(
+    dialect,
+    (made) => {
+      ({ store, seed, inventory } = made);
+      seatMaps = createSeatMaps(store, seed.clock);
+      performanceId = seed.onSale.id;
+    },
+    catalogueWithNotes(),
+  );
 
   it("is undefined for a performance that does not exist", async () => {
     expect(await view({ performanceId: "00000000-0000-0000-0000-000000000000" })).toBeUndefined();

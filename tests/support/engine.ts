@@ -1,8 +1,12 @@
+import { afterAll, beforeAll, beforeEach } from "vitest";
 import { fixedClock } from "~/clock";
+import type { DialectName } from "~/db/connection.server";
 import type { Store } from "~/db/connection.server";
 import type { CatalogueInput } from "~/ticketing/catalogue-file";
 import { importCatalogue } from "~/ticketing/import-catalogue.server";
+import { createInventory, type Inventory } from "~/ticketing/inventory.server";
 import { smallCatalogue } from "./catalogue";
+import { createTestStore, type TestStore } from "./stores";
 
 export const IMPORTED_AT = "2026-11-23T10:00:00.000Z";
 
@@ -34,4 +38,35 @@ export async function seedSmallCatalogue(store: Store, catalogue: CatalogueInput
   const onSale = performances.find((performance) => performance.presale_from === null)!;
   const inPresale = performances.find((performance) => performance.presale_from !== null)!;
   return { clock, performances, seats, seat, standingId: standing.id, onSale, inPresale };
+}
+
+export type SeededStore = {
+  store: TestStore;
+  seed: Awaited<ReturnType<typeof seedSmallCatalogue>>;
+  inventory: Inventory;
+};
+
+/**
+ * A throw-away store with the small catalogue for one suite, and before each test the clock at
+ * noon on import day and every claim but the withheld ones gone. `ready` hands the suite what it
+ * made, once, before its own beforeAll hooks run.
+ */
+export function useSeededStore(
+  dialect: DialectName,
+  ready: (made: SeededStore) => void,
+  catalogue: CatalogueInput = smallCatalogue(),
+) {
+  let made: SeededStore | undefined;
+  beforeAll(async () => {
+    const store = await createTestStore(dialect);
+    const seed = await seedSmallCatalogue(store, catalogue);
+    made = { store, seed, inventory: createInventory(store, seed.clock) };
+    ready(made);
+  });
+  afterAll(() => made?.store.drop());
+  beforeEach(async () => {
+    made!.seed.clock.set("2026-11-23T12:00:00.000Z");
+    await made!.store.db.deleteFrom("seat_claims").where("status", "!=", "withheld").execute();
+    await made!.store.db.deleteFrom("standing_claims").execute();
+  });
 }
