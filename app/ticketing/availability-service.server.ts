@@ -12,6 +12,7 @@ import {
   type PerformanceAvailability,
   type PlanGroup,
   placesLeft,
+  sectionNames,
 } from "./availability.server";
 
 export interface AvailabilityOptions {
@@ -78,18 +79,13 @@ export function createAvailability(store: Store, clock: Clock, options: Availabi
     return planIds.flatMap((id) => plans.get(id)?.value ?? []);
   }
 
-  async function sectionNames(groups: PlanGroup[], now: number) {
+  async function sectionsOf(groups: PlanGroup[], now: number) {
     const ids = [...new Set(groups.map((group) => group.sectionId))].sort();
     if (ids.length === 0) return [];
     const key = ids.join(",");
     const cached = fresh(sections.get(key), now);
     if (cached) return cached.value;
-    const value = await store.db
-      .selectFrom("sections")
-      .select(["id", "name"])
-      .where("id", "in", ids)
-      .orderBy("sort_order")
-      .execute();
+    const value = await sectionNames(store, groups);
     sections.set(key, { value, until: now + options.maxAgeMs });
     return value;
   }
@@ -127,7 +123,7 @@ export function createAvailability(store: Store, clock: Clock, options: Availabi
         {
           performances: found,
           groups,
-          sections: await sectionNames(groups, now),
+          sections: await sectionsOf(groups, now),
           claims: await claimCounts(performanceIds, now),
         },
         filter,

@@ -310,7 +310,7 @@ async function performancePlans(store: Store, performanceIds: string[]) {
 }
 
 /** The parts of the house the groups sell, in the house's order. */
-async function sectionNames(store: Store, groups: PlanGroup[]) {
+export async function sectionNames(store: Store, groups: PlanGroup[]) {
   const sectionIds = [...new Set(groups.map((group) => group.sectionId))];
   if (sectionIds.length === 0) return [];
   return store.db
