@@ -32,6 +32,8 @@ export default defineConfig({
   // axe takes its time over the tickets page (a seat map of up to 2,341 seats, checked as a whole).
   timeout: 120_000,
   forbidOnly: true,
+  // A real SMTP server the app servers send their emails to (tests/e2e/mail-server.ts).
+  globalSetup: "./tests/e2e/mail-server.ts",
   // The JSON report feeds the summary line .ci/run prints.
   reporter: [["list"], ["json", { outputFile: "reports/playwright.json" }]],
   use: {
@@ -64,6 +66,9 @@ function server(port: number, env: Record<string, string> = {}) {
       LOG_LEVEL: "warn",
       DATA_DIR: mkdtempSync(join(tmpdir(), "box-office-e2e-")),
       DEMO_CATALOGUE: "auto",
+      SMTP_URL: `smtp://127.0.0.1:${PORT + 2}`,
+      // Short enough for the timeout journey to see the timeout message.
+      PAYMENT_TIMEOUT_SECONDS: "5",
       ...env,
     },
   };

@@ -16,6 +16,9 @@ import type { Reservations } from "~/ticketing/reservations.server";
 import type { SeatSearch } from "~/ticketing/seat-search.server";
 import type { SeatMaps } from "~/ticketing/seat-map.server";
 import type { Vouchers } from "~/ticketing/vouchers.server";
+import type { Outbox } from "~/email/outbox.server";
+import type { SandboxGateway } from "~/payments/sandbox.server";
+import type { PaymentService } from "~/services/payments.server";
 
 /** What the server builds once at start-up and hands to every loader and action. */
 export interface AppServices {
@@ -36,6 +39,10 @@ export interface AppServices {
   baskets: Baskets;
   checkout: Checkout;
   reservations: Reservations;
+  outbox: Outbox;
+  /** The built-in sandbox gateway and its pages; null when a real provider takes payments. */
+  sandboxGateway: SandboxGateway | null;
+  payments: PaymentService;
   /** Resolves when every dependency the site needs to answer is reachable. */
   ready(): Promise<boolean>;
   close(): Promise<void>;

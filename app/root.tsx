@@ -71,8 +71,13 @@ export type RootData = Awaited<ReturnType<typeof loader>>["data"];
  */
 function hasErrors(actionData: unknown): boolean {
   if (typeof actionData !== "object" || actionData === null) return false;
-  const { error, errors } = actionData as { error?: unknown; errors?: unknown };
-  return Boolean(error) || (typeof errors === "object" && errors !== null && Object.keys(errors).length > 0);
+  const { error, errors, result } = actionData as { error?: unknown; errors?: unknown; result?: unknown };
+  return (
+    Boolean(error) ||
+    (typeof errors === "object" && errors !== null && Object.keys(errors).length > 0) ||
+    // A page with several forms answers { intent, result }: the errors are the result's.
+    hasErrors(result)
+  );
 }
 
 interface PageHandle {

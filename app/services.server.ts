@@ -21,6 +21,10 @@ import { createReservations } from "~/ticketing/reservations.server";
 import { createSeatSearch } from "~/ticketing/seat-search.server";
 import { createSeatMaps } from "~/ticketing/seat-map.server";
 import { createVouchers } from "~/ticketing/vouchers.server";
+import { createFulfilment } from "~/checkout/fulfilment.server";
+import { createMailTransport, createOutbox } from "~/email/outbox.server";
+import { createSandboxGateway } from "~/payments/sandbox.server";
+import { createPaymentService } from "~/services/payments.server";
 
 export interface ServiceOptions {
   config: Config;
@@ -69,6 +73,32 @@ export async function createAppServices({
   const orders = createOrders(store, clock);
   const promotions = createPromotions(store, clock);
   const vouchers = createVouchers(store, clock);
+  const checkout = createCheckout({ store, baskets, orders, promotions, vouchers, inventory });
+  const outbox = createOutbox({
+    store,
+    clock,
+    logger,
+    from: config.emailFrom,
+    transport: createMailTransport({
+      smtpUrl: config.smtpUrl,
+      outboxDir: resolve(root, config.dataDir, "outbox"),
+      logger,
+    }),
+  });
+  outbox.start();
+  const fulfilment = createFulfilment({ store, i18n, outbox, config, logger });
+  // The built-in sandbox is the only gateway so far; a real provider's adapter would be chosen
+  // here by PAYMENT_URL (README, "Taking real payments").
+  const sandboxGateway = createSandboxGateway({ clock, notificationSecret: config.paymentNotificationSecret });
+  const payments = createPaymentService({
+    orders,
+    checkout,
+    gateway: sandboxGateway,
+    clock,
+    logger,
+    timeoutMs: config.paymentTimeoutMs,
+    onPaid: (order) => fulfilment.orderPaid(order),
+  });
   const sweeper = setInterval(() => {
     inventory.sweepExpired().catch((error: unknown) => logger.warn({ err: error }, "sweeping expired holds failed"));
   }, SWEEP_INTERVAL_MS);
@@ -91,13 +121,17 @@ export async function createAppServices({
     orders,
     baskets,
     reservations: createReservations(store, clock, config.holdPolicy),
-    checkout: createCheckout({ store, baskets, orders, promotions, vouchers, inventory }),
+    checkout,
+    outbox,
+    sandboxGateway,
+    payments,
     ready: async () => {
       await sql`select 1`.execute(store.db);
       return true;
     },
     close: async () => {
       clearInterval(sweeper);
+      outbox.stop();
       await store.close();
     },
   };

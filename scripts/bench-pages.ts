@@ -72,7 +72,7 @@ export function requireBuild(root: string) {
   process.exit(1);
 }
 
-async function loadBuild(root: string) {
+export async function loadBuild(root: string) {
   return (await import(pathToFileURL(serverBuildFile(root)).href)) as ServerBuild;
 }
 
@@ -91,7 +91,7 @@ async function listen(app: express.Express) {
 }
 
 /** The site as server.ts serves it in production, over a fresh demo catalogue in a temp folder. */
-async function startSite(root: string, build: ServerBuild) {
+export async function startSite(root: string, build: ServerBuild, env: Record<string, string> = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), "box-office-bench-"));
   const config = loadConfig({
     APP_ENV: "production",
@@ -99,6 +99,7 @@ async function startSite(root: string, build: ServerBuild) {
     DATA_DIR: dataDir,
     DEMO_CATALOGUE: "auto",
     LOG_LEVEL: "silent",
+    ...env,
   });
   const logger = createLogger(config.logLevel);
   const services = await createAppServices({ config, logger, root });
@@ -115,7 +116,7 @@ async function startSite(root: string, build: ServerBuild) {
 }
 
 /** The house with the most seats, and the performance there with the fewest seats taken: the fullest map. */
-async function largestHouse(store: Store, now: Date) {
+export async function largestHouse(store: Store, now: Date) {
   const house = await store.db
     .selectFrom("seats")
     .innerJoin("seat_maps", "seat_maps.id", "seats.seat_map_id")

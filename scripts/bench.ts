@@ -3,7 +3,8 @@
 //   how many seats were sold twice (must be 0);
 // - best-available time (p50/p95) at 90% sold;
 // - the calendar availability query for 120 days of performances;
-// then the page budgets on the production build (scripts/bench-pages.ts).
+// then the page budgets on the production build (scripts/bench-pages.ts), and a whole no-script
+// purchase by many buyers at once (scripts/bench-purchase.ts).
 // A script that prints figures, not a test: nothing here passes or fails on time.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -17,6 +18,7 @@ import { importCatalogue } from "~/ticketing/import-catalogue.server";
 import { activeClaim, createInventory } from "~/ticketing/inventory.server";
 import { createSeatSearch } from "~/ticketing/seat-search.server";
 import { benchPages, requireBuild } from "./bench-pages";
+import { benchPurchase } from "./bench-purchase";
 
 const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? LOCAL_POSTGRES_URL;
 const BUYERS = 100;
@@ -188,3 +190,4 @@ await bench("sqlite");
 if (await postgresReachable(POSTGRES_URL)) await bench("postgres");
 else console.log(`postgres: not reachable at ${POSTGRES_URL}; skipped`);
 await benchPages(root);
+await benchPurchase(root);

@@ -1,6 +1,7 @@
 /**
  * A labelled select whose first option means "no preference" (any price, anywhere): the filter
- * and search forms' fields.
+ * and search forms' fields. With a hint or an error (form-fields.tsx's SelectInput) the select is
+ * described by them; its first option then means "not chosen yet".
  */
 export function SelectField({
   id,
@@ -10,6 +11,10 @@ export function SelectField({
   options,
   defaultValue,
   className,
+  hint,
+  error,
+  errorPrefix,
+  autoComplete,
 }: {
   id: string;
   name: string;
@@ -18,11 +23,38 @@ export function SelectField({
   options: { value: string | number; label: string }[];
   defaultValue?: string | number;
   className: string;
+  hint?: string;
+  /** The error, already worded for the buyer. */
+  error?: string;
+  /** Said before the error to screen reader users ("Error: "), not shown. */
+  errorPrefix?: string;
+  autoComplete?: string;
 }) {
+  const hintId = hint ? `${id}-hint` : undefined;
+  const errorId = error ? `${id}-error` : undefined;
+  const describedBy = [hintId, errorId].filter(Boolean).join(" ") || undefined;
   return (
     <div className={className}>
       <label htmlFor={id}>{label}</label>
-      <select id={id} name={name} defaultValue={defaultValue ?? ""}>
+      {hint ? (
+        <p className="hint" id={hintId}>
+          {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p className="field-error" id={errorId}>
+          {errorPrefix ? <span className="visually-hidden">{errorPrefix}</span> : null}
+          {error}
+        </p>
+      ) : null}
+      <select
+        id={id}
+        name={name}
+        defaultValue={defaultValue ?? ""}
+        autoComplete={autoComplete}
+        aria-describedby={describedBy}
+        aria-invalid={error ? true : undefined}
+      >
         <option value="">{anyLabel}</option>
         {options.map((option) => (
           <option key={option.value} value={option.value}>

@@ -5,6 +5,13 @@ import { THEMES } from "~/themes/themes";
 import { slug } from "~/routing/params";
 import { experimentsSchema } from "~/experiments/experiments";
 
+export const WALLETS = ["googlePay", "applePay"] as const;
+/** Where each wallet's browser payment method lives: PaymentRequest asks it, so CSP must allow it. */
+export const WALLET_ORIGINS: Record<(typeof WALLETS)[number], string> = {
+  googlePay: "https://google.com",
+  applePay: "https://apple.com",
+};
+
 const DEV_SESSION_SECRET = "development-only-secret-change-me-0123456789";
 
 const optionalUrl = z
@@ -71,7 +78,27 @@ const envSchema = z
     PAYMENT_URL: optionalUrl.default(""),
     CUSTOMER_PROFILE_URL: optionalUrl.default(""),
     EXPERIMENTATION_ID: z.string().trim().default(""),
+    SMTP_URL: z
+      .string()
+      .trim()
+      .default("")
+      .refine((value) => value === "" || /^smtps?:\/\//.test(value), {
+        message: "must be empty (write emails to the outbox folder) or an smtp:// or smtps:// URL",
+      }),
+    EMAIL_FROM: z.string().trim().min(3).default("Box Office <tickets@localhost>"),
+    PUBLIC_URL: optionalUrl.default(""),
+    PAYMENT_TIMEOUT_SECONDS: z.coerce.number().min(1).max(300).default(30),
+    PAYMENT_NOTIFICATION_SECRET: z
+      .string()
+      .default("")
+      .refine((value) => value === "" || value.length >= 16, { message: "must be at least 16 characters" }),
     CARD_TOKENISATION_SCRIPT_URL: optionalUrl.default(""),
+    WALLETS: z
+      .string()
+      .trim()
+      .default("")
+      .transform((value) => value.split(",").map((wallet) => wallet.trim()).filter(Boolean))
+      .pipe(z.array(z.enum(WALLETS), { message: `must be a comma-separated list of ${WALLETS.join(", ")}` })),
     EXPERIMENTS: z
       .string()
       .default("[]")
@@ -151,7 +178,20 @@ function toConfig(env: z.output<typeof envSchema>) {
       customerProfile: env.CUSTOMER_PROFILE_URL,
     },
     experimentationId: env.EXPERIMENTATION_ID || undefined,
+    smtpUrl: env.SMTP_URL || undefined,
+    emailFrom: env.EMAIL_FROM,
+    /** The site's address as buyers reach it, for links in emails; http://DOMAIN:PORT when unset. */
+    publicUrl: (env.PUBLIC_URL ?? `http://${env.DOMAIN}:${env.PORT}`).replace(/\/+$/, ""),
+    paymentTimeoutMs: env.PAYMENT_TIMEOUT_SECONDS * 1000,
+    /** Signs the gateway's notifications; unset, none is accepted. */
+    paymentNotificationSecret: env.PAYMENT_NOTIFICATION_SECRET || undefined,
     cardTokenisationScriptUrl: env.CARD_TOKENISATION_SCRIPT_URL,
+    /**
+     * The wallets offered (with script, where the browser has them). None by default: each needs
+     * the deployment registered with the wallet's provider, and the browser asks the provider's
+     * site, which the content security policy then allows.
+     */
+    wallets: env.WALLETS,
     experiments: env.EXPERIMENTS,
   };
 }

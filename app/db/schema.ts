@@ -155,6 +155,21 @@ export interface BasketTable {
   promo_code_id: string | null;
   /** The price fingerprint the buyer last saw and accepted. */
   last_seen_prices: string | null;
+  /** 1 once the buyer has answered the extras step (choosing none is an answer). */
+  extras_done: Generated<number>;
+  /** The contact details step's answers as JSON (ContactDetails); null until given. */
+  contacts: string | null;
+}
+
+export interface VenueQuestionTable {
+  id: string;
+  venue_id: string;
+  /** "choice": pick one of the options; "text": a free answer. */
+  kind: "choice" | "text";
+  label: string;
+  /** The choices, separated by "|". */
+  options: string;
+  sort_order: number;
 }
 
 export interface BasketExtraTable {
@@ -273,6 +288,12 @@ export interface OrderTable {
   promo_code_id: string | null;
   created_at: string;
   updated_at: string;
+  /** The contact details (ContactDetails) as JSON, copied from the basket when the order is placed. */
+  contacts: string | null;
+  paid_at: string | null;
+  language: string | null;
+  /** The secret in the e-tickets link; unguessable, unlike the order number. */
+  access_key: string | null;
 }
 
 export interface OrderPaymentTable {
@@ -280,10 +301,49 @@ export interface OrderPaymentTable {
   order_id: string;
   method: "card" | "paypal" | "googlePay" | "applePay" | "voucher";
   amount: number;
-  status: "attempted" | "succeeded" | "failed";
+  /**
+   * attempted: sent to the gateway, no answer yet; action: the buyer must complete a step at the
+   * gateway (device data, 3-D Secure, PayPal approval); succeeded: authorised and captured;
+   * failed: declined or refused; timedOut: no answer in time (voided when one arrives); voided:
+   * authorised but given back (the hold expired first).
+   */
+  status: "attempted" | "action" | "succeeded" | "failed" | "timedOut" | "voided";
   provider_reference: string | null;
   created_at: string;
   updated_at: string;
+  idempotency_key: string | null;
+  brand: string | null;
+  last4: string | null;
+  /** The gateway step the buyer must follow (GatewayAction) as JSON, while status is "action". */
+  action: string | null;
+  /** Why it failed: a PaymentFailure key. */
+  failure: string | null;
+}
+
+export interface OrderTicketTable {
+  id: string;
+  order_id: string;
+  ref: string;
+  label: string;
+  /** The value the e-ticket's QR code carries: random, unguessable, unique. */
+  barcode: string;
+  sort_order: number;
+}
+
+export interface EmailOutboxTable {
+  id: string;
+  kind: string;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  html_body: string;
+  order_id: string | null;
+  status: "queued" | "sent" | "failed";
+  attempts: Generated<number>;
+  next_attempt_at: string;
+  last_error: string | null;
+  created_at: string;
+  sent_at: string | null;
 }
 
 export interface Database {
@@ -313,4 +373,7 @@ export interface Database {
   guess_attempts: GuessAttemptTable;
   orders: OrderTable;
   order_payments: OrderPaymentTable;
+  order_tickets: OrderTicketTable;
+  venue_questions: VenueQuestionTable;
+  email_outbox: EmailOutboxTable;
 }

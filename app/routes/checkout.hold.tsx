@@ -2,6 +2,7 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { basketCookieHeader, promoCookieHeader, readBuyer } from "~/checkout/buyer.server";
+import { benefitsFor, unlockForChange } from "~/checkout/flow.server";
 import { reservationPaths, safeReturnPath } from "~/checkout/hold.server";
 import { ReleaseDialog } from "~/components/hold-panel";
 import { RemovePromoDialog } from "~/components/promo-removal";
@@ -28,6 +29,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const buyer = await readBuyer(request, context);
   const reservation = buyer.basketId ? await context.reservations.current(buyer.basketId) : null;
   const headers = new Headers();
+  if (intent === "remove-promo" || intent === "release" || intent === "reselect" || intent === "cancel" || intent === "empty")
+    await unlockForChange(context, buyer.basketId ? await context.orders.byBasket(buyer.basketId) : undefined);
 
   if (intent === "extend") {
     const returnTo = safeReturnPath(form.get("returnTo"));
@@ -36,6 +39,18 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (!extended.ok) return data({ error: refusalMessage(extended), returnTo }, { status: 409 });
     await flashEvents(context, headers, [track(context, "holdExtended", { performanceId: reservation.performanceId })]);
     return redirect(returnTo, { headers });
+  }
+
+  if (intent === "acknowledge-prices") {
+    // The buyer has read the new prices: they become the ones later prices are compared with.
+    const price = buyer.basketId ? await context.baskets.price(buyer.basketId, benefitsFor(buyer)) : undefined;
+    if (buyer.basketId && price) {
+      await context.baskets.acknowledgePrices(buyer.basketId, price.fingerprint);
+      await flashEvents(context, headers, [
+        track(context, "priceChangeAcknowledged", { performanceId: reservation?.performanceId ?? "" }),
+      ]);
+    }
+    return redirect(safeReturnPath(form.get("returnTo")), { headers });
   }
 
   if (intent === "remove-promo") {

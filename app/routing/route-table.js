@@ -53,8 +53,18 @@ export const CHECKOUT_STEPS = [
   "failed",
 ];
 
-/** Steps built so far have their own module; the rest share the placeholder. @type {Record<string, string>} */
-const STEP_FILES = { reservations: "routes/checkout.reservations.tsx" };
+/** Each step's route module. @type {Record<string, string>} */
+const STEP_FILES = {
+  reservations: "routes/checkout.reservations.tsx",
+  extras: "routes/checkout.extras.tsx",
+  "ticket-protection": "routes/checkout.protection.tsx",
+  collection: "routes/checkout.collection.tsx",
+  contacts: "routes/checkout.contacts.tsx",
+  payment: "routes/checkout.payment.tsx",
+  verify: "routes/checkout.verify.tsx",
+  confirmation: "routes/checkout.confirmation.tsx",
+  failed: "routes/checkout.failed.tsx",
+};
 
 /** Routes that answer in every mode. @type {RouteEntry[]} */
 export const SHARED_ROUTES = [
@@ -66,7 +76,7 @@ export const SHARED_ROUTES = [
       ...CHECKOUT_STEPS.map((step) => ({
         name: `checkout/${step}`,
         path: step,
-        file: STEP_FILES[step] ?? "routes/checkout.step.tsx",
+        file: STEP_FILES[step] ?? "",
       })),
       // The reservation's own actions and confirmation pages (extend, release, empty the cart,
       // reselect after expiry), shared by every step and the tickets page.
@@ -74,6 +84,13 @@ export const SHARED_ROUTES = [
     ],
   },
   { name: "membership", path: "membership", file: "routes/membership.tsx" },
+  // A paid order's e-tickets, by the secret key in the confirmation email's link.
+  { name: "e-tickets", path: "e-tickets/:key", file: "routes/e-tickets.tsx" },
+  // The built-in sandbox gateway's own pages (device data collection, 3-D Secure challenge,
+  // PayPal approval): what a real provider would host on its own site.
+  { name: "sandbox/device-data", path: "sandbox/device-data/:reference", file: "routes/sandbox.device-data.tsx" },
+  { name: "sandbox/challenge", path: "sandbox/challenge/:reference", file: "routes/sandbox.challenge.tsx" },
+  { name: "sandbox/paypal", path: "sandbox/paypal/:reference", file: "routes/sandbox.paypal.tsx" },
   { name: "legal", path: "legal/:document", file: "routes/legal.tsx" },
   { name: "not-found", path: "*", file: "routes/not-found.tsx" },
 ];

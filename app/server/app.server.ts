@@ -7,6 +7,7 @@ import express, { type NextFunction, type Request, type Response } from "express
 import helmet from "helmet";
 import type { Logger } from "pino";
 import type { AppServices } from "~/context";
+import { WALLET_ORIGINS } from "~/config/env.server";
 import { prepareBuild } from "./build.server";
 import { createPolyfillBundler } from "./polyfills.server";
 
@@ -27,7 +28,7 @@ export function createServerApp({ build, services, logger, root }: ServerAppOpti
   app.set("trust proxy", config.trustProxy);
 
   app.use(requestLogging(logger));
-  app.use(securityHeaders(config.production));
+  app.use(securityHeaders(config.production, config.wallets.map((wallet) => WALLET_ORIGINS[wallet])));
   app.use(compression());
   // Remix flushes after every chunk it renders, and each flush ends a compressed block: the
   // 2,341-seat map went out at 58 KB gzipped instead of 32 KB, and took twice as long. No page
@@ -58,6 +59,23 @@ export function createServerApp({ build, services, logger, root }: ServerAppOpti
     res.set("Cache-Control", "public, max-age=86400").type("application/javascript").send(polyfills.bundle(features));
   });
   app.use(express.static(join(root, "public"), { maxAge: "1h", index: false }));
+
+  // The payment gateway's notifications (webhooks): a server calling, not a buyer's form, so
+  // outside Remix and its CSRF check; the gateway adapter checks the notification's signature.
+  app.post("/payments/notifications", express.text({ type: "*/*", limit: "64kb" }), async (req, res) => {
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers)) if (typeof value === "string") headers.set(name, value);
+    const log = res.locals.logger as Logger;
+    try {
+      const accepted = await services.payments.notify(typeof req.body === "string" ? req.body : "", headers);
+      if (!accepted) log.warn("payment notification refused: not a genuine notification about one of our payments");
+      res.status(accepted ? 204 : 400).end();
+    } catch (error) {
+      // A 5xx makes the gateway send it again later.
+      log.error({ err: error }, "payment notification failed");
+      res.status(500).end();
+    }
+  });
 
   // A checkout page holds a buyer's personal details and basket: never keep it in any cache.
   app.use("/checkout", (_req, res, next) => {
@@ -112,7 +130,7 @@ function requestLogging(logger: Logger) {
   };
 }
 
-function securityHeaders(production: boolean) {
+function securityHeaders(production: boolean, walletOrigins: string[]) {
   const nonce = (_req: unknown, res: unknown) => `'nonce-${(res as Response).locals.cspNonce as string}'`;
   const headers = helmet({
     contentSecurityPolicy: {
@@ -125,7 +143,7 @@ function securityHeaders(production: boolean) {
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", "data:"],
         fontSrc: ["'self'"],
-        connectSrc: production ? ["'self'"] : ["'self'", "ws:"],
+        connectSrc: [...(production ? ["'self'"] : ["'self'", "ws:"]), ...walletOrigins],
         formAction: ["'self'"],
         objectSrc: ["'none'"],
         baseUri: ["'none'"],

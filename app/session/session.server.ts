@@ -47,6 +47,8 @@ export function createSessionService(config: Config) {
   const basketCookie: Cookie = createCookie(`${hostPrefix}basket`, { ...base, httpOnly: true });
   const promoCookie: Cookie = createCookie(`${hostPrefix}promo`, { ...base, httpOnly: true });
   const eventsCookie: Cookie = createCookie(`${hostPrefix}events`, { ...base, httpOnly: true });
+  // The order just paid for: the confirmation page's, once the basket cookie is gone.
+  const orderCookie: Cookie = createCookie(`${hostPrefix}order`, { ...base, httpOnly: true, maxAge: 60 * 60 * 24 });
 
   return {
     storage,
@@ -55,6 +57,7 @@ export function createSessionService(config: Config) {
     basketCookie,
     promoCookie,
     eventsCookie,
+    orderCookie,
     getSession: (request: Request) => storage.getSession(request.headers.get("Cookie")),
     commitSession: (session: BuyerSession) => storage.commitSession(session),
     /** The buyer's CSRF token, and the Set-Cookie header to send when it is new. */

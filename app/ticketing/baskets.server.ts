@@ -157,6 +157,16 @@ export function createBaskets(store: Store, clock: Clock) {
       return true;
     },
 
+    /** The buyer has answered the extras step, whatever they chose (none is an answer). */
+    async setExtrasDone(basketId: string) {
+      await db.updateTable("baskets").set({ extras_done: 1 }).where("id", "=", basketId).execute();
+    },
+
+    /** The contact details step's answers, as JSON (ContactDetails; never card data). */
+    async setContacts(basketId: string, contacts: string) {
+      await db.updateTable("baskets").set({ contacts }).where("id", "=", basketId).execute();
+    },
+
     async setDelivery(basketId: string, deliveryMethodId: string | null) {
       await db
         .updateTable("baskets")

@@ -39,6 +39,9 @@ function eligible(seat: SearchSeat, request: SearchRequest, allowed: ReadonlySet
   const wantsWheelchair = (request.wheelchairSpaces ?? 0) > 0;
   // Wheelchair spaces and companion seats are kept for the people who need them.
   if (!wantsWheelchair && (seat.seatType === "wheelchair" || seat.seatType === "companion")) return false;
+  // Sponsored seats (for one card's holders) are chosen on the seat map, where they are explained:
+  // offered unasked, they would tie the buyer to that card brand at payment.
+  if (seat.restrictions.includes("amex")) return false;
   return seat.restrictions.every((restriction) => allowed.has(restriction));
 }
 

@@ -98,6 +98,16 @@ const venue = z.object({
       }),
     )
     .min(1),
+  // Questions the venue asks on the contact details step: a choice, or a free answer.
+  questions: z
+    .array(
+      z.discriminatedUnion("kind", [
+        z.object({ kind: z.literal("choice"), label: z.string().trim().min(1).max(200), options: z.array(name).min(2).max(20) }),
+        z.object({ kind: z.literal("text"), label: z.string().trim().min(1).max(200) }),
+      ]),
+    )
+    .max(5)
+    .default([]),
 });
 
 const priceOption = z.object({

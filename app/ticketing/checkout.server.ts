@@ -12,6 +12,10 @@ import type { Vouchers } from "./vouchers.server";
 export interface Customer {
   name: string;
   email: string;
+  /** The contact details step's answers as JSON, kept with the order. */
+  contacts?: string | null;
+  /** The language the buyer used, for the emails. */
+  language?: string | null;
 }
 
 export type PlaceRefusal = "empty" | "promoUsed" | "voucherSpent" | "priceChanged";
@@ -38,7 +42,8 @@ export function createCheckout(deps: {
   return {
     /**
      * Creates the basket's order (once: a repeat returns the same order), at the prices the buyer
-     * last accepted, and spends the promo code's use and the vouchers' money for it.
+     * last accepted, and spends the promo code's use and the vouchers' money for it. An order that
+     * failed or was cancelled (everything it spent given back) is placed again at today's prices.
      */
     async placeOrder(
       basketId: string,
@@ -46,7 +51,8 @@ export function createCheckout(deps: {
       benefits: MemberBenefits = NO_BENEFITS,
     ): Promise<{ ok: true; order: Order } | { ok: false; reason: PlaceRefusal }> {
       const existing = await orders.byBasket(basketId);
-      if (existing) return { ok: true, order: existing };
+      const reopening = existing?.status === "failed" || existing?.status === "cancelled";
+      if (existing && !reopening) return { ok: true, order: existing };
       const price = await baskets.price(basketId, benefits);
       if (!price || !price.priced.lines.some((line) => line.kind === "ticket")) return { ok: false, reason: "empty" };
       if (price.changed) return { ok: false, reason: "priceChanged" };
@@ -65,7 +71,7 @@ export function createCheckout(deps: {
         .orderBy("holds.created_at", "desc")
         .executeTakeFirstOrThrow();
       const delivery = price.priced.lines.find((line) => line.kind === "delivery");
-      const { order, created } = await orders.createOnce({
+      const placement = {
         basketId,
         customerName: customer.name,
         email: customer.email,
@@ -74,8 +80,20 @@ export function createCheckout(deps: {
         deliveryMethod: delivery?.kind === "delivery" ? delivery.method : null,
         priced: price.priced,
         promoCodeId: basket.promo_code_id,
-      });
-      if (!created) return { ok: true, order };
+        contacts: customer.contacts ?? null,
+        language: customer.language ?? null,
+      };
+      let order: Order;
+      if (existing && reopening) {
+        const reopened = await orders.reopen(existing.id, placement);
+        // Another request reopened it first; that one spends the code and vouchers.
+        if (!reopened) return { ok: true, order: (await orders.byBasket(basketId)) ?? existing };
+        order = reopened;
+      } else {
+        const placed = await orders.createOnce(placement);
+        if (!placed.created) return { ok: true, order: placed.order };
+        order = placed.order;
+      }
 
       if (order.promo_code_id && !(await promotions.redeem(order.promo_code_id))) {
         await orders.settle(order.id, "cancelled");

@@ -426,6 +426,18 @@ export async function importCatalogue(store: Store, input: unknown, clock: Clock
           sort_order: order,
         })),
       );
+      await insertChunked(
+        trx,
+        "venue_questions",
+        venue.questions.map((question, order) => ({
+          id: randomUUID(),
+          venue_id: venueId,
+          kind: question.kind,
+          label: question.label,
+          options: question.kind === "choice" ? question.options.join("|") : "",
+          sort_order: order,
+        })),
+      );
       venues.set(venue.slug, knownVenue);
       summary.venues += 1;
     }

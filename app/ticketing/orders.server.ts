@@ -1,4 +1,4 @@
-import { randomInt, randomUUID } from "node:crypto";
+import { randomBytes, randomInt, randomUUID } from "node:crypto";
 import type { Clock } from "~/clock";
 import type { Store } from "~/db/connection.server";
 import type { OrderPaymentTable, OrderTable } from "~/db/schema";
@@ -26,10 +26,32 @@ export interface NewOrder {
   deliveryMethod: string | null;
   priced: PricedBasket;
   promoCodeId: string | null;
+  /** ContactDetails as JSON (never card data). */
+  contacts: string | null;
+  language?: string | null;
 }
 
 export type Order = OrderTable;
+export type OrderPayment = OrderPaymentTable;
 export type PaymentStatus = OrderPaymentTable["status"];
+
+/** The columns a placement (first or again after a failure) sets from the basket. */
+function placementColumns(order: NewOrder) {
+  return {
+    currency: order.priced.currency,
+    customer_name: order.customerName,
+    email: order.email,
+    performance_id: order.performanceId,
+    show_name: order.showName,
+    delivery_method: order.deliveryMethod,
+    lines: JSON.stringify(order.priced),
+    total: order.priced.total,
+    to_pay: order.priced.toPay,
+    promo_code_id: order.promoCodeId,
+    contacts: order.contacts,
+    language: order.language ?? null,
+  };
+}
 
 export function createOrders(store: Store, clock: Clock) {
   const { db } = store;
@@ -62,16 +84,9 @@ export function createOrders(store: Store, clock: Clock) {
             number: newOrderNumber(),
             basket_id: order.basketId,
             status: "pending_payment",
-            currency: order.priced.currency,
-            customer_name: order.customerName,
-            email: order.email,
-            performance_id: order.performanceId,
-            show_name: order.showName,
-            delivery_method: order.deliveryMethod,
-            lines: JSON.stringify(order.priced),
-            total: order.priced.total,
-            to_pay: order.priced.toPay,
-            promo_code_id: order.promoCodeId,
+            ...placementColumns(order),
+            access_key: randomBytes(24).toString("base64url"),
+            paid_at: null,
             created_at: now,
             updated_at: now,
           })
@@ -85,44 +100,97 @@ export function createOrders(store: Store, clock: Clock) {
       throw new Error("could not allocate an order number");
     },
 
-    /** Written before the payment provider is called. */
-    async recordPaymentAttempt(orderId: string, method: OrderPaymentTable["method"], amount: number): Promise<string> {
-      const now = clock.now().toISOString();
-      const id = randomUUID();
-      await db
-        .insertInto("order_payments")
-        .values({
-          id,
-          order_id: orderId,
-          method,
-          amount,
-          status: "attempted",
-          provider_reference: null,
-          created_at: now,
-          updated_at: now,
-        })
-        .execute();
-      return id;
+    /**
+     * Places a failed or cancelled order again, at the basket's prices now: one order per basket,
+     * so a buyer whose card was declined can change anything and pay again under the same number.
+     * Undefined when the order was not failed or cancelled (another request got there first).
+     */
+    async reopen(orderId: string, order: NewOrder): Promise<Order | undefined> {
+      const result = await db
+        .updateTable("orders")
+        .set({ status: "pending_payment", ...placementColumns(order), updated_at: clock.now().toISOString() })
+        .where("id", "=", orderId)
+        .where("status", "in", ["failed", "cancelled"])
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) !== 1) return undefined;
+      return db.selectFrom("orders").selectAll().where("id", "=", orderId).executeTakeFirstOrThrow();
     },
 
-    async recordPaymentResult(
+    async byId(orderId: string): Promise<Order | undefined> {
+      return db.selectFrom("orders").selectAll().where("id", "=", orderId).executeTakeFirst();
+    },
+
+    async byAccessKey(key: string): Promise<Order | undefined> {
+      return db.selectFrom("orders").selectAll().where("access_key", "=", key).executeTakeFirst();
+    },
+
+    /**
+     * Written before the payment provider is called, with the idempotency key the provider will
+     * see. Undefined when an attempt with this key exists already (a repeated request).
+     */
+    async recordPaymentAttempt(
+      orderId: string,
+      method: OrderPaymentTable["method"],
+      amount: number,
+      idempotencyKey: string,
+    ): Promise<OrderPayment | undefined> {
+      const now = clock.now().toISOString();
+      const row: OrderPaymentTable = {
+        id: randomUUID(),
+        order_id: orderId,
+        method,
+        amount,
+        status: "attempted",
+        provider_reference: null,
+        created_at: now,
+        updated_at: now,
+        idempotency_key: idempotencyKey,
+        brand: null,
+        last4: null,
+        action: null,
+        failure: null,
+      };
+      const result = await db
+        .insertInto("order_payments")
+        .values(row)
+        .onConflict((oc) => oc.column("idempotency_key").doNothing())
+        .executeTakeFirst();
+      return Number(result.numInsertedOrUpdatedRows ?? 0) === 1 ? row : undefined;
+    },
+
+    /**
+     * Moves an attempt on, but only from one of the states it is expected to be in: two answers
+     * racing (the gateway's and a timeout) cannot both win. True when this call moved it.
+     */
+    async updatePayment(
       paymentId: string,
-      status: Exclude<PaymentStatus, "attempted">,
-      providerReference: string | null,
-    ) {
-      await db
+      from: readonly PaymentStatus[],
+      change: Partial<Pick<OrderPaymentTable, "status" | "provider_reference" | "brand" | "last4" | "action" | "failure">>,
+    ): Promise<boolean> {
+      const result = await db
         .updateTable("order_payments")
-        .set({ status, provider_reference: providerReference, updated_at: clock.now().toISOString() })
+        .set({ ...change, updated_at: clock.now().toISOString() })
         .where("id", "=", paymentId)
-        .where("status", "=", "attempted")
-        .execute();
+        .where("status", "in", [...from])
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
+    async payment(paymentId: string): Promise<OrderPayment | undefined> {
+      return db.selectFrom("order_payments").selectAll().where("id", "=", paymentId).executeTakeFirst();
+    },
+
+    /** The payment attempt sent to the gateway with this idempotency key (a notification names it). */
+    async paymentByKey(idempotencyKey: string): Promise<OrderPayment | undefined> {
+      return db.selectFrom("order_payments").selectAll().where("idempotency_key", "=", idempotencyKey).executeTakeFirst();
     },
 
     /** Moves an order on from pending payment; an order that already moved on stays as it is. */
     async settle(orderId: string, status: "paid" | "failed" | "cancelled"): Promise<boolean> {
+      const now = clock.now().toISOString();
       const result = await db
         .updateTable("orders")
-        .set({ status, updated_at: clock.now().toISOString() })
+        .set({ status, updated_at: now, ...(status === "paid" ? { paid_at: now } : {}) })
         .where("id", "=", orderId)
         .where("status", "=", "pending_payment")
         .executeTakeFirst();

@@ -41,6 +41,11 @@ export const SINGLE_EVENTS = [
   "admissionMessageAcknowledged",
   "holdExtended",
   "holdExpired",
+  "paymentDeviceDataRedirect",
+  "paymentChallengeRedirect",
+  "paymentRequestSent",
+  "paymentAborted",
+  "paymentRetryAlert",
 ] as const;
 
 export type PhasedEvent = (typeof PHASED_EVENTS)[number];

@@ -50,19 +50,19 @@ const MODES = {
 } as const;
 
 // Routes every mode shares.
-const SHARED_OK = [
-  "/checkout/reservations",
+const SHARED_OK = ["/checkout/reservations", "/checkout/confirmation", "/membership", "/legal/privacy-policy"];
+
+// Checkout steps that need a basket: without one, every mode says the basket is empty.
+const EMPTY_BASKET = [
   "/checkout/extras",
   "/checkout/ticket-protection",
   "/checkout/collection",
   "/checkout/contacts",
   "/checkout/payment",
-  "/checkout/verify",
-  "/checkout/confirmation",
-  "/checkout/failed",
-  "/membership",
-  "/legal/privacy-policy",
 ];
+
+// The payment's own pages, with no payment under way, send the buyer to pay.
+const TO_PAYMENT = ["/checkout/verify", "/checkout/failed"];
 
 // Invalid parameters, written for the default mode's patterns.
 const INVALID = [
@@ -97,6 +97,18 @@ for (const [mode, { env, ok, notFound }] of Object.entries(MODES)) {
 
     it.each([...ok, ...SHARED_OK])("answers %s", async (path) => {
       expect(await status(server.url(path.replace(ID, id)))).toBe(200);
+    });
+
+    it.each(EMPTY_BASKET)("says the basket is empty at %s", async (path) => {
+      const response = await fetch(server.url(path));
+      expect(response.status).toBe(404);
+      expect(await response.text()).toContain("Your basket is empty.");
+    });
+
+    it.each(TO_PAYMENT)("sends %s on to the payment step", async (path) => {
+      const response = await fetch(server.url(path), { redirect: "manual" });
+      expect(response.status).toBe(302);
+      expect(response.headers.get("Location")).toBe("/checkout/payment");
     });
 
     it.each(notFound)("404s another mode's %s", async (path) => {

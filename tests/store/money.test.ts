@@ -171,6 +171,7 @@ describe.each(DIALECTS)("promo codes, vouchers and orders on %s", (dialect) => {
       deliveryMethod: "eTicket",
       priced,
       promoCodeId: null,
+      contacts: null,
     });
 
     it("one order per basket, however many requests arrive at once", async () => {
@@ -190,9 +191,14 @@ describe.each(DIALECTS)("promo codes, vouchers and orders on %s", (dialect) => {
     it("a payment attempt is on record before the provider answers, and an order settles once", async () => {
       const orders = createOrders(store, clock);
       const { order: created } = await orders.createOnce(order("basket-pay"));
-      const paymentId = await orders.recordPaymentAttempt(created.id, "card", created.to_pay);
-      expect(await orders.payments(created.id)).toMatchObject([{ id: paymentId, status: "attempted", amount: 7095 }]);
-      await orders.recordPaymentResult(paymentId, "succeeded", "sandbox-123");
+      const attempt = await orders.recordPaymentAttempt(created.id, "card", created.to_pay, `${created.id}:1`);
+      expect(await orders.payments(created.id)).toMatchObject([{ id: attempt!.id, status: "attempted", amount: 7095 }]);
+      // The same idempotency key again is the same attempt, not a second one.
+      expect(await orders.recordPaymentAttempt(created.id, "card", created.to_pay, `${created.id}:1`)).toBeUndefined();
+      expect(await orders.updatePayment(attempt!.id, ["attempted"], { status: "succeeded" })).toBe(true);
+      // A late second answer (a timeout racing the gateway) cannot move it again.
+      expect(await orders.updatePayment(attempt!.id, ["attempted"], { status: "timedOut" })).toBe(false);
+      expect(await orders.payments(created.id)).toMatchObject([{ status: "succeeded" }]);
       expect(await orders.settle(created.id, "paid")).toBe(true);
       expect(await orders.settle(created.id, "cancelled")).toBe(false);
       expect((await orders.byNumber(created.number.toLowerCase()))?.status).toBe("paid");

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { AppLoadContext, ServerBuild } from "@remix-run/node";
 import { loadConfig } from "~/config/env.server";
+import type { Clock } from "~/clock";
 import type { AppServices } from "~/context";
 import { createServerApp } from "~/server/app.server";
 import { createLogger } from "~/server/logger.server";
@@ -18,7 +19,7 @@ export const TEST_SECRET = "test-secret-that-is-long-enough-0123456789";
  * Services over a throw-away SQLite file, empty unless the test asks for the demo catalogue
  * (DEMO_CATALOGUE: "auto"). Close them when done.
  */
-export async function testServices(env: Record<string, string> = {}) {
+export async function testServices(env: Record<string, string> = {}, clock?: Clock) {
   const config = loadConfig({
     APP_ENV: "test",
     SESSION_SECRET: TEST_SECRET,
@@ -26,13 +27,13 @@ export async function testServices(env: Record<string, string> = {}) {
     DEMO_CATALOGUE: "off",
     ...env,
   });
-  return createAppServices({ config, logger: createLogger("silent"), root: ROOT });
+  return createAppServices({ config, logger: createLogger("silent"), root: ROOT, clock });
 }
 
 /** What the server hands a loader, for calling loaders and actions directly. */
-export async function testContext(env: Record<string, string> = {}): Promise<AppLoadContext> {
+export async function testContext(env: Record<string, string> = {}, clock?: Clock): Promise<AppLoadContext> {
   return {
-    ...(await testServices(env)),
+    ...(await testServices(env, clock)),
     logger: createLogger("silent"),
     requestId: "test-request",
     cspNonce: "test-nonce",

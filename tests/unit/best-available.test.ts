@@ -82,6 +82,14 @@ describe("best available", () => {
     expect(findBestAvailable(row("pppp"), { quantity: 2 }, GUEST)).toBeNull();
   });
 
+  it("never offers sponsored seats unasked: they tie the buyer to one card brand", () => {
+    const seats = row("..aa..");
+    const chosen = positionsOf(seats, findBestAvailable(seats, { quantity: 2 }, GUEST)?.seatIds);
+    expect(chosen).toHaveLength(2);
+    expect(chosen.filter((position) => position === 2 || position === 3)).toEqual([]);
+    expect(findBestAvailable(row("aaaa"), { quantity: 2 }, GUEST)).toBeNull();
+  });
+
   it("says so when nothing fits, rather than splitting the group", () => {
     expect(findBestAvailable(row("..x..x.."), { quantity: 3 }, GUEST)).toBeNull();
     expect(findBestAvailable(row("...."), { quantity: 0 }, GUEST)).toBeNull();
@@ -114,7 +122,7 @@ describe("best available", () => {
     const allowed = chosen.every(
       (seat) =>
         seat.free &&
-        seat.restrictions.every((key) => GUEST.has(key)) &&
+        seat.restrictions.every((key) => GUEST.has(key) && key !== "amex") &&
         seat.seatType !== "wheelchair" &&
         seat.seatType !== "companion",
     );

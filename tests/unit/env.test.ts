@@ -23,8 +23,10 @@ describe("runtime configuration", () => {
       routingType: "DEFAULT",
       databaseUrl: undefined,
       experiments: [],
+      wallets: [],
     });
     expect(config.sessionSecrets).toHaveLength(1);
+    expect(loadConfig({ WALLETS: " googlePay , applePay" }).wallets).toEqual(["googlePay", "applePay"]);
   });
 
   it.each([
@@ -41,6 +43,7 @@ describe("runtime configuration", () => {
     [{ EXPERIMENTS: '[{"id":"a","variations":[]}]' }, "EXPERIMENTS"],
     [{ SESSION_SECRET: "short" }, "SESSION_SECRET"],
     [{ TRUST_PROXY: "yes please" }, "TRUST_PROXY"],
+    [{ WALLETS: "googlePay,bitcoin" }, "WALLETS"],
   ])("a bad value (%j) stops start-up with a message naming %s", (env, variable) => {
     const found = problems(env);
     expect(found.length).toBeGreaterThan(0);

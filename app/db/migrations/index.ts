@@ -2,6 +2,7 @@ import type { Migration } from "kysely";
 import * as catalogueAndInventory from "./2026-11-22T0900-catalogue-and-inventory";
 import * as basketContents from "./2026-11-22T1800-basket-contents";
 import * as promotionsVouchersOrders from "./2026-11-22T1500-promotions-vouchers-orders";
+import * as checkoutAndPayment from "./2026-11-23T0100-checkout-and-payment";
 
 // Every migration, by its date-prefixed name. Listed here (not read from the folder) so the same
 // list works under tsx, vitest and any bundler.
@@ -9,4 +10,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   "2026-11-22T0900-catalogue-and-inventory": catalogueAndInventory,
   "2026-11-22T1500-promotions-vouchers-orders": promotionsVouchersOrders,
   "2026-11-22T1800-basket-contents": basketContents,
+  "2026-11-23T0100-checkout-and-payment": checkoutAndPayment,
 };

@@ -1,0 +1,260 @@
+import { data, redirect, type AppLoadContext } from "@remix-run/node";
+import { NO_BENEFITS, type BasketPrice, type MemberBenefits } from "~/ticketing/baskets.server";
+import type { Order } from "~/ticketing/orders.server";
+import type { Reservation } from "~/ticketing/reservations.server";
+import { readBuyer, type Buyer } from "./buyer.server";
+import type { StepFrame } from "~/components/checkout-step";
+import { parseContactDetails, type ContactDetails } from "./contact-details";
+import { basketSummary } from "./summary.server";
+import { basketOrder, toConfirmation } from "./order.server";
+
+// The checkout as a state machine (design.md section 5; pretix's checkout flow): the steps are
+// data, each with "applies?" and "done?", and one guard, called by every step's loader and action,
+// sends the buyer to the first step not yet done. Remix runs the layout's loader beside a step's,
+// so the layout cannot guard for them.
+
+export const STEP_ORDER = ["extras", "ticket-protection", "collection", "contacts", "payment"] as const;
+export type StepName = (typeof STEP_ORDER)[number];
+
+export interface VenueQuestion {
+  id: string;
+  kind: "choice" | "text";
+  label: string;
+  options: string[];
+}
+
+export interface CheckoutState {
+  buyer: Buyer;
+  basketId: string;
+  reservation: Reservation;
+  venue: {
+    id: string;
+    slug: string;
+    name: string;
+    country: "GB" | "US";
+    currency: "GBP" | "USD";
+    supportPhone: string;
+    protectionFee: number;
+  };
+  extras: { id: string; name: string; description: string; price: number }[];
+  deliveryMethods: { id: string; kind: "eTicket" | "post" | "boxOffice"; fee: number; countries: string[] }[];
+  questions: VenueQuestion[];
+  answers: {
+    extrasDone: boolean;
+    quantities: Record<string, number>;
+    protection: boolean | null;
+    deliveryMethodId: string | null;
+    contacts: ContactDetails | null;
+  };
+  benefits: MemberBenefits;
+  price: BasketPrice;
+  /** The basket's order, once the buyer has pressed Pay. */
+  order: Order | undefined;
+}
+
+interface Step {
+  name: StepName;
+  applies(state: CheckoutState): boolean;
+  done(state: CheckoutState): boolean;
+}
+
+export function deliveryKind(state: CheckoutState) {
+  return state.deliveryMethods.find((method) => method.id === state.answers.deliveryMethodId)?.kind ?? null;
+}
+
+/** Post (mail in the US) needs an address; e-tickets and collection do not. */
+export function needsAddress(state: CheckoutState): boolean {
+  return deliveryKind(state) === "post";
+}
+
+function contactsComplete(state: CheckoutState): boolean {
+  const contacts = state.answers.contacts;
+  if (!contacts) return false;
+  if (needsAddress(state) && !contacts.address) return false;
+  return state.questions.every((question) => Boolean(contacts.answers[question.id]));
+}
+
+const STEPS: readonly Step[] = [
+  {
+    name: "extras",
+    applies: (state) => state.extras.length > 0,
+    done: (state) => state.answers.extrasDone,
+  },
+  {
+    name: "ticket-protection",
+    // Members with protection included see it included rather than a choice.
+    applies: (state) => state.venue.protectionFee > 0 || state.benefits.protectionIncluded,
+    done: (state) => state.answers.protection !== null || state.benefits.protectionIncluded,
+  },
+  {
+    name: "collection",
+    applies: (state) => state.deliveryMethods.length > 0,
+    done: (state) => state.deliveryMethods.some((method) => method.id === state.answers.deliveryMethodId),
+  },
+  { name: "contacts", applies: () => true, done: contactsComplete },
+  { name: "payment", applies: () => true, done: () => false },
+];
+
+/** The steps this basket goes through, for the progress list. */
+export function stepsFor(state: CheckoutState): { name: StepName; done: boolean }[] {
+  return STEPS.filter((step) => step.applies(state)).map((step) => ({ name: step.name, done: step.done(state) }));
+}
+
+/**
+ * Where a buyer asking for `wanted` should be: there, if every step before it is done and it
+ * applies; otherwise the first step before it not yet done, or the next step that applies.
+ */
+export function stepToShow(state: CheckoutState, wanted: StepName): StepName {
+  const index = STEPS.findIndex((step) => step.name === wanted);
+  for (const step of STEPS.slice(0, index)) {
+    if (step.applies(state) && !step.done(state)) return step.name;
+  }
+  const next = STEPS.slice(index).find((step) => step.applies(state));
+  return next?.name ?? "payment";
+}
+
+export function benefitsFor(_buyer: Buyer): MemberBenefits {
+  // Accounts and memberships (issue 6) widen this; a guest has none.
+  return NO_BENEFITS;
+}
+
+/** Everything a step needs, or null when the buyer has no reservation to check out. */
+export async function loadCheckout(request: Request, context: AppLoadContext): Promise<CheckoutState | null> {
+  const buyer = await readBuyer(request, context);
+  if (!buyer.basketId) return null;
+  const basketId = buyer.basketId;
+  const reservation = await context.reservations.current(basketId);
+  if (!reservation) return null;
+  const { db } = context.store;
+  const [basket, venue, extraRows, order] = await Promise.all([
+    db.selectFrom("baskets").selectAll().where("id", "=", basketId).executeTakeFirstOrThrow(),
+    db
+      .selectFrom("venues")
+      .select(["id", "slug", "name", "country", "currency", "support_phone", "protection_fee"])
+      .where("slug", "=", reservation.show.venueSlug)
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom("basket_extras")
+      .select(["extra_id", "quantity"])
+      .where("basket_id", "=", basketId)
+      .execute(),
+    context.orders.byBasket(basketId),
+  ]);
+  const [extras, deliveryMethods, questions] = await Promise.all([
+    db
+      .selectFrom("extras")
+      .select(["id", "name", "description", "price"])
+      .where("venue_id", "=", venue.id)
+      .orderBy("sort_order")
+      .execute(),
+    db
+      .selectFrom("delivery_methods")
+      .select(["id", "kind", "fee", "countries"])
+      .where("venue_id", "=", venue.id)
+      .orderBy("sort_order")
+      .execute(),
+    db
+      .selectFrom("venue_questions")
+      .select(["id", "kind", "label", "options"])
+      .where("venue_id", "=", venue.id)
+      .orderBy("sort_order")
+      .execute(),
+  ]);
+  const benefits = benefitsFor(buyer);
+  let price = await context.baskets.price(basketId, benefits);
+  if (!price) return null;
+  if (basket.last_seen_prices === null) {
+    // The first checkout page the buyer sees sets what later prices are compared with.
+    await context.baskets.acknowledgePrices(basketId, price.fingerprint);
+    price = { ...price, changed: false };
+  }
+  return {
+    buyer,
+    basketId,
+    reservation,
+    venue: {
+      id: venue.id,
+      slug: venue.slug,
+      name: venue.name,
+      country: venue.country,
+      currency: venue.currency,
+      supportPhone: venue.support_phone,
+      protectionFee: venue.protection_fee,
+    },
+    extras,
+    deliveryMethods: deliveryMethods.map((method) => ({ ...method, countries: method.countries.split(",") })),
+    questions: questions.map((question) => ({
+      ...question,
+      options: question.options ? question.options.split("|") : [],
+    })),
+    answers: {
+      extrasDone: basket.extras_done === 1,
+      quantities: Object.fromEntries(extraRows.map((row) => [row.extra_id, row.quantity])),
+      protection: basket.protection_choice === null ? null : basket.protection_choice === 1,
+      deliveryMethodId: basket.delivery_method_id,
+      contacts: parseContactDetails(basket.contacts),
+    },
+    benefits,
+    price,
+    order,
+  };
+}
+
+/** The page a buyer with nothing to check out sees on any step (the step's ErrorBoundary). */
+export function emptyCheckout() {
+  return data({ reason: "empty" as const }, { status: 404 });
+}
+
+/**
+ * The guard every step's loader and action calls first: the checkout state, or a redirect to the
+ * step the buyer should be on, or the empty-basket page.
+ */
+export async function guardStep(request: Request, context: AppLoadContext, step: StepName): Promise<CheckoutState> {
+  const state = await loadCheckout(request, context);
+  // A paid order is finished (its seats are sold, so there is no reservation): its page is the
+  // confirmation.
+  const order = state ? state.order : await basketOrder(request, context);
+  if (order?.status === "paid") throw await toConfirmation(context, order);
+  if (!state) throw emptyCheckout();
+  const target = stepToShow(state, step);
+  if (target !== step) throw redirect(`/checkout/${target}`);
+  return state;
+}
+
+/** The step after this one that applies to the basket (where a step's action sends the buyer on). */
+export function nextStepPath(state: CheckoutState, after: StepName): string {
+  const index = STEP_ORDER.indexOf(after);
+  const next = STEPS.slice(index + 1).find((step) => step.applies(state));
+  return `/checkout/${next?.name ?? "payment"}`;
+}
+
+/** What every step page shows around its own content: progress, summary, alerts. */
+export async function stepFrame(context: AppLoadContext, state: CheckoutState): Promise<StepFrame> {
+  return {
+    steps: stepsFor(state),
+    summary: await basketSummary(context, state.reservation, state.price.priced),
+    priceChanged: state.price.changed,
+    holdExpired: state.reservation.expired,
+  };
+}
+
+/**
+ * Before a step changes the basket: an order placed for it (the buyer pressed Pay and came back)
+ * is given up, so it is placed again at the new prices. While the gateway is still answering,
+ * nothing may change: the buyer goes to the page that waits for it.
+ */
+export async function unlockForChange(context: AppLoadContext, order: Order | undefined): Promise<void> {
+  if (order?.status === "pending_payment" && !(await context.payments.abandon(order))) {
+    throw redirect("/checkout/verify");
+  }
+}
+
+/**
+ * After the buyer's own change (an extra, protection, delivery, a code or a voucher) the new
+ * prices are the ones they have seen. A change they had not yet acknowledged stays unacknowledged.
+ */
+export async function acceptOwnChange(context: AppLoadContext, state: CheckoutState): Promise<void> {
+  if (state.price.changed) return;
+  const price = await context.baskets.price(state.basketId, state.benefits);
+  if (price) await context.baskets.acknowledgePrices(state.basketId, price.fingerprint);
+}

@@ -1,0 +1,147 @@
+import type { ReactNode } from "react";
+import { Link, isRouteErrorResponse, useLocation, useRouteError } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import type { SummaryView } from "~/checkout/summary";
+import { ErrorSummary, type SummaryError } from "./error-summary";
+import { formatMoney } from "./format";
+import { PostForm } from "./post-form";
+
+/** What every step's loader returns beside its own data (stepFrame in checkout/step-data.server.ts). */
+export interface StepFrame {
+  steps: { name: string; done: boolean }[];
+  summary: SummaryView;
+  priceChanged: boolean;
+  holdExpired: boolean;
+}
+
+/** The itemised order: the engine's lines, the vouchers used, what is left to pay. */
+export function BasketSummary({ summary, heading = "h2" }: { summary: SummaryView; heading?: "h2" | "h3" }) {
+  const { t, i18n } = useTranslation();
+  const money = (amount: number) => formatMoney(amount, summary.currency, i18n.language);
+  const Heading = heading;
+  return (
+    <section className="basket-summary" aria-labelledby="basket-summary-title">
+      <Heading id="basket-summary-title">{t("summary.title")}</Heading>
+      <table className="ticket-table">
+        <caption className="visually-hidden">{t("summary.title")}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{t("summary.item")}</th>
+            <th scope="col" className="ticket-table__amount">
+              {t("summary.amount")}
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {summary.lines.map((line) => (
+            <tr key={line.id}>
+              <th scope="row">
+                {t(line.label.key, line.label.values)}
+                {line.note ? <span className="ticket-table__note">{t(line.note.key, line.note.values)}</span> : null}
+              </th>
+              <td className="ticket-table__amount">{money(line.amount)}</td>
+            </tr>
+          ))}
+        </tbody>
+        <tfoot>
+          <tr>
+            <th scope="row">{t("summary.total")}</th>
+            <td className="ticket-table__amount">{money(summary.total)}</td>
+          </tr>
+          {summary.vouchers.map((voucher) => (
+            <tr key={voucher.id}>
+              <th scope="row">
+                {t(voucher.label.key, voucher.label.values)}
+                <span className="ticket-table__note">
+                  {t("summary.remaining", { amount: money(voucher.remaining) })}
+                </span>
+              </th>
+              <td className="ticket-table__amount">{money(-voucher.amount)}</td>
+            </tr>
+          ))}
+          {summary.vouchers.length > 0 ? (
+            <tr>
+              <th scope="row">{t("summary.toPay")}</th>
+              <td className="ticket-table__amount">{money(summary.toPay)}</td>
+            </tr>
+          ) : null}
+        </tfoot>
+      </table>
+    </section>
+  );
+}
+
+/** The price-change alert: shown until the buyer says they have seen the new prices. */
+export function PriceChangeAlert() {
+  const { t } = useTranslation();
+  const location = useLocation();
+  return (
+    <div className="message message--error" role="alert">
+      <h2>{t("summary.priceChangedTitle")}</h2>
+      <p>{t("summary.priceChangedBody")}</p>
+      <PostForm action="/checkout/hold">
+        <input type="hidden" name="returnTo" value={location.pathname} />
+        <button type="submit" name="intent" value="acknowledge-prices" className="button">
+          {t("summary.priceChangedAcknowledge")}
+        </button>
+      </PostForm>
+    </div>
+  );
+}
+
+/**
+ * One checkout step's page: "Error: " title handling is the root's (handle.titleKey plus the
+ * error flag), the error summary first, the progress list, the step's content, the summary.
+ */
+export function CheckoutStep({
+  title,
+  frame,
+  errors = [],
+  children,
+}: {
+  title: string;
+  frame: StepFrame;
+  errors?: SummaryError[];
+  children: ReactNode;
+}) {
+  const { t } = useTranslation();
+  return (
+    <div className="checkout-step">
+      <ErrorSummary errors={errors} />
+      <nav aria-label={t("steps.progress")} className="checkout-progress">
+        <ol>
+          {frame.steps.map((step) => (
+            <li key={step.name} className={step.done ? "checkout-progress__done" : undefined}>
+              {t(`checkout.steps.${step.name}`)}
+              {step.done ? <span className="visually-hidden"> ({t("steps.done")})</span> : null}
+            </li>
+          ))}
+        </ol>
+      </nav>
+      <h1>{title}</h1>
+      {frame.priceChanged ? <PriceChangeAlert /> : null}
+      <div className="checkout-step__body">
+        <div className="checkout-step__main">{children}</div>
+        <aside className="checkout-step__summary">
+          <BasketSummary summary={frame.summary} />
+        </aside>
+      </div>
+    </div>
+  );
+}
+
+/** Any step's page when there is nothing to check out (the guard's 404) or something failed. */
+export function CheckoutStepBoundary() {
+  const { t } = useTranslation();
+  const error = useRouteError();
+  const empty = isRouteErrorResponse(error) && error.status === 404;
+  return (
+    <div className="checkout-step">
+      <h1>{t(empty ? "checkout.title" : "errors.serverError.title")}</h1>
+      <p className="empty-state">{t(empty ? "checkout.emptyBasket" : "errors.serverError.message")}</p>
+      <p>
+        <Link to="/">{t("checkout.browseLink")}</Link>
+      </p>
+    </div>
+  );
+}

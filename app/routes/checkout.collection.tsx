@@ -1,0 +1,78 @@
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
+import { useTranslation } from "react-i18next";
+import { acceptOwnChange, guardStep, nextStepPath, stepFrame, unlockForChange } from "~/checkout/flow.server";
+import { deliverySchema, errorsForSummary } from "~/checkout/forms";
+import { CheckoutStep, CheckoutStepBoundary } from "~/components/checkout-step";
+import { RadioGroup } from "~/components/form-fields";
+import { formatMoney } from "~/components/format";
+import { PostForm } from "~/components/post-form";
+
+// /checkout/collection: how the tickets reach the buyer, from the venue's methods (e-ticket, post
+// or mail within the deployment's country, box office or "theatre collection" as the venue's
+// wording set calls it), each with its fee.
+
+export const handle = { titleKey: "checkout.steps.collection" };
+export const ErrorBoundary = CheckoutStepBoundary;
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const state = await guardStep(request, context, "collection");
+  return {
+    frame: await stepFrame(context, state),
+    currency: state.venue.currency,
+    methods: state.deliveryMethods.map((method) => ({ id: method.id, kind: method.kind, fee: method.fee })),
+    chosen: state.answers.deliveryMethodId,
+  };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const state = await guardStep(request, context, "collection");
+  const submission = parseWithZod(await request.formData(), {
+    schema: deliverySchema(state.deliveryMethods.map((method) => method.id)),
+  });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  await unlockForChange(context, state.order);
+  await context.baskets.setDelivery(state.basketId, submission.value.deliveryMethod);
+  await acceptOwnChange(context, state);
+  return redirect(nextStepPath(state, "collection"));
+}
+
+export default function Collection() {
+  const { t, i18n } = useTranslation();
+  const { frame, methods, chosen, currency } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const ids = methods.map((method) => method.id);
+  const [form, fields] = useForm({
+    lastResult,
+    defaultValue: { deliveryMethod: chosen ?? undefined },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: deliverySchema(ids) }),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+  });
+  return (
+    <CheckoutStep
+      title={t("checkout.steps.collection")}
+      frame={frame}
+      errors={errorsForSummary(form.allErrors, ["deliveryMethod"], t)}
+    >
+      <PostForm id={form.id} onSubmit={form.onSubmit}>
+        <RadioGroup
+          field={fields.deliveryMethod}
+          legend={t("collection.legend")}
+          options={methods.map((method) => ({
+            value: method.id,
+            label: `${t(`delivery.${method.kind}`)}: ${method.fee ? formatMoney(method.fee, currency, i18n.language) : t("collection.free")}`,
+            hint: t(`collection.${method.kind}Hint`),
+          }))}
+        />
+        <div className="form-actions">
+          <button type="submit" className="button">
+            {t("steps.continue")}
+          </button>
+        </div>
+      </PostForm>
+    </CheckoutStep>
+  );
+}

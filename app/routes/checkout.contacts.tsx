@@ -1,0 +1,202 @@
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
+import { useTranslation } from "react-i18next";
+import type { ContactDetails } from "~/checkout/contact-details";
+import {
+  acceptOwnChange,
+  guardStep,
+  needsAddress,
+  nextStepPath,
+  stepFrame,
+  unlockForChange,
+  type CheckoutState,
+} from "~/checkout/flow.server";
+import { contactsSchema, errorsForSummary, US_STATES } from "~/checkout/forms";
+import { CheckoutStep, CheckoutStepBoundary } from "~/components/checkout-step";
+import { CheckboxField, RadioGroup, SelectInput, TextField } from "~/components/form-fields";
+import { PostForm } from "~/components/post-form";
+
+// /checkout/contacts: who the tickets are for and how to reach them; the delivery address when
+// the tickets go by post (mail in the US), limited to the deployment's country; the venue's own
+// questions; contact consent (optional) and the terms (required).
+
+export const handle = { titleKey: "checkout.steps.contacts" };
+export const ErrorBoundary = CheckoutStepBoundary;
+
+function schemaOptions(state: Pick<CheckoutState, "venue" | "questions"> & { needsAddress: boolean }) {
+  return {
+    country: state.venue.country,
+    needsAddress: state.needsAddress,
+    questions: state.questions.map((question) => ({ id: question.id, kind: question.kind, options: question.options })),
+  };
+}
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const state = await guardStep(request, context, "contacts");
+  const contacts = state.answers.contacts;
+  const address = contacts?.address;
+  return {
+    frame: await stepFrame(context, state),
+    options: schemaOptions({ ...state, needsAddress: needsAddress(state) }),
+    questions: state.questions,
+    saved: contacts
+      ? {
+          firstName: contacts.firstName,
+          lastName: contacts.lastName,
+          email: contacts.email,
+          confirmEmail: contacts.email,
+          phone: contacts.phone,
+          addressLine1: address?.line1,
+          addressLine2: address?.line2,
+          city: address?.city,
+          postcode: address?.postcode,
+          zip: address?.postcode,
+          state: address?.state ?? undefined,
+          question: contacts.answers,
+          contactConsent: contacts.contactConsent ? "on" : undefined,
+          termsAccepted: undefined as string | undefined,
+        }
+      : undefined,
+  };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const state = await guardStep(request, context, "contacts");
+  const withAddress = needsAddress(state);
+  const submission = parseWithZod(await request.formData(), {
+    schema: contactsSchema(schemaOptions({ ...state, needsAddress: withAddress })),
+  });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  await unlockForChange(context, state.order);
+  const value = submission.value;
+  const contacts: ContactDetails = {
+    firstName: value.firstName,
+    lastName: value.lastName,
+    email: value.email,
+    phone: value.phone,
+    address:
+      withAddress && value.addressLine1 && value.city
+        ? {
+            line1: value.addressLine1,
+            line2: value.addressLine2 ?? "",
+            city: value.city,
+            postcode: value.postcode ?? value.zip ?? "",
+            state: value.state ?? null,
+            country: state.venue.country,
+          }
+        : null,
+    answers: value.question ?? {},
+    contactConsent: value.contactConsent ?? false,
+  };
+  await context.baskets.setContacts(state.basketId, JSON.stringify(contacts));
+  await acceptOwnChange(context, state);
+  return redirect(nextStepPath(state, "contacts"));
+}
+
+export default function Contacts() {
+  const { t } = useTranslation();
+  const { frame, options, questions, saved } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const [form, fields] = useForm({
+    lastResult,
+    defaultValue: saved,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: contactsSchema(options) }),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+  });
+  const us = options.country === "US";
+  const answers = fields.question.getFieldset();
+  const order = [
+    "firstName",
+    "lastName",
+    "email",
+    "confirmEmail",
+    "phone",
+    "addressLine1",
+    "addressLine2",
+    "city",
+    "state",
+    "postcode",
+    "zip",
+    ...questions.map((question) => `question.${question.id}`),
+    "termsAccepted",
+  ];
+  return (
+    <CheckoutStep
+      title={t("checkout.steps.contacts")}
+      frame={frame}
+      errors={errorsForSummary(form.allErrors, order, t)}
+    >
+      <p>{t("contacts.intro")}</p>
+      <PostForm id={form.id} onSubmit={form.onSubmit}>
+        <TextField field={fields.firstName} label={t("contacts.firstName")} autoComplete="given-name" />
+        <TextField field={fields.lastName} label={t("contacts.lastName")} autoComplete="family-name" />
+        <TextField field={fields.email} label={t("contacts.email")} type="email" autoComplete="email" />
+        <TextField field={fields.confirmEmail} label={t("contacts.confirmEmail")} type="email" autoComplete="email" />
+        <TextField
+          field={fields.phone}
+          label={t("contacts.phone")}
+          hint={t("contacts.phoneHint")}
+          type="tel"
+          autoComplete="tel"
+        />
+        {options.needsAddress ? (
+          <fieldset className="address">
+            <legend>{t("contacts.addressTitle")}</legend>
+            <p className="hint">{t("contacts.addressCountryHint")}</p>
+            <TextField field={fields.addressLine1} label={t("contacts.addressLine1")} autoComplete="address-line1" />
+            <TextField field={fields.addressLine2} label={t("contacts.addressLine2")} autoComplete="address-line2" />
+            <TextField field={fields.city} label={t("contacts.city")} autoComplete="address-level2" />
+            {us ? (
+              <>
+                <SelectInput
+                  field={fields.state}
+                  label={t("contacts.state")}
+                  placeholder={t("contacts.chooseState")}
+                  options={US_STATES.map((state) => ({ value: state.code, label: state.name }))}
+                  autoComplete="address-level1"
+                />
+                <TextField field={fields.zip} label={t("contacts.zip")} autoComplete="postal-code" inputMode="numeric" />
+              </>
+            ) : (
+              <TextField field={fields.postcode} label={t("contacts.postcode")} autoComplete="postal-code" />
+            )}
+            <p>
+              {t("contacts.country")}: {t(us ? "contacts.countryUS" : "contacts.countryGB")}
+            </p>
+          </fieldset>
+        ) : null}
+        {questions.length > 0 ? (
+          <fieldset className="venue-questions">
+            <legend>{t("contacts.questionsTitle")}</legend>
+            {questions.map((question) => {
+              const field = answers[question.id]!;
+              return question.kind === "choice" ? (
+                <RadioGroup
+                  key={question.id}
+                  field={field}
+                  legend={question.label}
+                  options={question.options.map((option) => ({ value: option, label: option }))}
+                />
+              ) : (
+                <TextField key={question.id} field={field} label={question.label} />
+              );
+            })}
+          </fieldset>
+        ) : null}
+        <CheckboxField field={fields.contactConsent} label={t("contacts.consent")} />
+        <CheckboxField field={fields.termsAccepted} label={t("contacts.terms")} />
+        <p>
+          <Link to="/legal/terms-of-sale">{t("contacts.termsLink")}</Link>
+        </p>
+        <div className="form-actions">
+          <button type="submit" className="button">
+            {t("steps.continue")}
+          </button>
+        </div>
+      </PostForm>
+    </CheckoutStep>
+  );
+}

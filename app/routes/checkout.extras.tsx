@@ -1,0 +1,85 @@
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
+import { useTranslation } from "react-i18next";
+import { acceptOwnChange, guardStep, nextStepPath, stepFrame, unlockForChange } from "~/checkout/flow.server";
+import { errorsForSummary, extrasSchema } from "~/checkout/forms";
+import { CheckoutStep, CheckoutStepBoundary } from "~/components/checkout-step";
+import { formatMoney } from "~/components/format";
+import { TextField } from "~/components/form-fields";
+import { PostForm } from "~/components/post-form";
+import { track } from "~/tracking/track.server";
+
+// /checkout/extras: the performance's upsells ("Enhance your experience"), a quantity each.
+// Skipped by the guard when the venue offers none.
+
+export const handle = { titleKey: "checkout.steps.extras" };
+export const ErrorBoundary = CheckoutStepBoundary;
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const state = await guardStep(request, context, "extras");
+  const performanceId = state.reservation.performanceId;
+  return {
+    frame: await stepFrame(context, state),
+    currency: state.venue.currency,
+    extras: state.extras.map((extra) => ({ ...extra, quantity: state.answers.quantities[extra.id] ?? 0 })),
+    trackedEvents: [
+      track(context, "fetchUpsells.request", { performanceId }),
+      track(context, "fetchUpsells.success", { performanceId, count: state.extras.length }),
+    ],
+  };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const state = await guardStep(request, context, "extras");
+  const submission = parseWithZod(await request.formData(), {
+    schema: extrasSchema(state.extras.map((extra) => extra.id)),
+  });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  await unlockForChange(context, state.order);
+  for (const extra of state.extras) {
+    await context.baskets.setExtra(state.basketId, extra.id, submission.value.qty?.[extra.id] ?? 0);
+  }
+  await context.baskets.setExtrasDone(state.basketId);
+  await acceptOwnChange(context, state);
+  return redirect(nextStepPath(state, "extras"));
+}
+
+export default function Extras() {
+  const { t, i18n } = useTranslation();
+  const { frame, extras, currency } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const ids = extras.map((extra) => extra.id);
+  const [form, fields] = useForm({
+    lastResult,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: extrasSchema(ids) }),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+  });
+  const quantities = fields.qty.getFieldset();
+  const order = ids.map((id) => `qty.${id}`);
+  return (
+    <CheckoutStep title={t("checkout.steps.extras")} frame={frame} errors={errorsForSummary(form.allErrors, order, t)}>
+      <p>{t("extras.intro")}</p>
+      <PostForm id={form.id} onSubmit={form.onSubmit}>
+        {extras.map((extra) => (
+          <div key={extra.id} className="extra">
+            <h2 className="extra__name">{extra.name}</h2>
+            <TextField
+              field={{ ...quantities[extra.id]!, name: `qty.${extra.id}`, defaultValue: quantities[extra.id]?.initialValue ?? String(extra.quantity) }}
+              label={t("extras.quantity", { name: extra.name })}
+              hint={`${extra.description} ${t("extras.each", { price: formatMoney(extra.price, currency, i18n.language) })}`}
+              inputMode="numeric"
+            />
+          </div>
+        ))}
+        <div className="form-actions">
+          <button type="submit" className="button">
+            {t("steps.continue")}
+          </button>
+        </div>
+      </PostForm>
+    </CheckoutStep>
+  );
+}

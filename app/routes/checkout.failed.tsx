@@ -1,0 +1,65 @@
+import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { readBuyer } from "~/checkout/buyer.server";
+import { reservationPaths } from "~/checkout/hold.server";
+import { basketOrder } from "~/checkout/order.server";
+import { PostForm } from "~/components/post-form";
+
+// /checkout/failed: the last payment did not go through. Says whether anything was charged (it
+// never is: a failed or voided payment takes nothing), why, and what the buyer can do: try again,
+// change their selection, reselect seats when the hold ran out, or phone the venue.
+
+export const handle = { titleKey: "failed.title" };
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const order = await basketOrder(request, context);
+  if (!order) return redirect("/checkout/payment");
+  const state = await context.payments.state(order);
+  if (state.kind !== "failed") return redirect(state.kind === "paid" ? "/checkout/confirmation" : "/checkout/verify");
+  const buyer = await readBuyer(request, context);
+  const reservation = buyer.basketId ? await context.reservations.current(buyer.basketId) : null;
+  const wallet = state.method === "googlePay" || state.method === "applePay";
+  return {
+    reasonKey: wallet && state.failure === "declined" ? "payment.walletDeclined" : `failed.${state.failure}`,
+    // A card payment says "your card"; PayPal and wallets say "your order".
+    charged: state.method === "card" ? ("cardNotCharged" as const) : ("orderNotCharged" as const),
+    holdLive: Boolean(reservation && !reservation.expired),
+    ticketsHref: reservation ? reservationPaths(context, reservation).tickets : "/",
+  };
+}
+
+export default function Failed() {
+  const { t } = useTranslation();
+  const { reasonKey, charged, holdLive, ticketsHref } = useLoaderData<typeof loader>();
+  return (
+    <>
+      <h1>{t("failed.title")}</h1>
+      <div className="message message--error" role="alert">
+        <p>
+          <strong>{t(`failed.${charged}`)}</strong>
+        </p>
+        <p>{t(reasonKey)}</p>
+      </div>
+      <p>{t("failed.whatNext", { phone: t("venue.supportPhone") })}</p>
+      <div className="form-actions">
+        {holdLive ? (
+          <>
+            <Link to="/checkout/payment" className="button">
+              {t("failed.retry")}
+            </Link>
+            <Link to={ticketsHref} className="button button--secondary">
+              {t("failed.changeSelection")}
+            </Link>
+          </>
+        ) : (
+          <PostForm action="/checkout/hold">
+            <button type="submit" name="intent" value="reselect" className="button">
+              {t("failed.reselect")}
+            </button>
+          </PostForm>
+        )}
+      </div>
+    </>
+  );
+}

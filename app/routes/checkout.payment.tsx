@@ -1,0 +1,360 @@
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
+import { useTranslation } from "react-i18next";
+import { promoCookieHeader } from "~/checkout/buyer.server";
+import { fullName } from "~/checkout/contact-details";
+import { acceptOwnChange, guardStep, stepFrame, unlockForChange, type CheckoutState } from "~/checkout/flow.server";
+import { cardTypeNames, errorsForSummary, promoSchema, voucherSchema } from "~/checkout/forms";
+import { acceptedBrands, payFormSchema, readCard, type PayFormOptions, type PayMethod } from "~/checkout/pay-form";
+import { redirectForPayment } from "~/checkout/order.server";
+import { CheckoutStep, CheckoutStepBoundary } from "~/components/checkout-step";
+import { RadioGroup, TextField } from "~/components/form-fields";
+import { formatMoney } from "~/components/format";
+import { PostForm } from "~/components/post-form";
+import { WalletButtons } from "~/components/wallet-buttons";
+import type { PayInput } from "~/services/payments.server";
+import { flashEvents, track } from "~/tracking/track.server";
+import type { ClientEvent } from "~/tracking/events";
+
+// /checkout/payment: the itemised summary, promo codes and gift vouchers, and Pay. Three forms,
+// one action switching on `intent`. Prices are the engine's; Pay places the order at the prices
+// the buyer accepted (a change since then stops it with the price-change alert) and hands it to
+// the payment service, which charges once however often Pay is pressed.
+
+export const handle = { titleKey: "checkout.steps.payment" };
+export const ErrorBoundary = CheckoutStepBoundary;
+
+/**
+ * Card and PayPal wherever a gateway is set up; the wallets the deployment registered for, which
+ * the page itself offers only with script and where the browser has them.
+ */
+function methodsFor(context: LoaderFunctionArgs["context"]): PayMethod[] {
+  return context.payments ? ["card", "paypal", ...context.config.wallets] : [];
+}
+
+function sponsoredSeats(state: CheckoutState): boolean {
+  return state.reservation.seats.some((seat) => seat.restrictions.includes("amex"));
+}
+
+async function promoCode(context: LoaderFunctionArgs["context"], state: CheckoutState) {
+  const line = state.price.priced.lines.find((candidate) => candidate.kind === "discount");
+  if (line?.kind === "discount") return line.code;
+  const basket = await context.store.db
+    .selectFrom("baskets")
+    .innerJoin("promo_codes", "promo_codes.id", "baskets.promo_code_id")
+    .select("promo_codes.code")
+    .where("baskets.id", "=", state.basketId)
+    .executeTakeFirst();
+  return basket?.code ?? null;
+}
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const state = await guardStep(request, context, "payment");
+  const performanceId = state.reservation.performanceId;
+  const methods = methodsFor(context);
+  const events: ClientEvent[] = [
+    track(context, "fetchPaymentMethods.request", { performanceId }),
+    methods.length
+      ? track(context, "fetchPaymentMethods.success", { performanceId, count: methods.length })
+      : track(context, "fetchPaymentMethods.failure", { performanceId, reason: "none" }),
+    track(context, "fetchVouchers.request", { performanceId }),
+    track(context, "fetchVouchers.success", { performanceId, count: state.price.priced.vouchers.length }),
+  ];
+  // The order failed last time (declined, timed out, cancelled at PayPal): say so before the retry.
+  const retry = state.order?.status === "failed" || state.order?.status === "cancelled";
+  if (retry) events.push(track(context, "paymentRetryAlert", { performanceId }));
+  return {
+    frame: await stepFrame(context, state),
+    methods,
+    brands: acceptedBrands(sponsoredSeats(state)),
+    sponsored: sponsoredSeats(state),
+    voucherKind: state.venue.country === "US" ? ("giftCard" as const) : ("voucher" as const),
+    promo: await promoCode(context, state),
+    toPay: state.price.priced.toPay,
+    currency: state.venue.currency,
+    expired: state.reservation.expired,
+    retry,
+    trackedEvents: events,
+  };
+}
+
+type ActionResult =
+  | ReturnType<Awaited<ReturnType<typeof parseWithZod>>["reply"]>
+  | { form: "pay" | "promo" | "voucher"; error: { key: string; values?: Record<string, string | number> } };
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const state = await guardStep(request, context, "payment");
+  const form = await request.formData();
+  const intent = form.get("intent");
+  const headers = new Headers();
+  const performanceId = state.reservation.performanceId;
+  const fail = (result: ActionResult, status = 400) => data({ intent, result }, { status });
+
+  if (intent === "promo") {
+    const submission = parseWithZod(form, { schema: promoSchema });
+    if (submission.status !== "success") return fail(submission.reply());
+    const check = await context.promotions.check(submission.value.promoCode, {
+      performanceId,
+      titleSlug: state.reservation.show.titleSlug,
+      venueSlug: state.venue.slug,
+      currency: state.venue.currency,
+    });
+    if (!check.ok) {
+      const event = check.reason === "alreadyUsed" ? "promoSingleUseError" : "promoManualError";
+      await flashEvents(context, headers, [track(context, event, { performanceId, reason: check.reason })]);
+      return fail(submission.reply({ fieldErrors: { promoCode: [`promo.${check.reason}`] } }));
+    }
+    await unlockForChange(context, state.order);
+    await context.baskets.setPromo(state.basketId, check.promo.id);
+    await acceptOwnChange(context, state);
+    headers.append("Set-Cookie", await promoCookieHeader(context, check.promo.code));
+    await flashEvents(context, headers, [track(context, "promoSuccess", { performanceId })]);
+    return redirect("/checkout/payment", { headers });
+  }
+
+  if (intent === "voucher") {
+    const kind = state.venue.country === "US" ? "giftCard" : "voucher";
+    const submission = parseWithZod(form, { schema: voucherSchema(kind) });
+    if (submission.status !== "success") return fail(submission.reply());
+    const session = await context.sessions.getSession(request);
+    const found = await context.vouchers.lookup(
+      submission.value.voucherNumber,
+      submission.value.voucherCode,
+      state.venue.currency,
+      [`basket:${state.basketId}`, `visitor:${String(session.get("visitorId") ?? "none")}`],
+    );
+    if (!found.ok) return fail(submission.reply({ fieldErrors: { voucherNumber: [`vouchers.${found.reason}`] } }));
+    await unlockForChange(context, state.order);
+    await context.baskets.addVoucher(state.basketId, found.voucher.id);
+    await acceptOwnChange(context, state);
+    return redirect("/checkout/payment");
+  }
+
+  if (intent === "remove-voucher") {
+    await unlockForChange(context, state.order);
+    await context.baskets.removeVoucher(state.basketId, String(form.get("voucherId") ?? ""));
+    await acceptOwnChange(context, state);
+    return redirect("/checkout/payment");
+  }
+
+  // Pay.
+  if (state.reservation.expired) return fail({ form: "pay", error: { key: "payment.expiredBody" } }, 409);
+  const options: PayFormOptions = {
+    methods: methodsFor(context),
+    brands: acceptedBrands(sponsoredSeats(state)),
+    now: context.clock.now(),
+    free: state.price.priced.toPay === 0,
+  };
+  const submission = parseWithZod(form, { schema: payFormSchema(options) });
+  // The card number and CVV never come back into the page, not even in its data.
+  if (submission.status !== "success") return fail(submission.reply({ hideFields: ["cardNumber", "cvv"] }));
+  const contacts = state.answers.contacts!;
+  const events: ClientEvent[] = [track(context, "makePayment.request", { performanceId, method: submission.value.method })];
+  const placed = await context.checkout.placeOrder(
+    state.basketId,
+    {
+      name: fullName(contacts),
+      email: contacts.email,
+      contacts: JSON.stringify(contacts),
+      language: await context.i18n.getLocale(request),
+    },
+    state.benefits,
+  );
+  if (!placed.ok) {
+    events.push(track(context, "makePayment.failure", { performanceId, reason: placed.reason }));
+    if (placed.reason === "priceChanged") return redirect("/checkout/payment");
+    const key = placed.reason === "promoUsed" ? "promo.alreadyUsed" : placed.reason === "voucherSpent" ? "vouchers.empty" : "checkout.emptyBasket";
+    return fail({ form: "pay", error: { key } }, 409);
+  }
+  const method = submission.value.method;
+  const input: PayInput =
+    method === "card"
+      ? { method, card: readCard(submission.value, options) }
+      : method === "paypal" || method === "voucher"
+        ? { method }
+        : { method: method as "googlePay" | "applePay", token: submission.value.walletToken ?? "" };
+  events.push(track(context, "paymentRequestSent", { performanceId }));
+  const result = await context.payments.pay(placed.order, input, {
+    description: `${placed.order.show_name} ${placed.order.number}`,
+    returnUrl: "/checkout/verify",
+  });
+  return redirectForPayment(context, placed.order, result, events);
+}
+
+function FormError({ error }: { error?: { key: string; values?: Record<string, string | number> } }) {
+  const { t } = useTranslation();
+  if (!error) return null;
+  return (
+    <div className="message message--error" role="alert">
+      <p>{t(error.key, error.values)}</p>
+    </div>
+  );
+}
+
+export default function Payment() {
+  const { t, i18n } = useTranslation();
+  const loaderData = useLoaderData<typeof loader>();
+  const { frame, methods, brands, sponsored, voucherKind, promo, toPay, currency, expired, retry } = loaderData;
+  const actionData = useActionData<typeof action>();
+  const result = actionData?.result;
+  const replied = result && !("form" in result) ? result : undefined;
+  const formError = result && "form" in result ? result : undefined;
+  const money = (amount: number) => formatMoney(amount, currency, i18n.language);
+  const now = new Date();
+  const [payForm, payFields] = useForm({
+    id: "pay",
+    lastResult: actionData?.intent === "pay" || actionData?.intent === null ? replied : undefined,
+    onValidate: ({ formData }) =>
+      parseWithZod(formData, { schema: payFormSchema({ methods, brands, now, free: toPay === 0 }) }),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+  });
+  const [promoForm, promoFields] = useForm({
+    id: "promo",
+    lastResult: actionData?.intent === "promo" ? replied : undefined,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: promoSchema }),
+    shouldValidate: "onSubmit",
+  });
+  const [voucherForm, voucherFields] = useForm({
+    id: "voucher",
+    lastResult: actionData?.intent === "voucher" ? replied : undefined,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: voucherSchema(voucherKind) }),
+    shouldValidate: "onSubmit",
+  });
+  const errors = [
+    ...errorsForSummary(promoForm.allErrors, ["promoCode"], t),
+    ...errorsForSummary(voucherForm.allErrors, ["voucherNumber", "voucherCode"], t),
+    ...errorsForSummary(payForm.allErrors, ["method", "cardNumber", "cardOwner", "expiry", "cvv"], t),
+  ];
+  const cardTypes = t("validation.orList", { items: cardTypeNames(brands) });
+  const noMethods = methods.length === 0;
+  return (
+    <CheckoutStep title={t("checkout.steps.payment")} frame={frame} errors={errors}>
+      {retry ? (
+        <div className="message message--error" role="alert">
+          <p>{t("payment.retryAlert")}</p>
+        </div>
+      ) : null}
+
+      <section aria-labelledby="promo-title" className="payment-section">
+        <h2 id="promo-title">{t("payment.promoTitle")}</h2>
+        {promo ? (
+          <p>
+            {t("promo.appliedCode", { code: promo })}{" "}
+            <Link to={`/checkout/hold?confirm=remove-promo&returnTo=${encodeURIComponent("/checkout/payment")}`}>
+              {t("promo.remove")}
+            </Link>
+          </p>
+        ) : (
+          <PostForm id={promoForm.id} onSubmit={promoForm.onSubmit}>
+            <input type="hidden" name="intent" value="promo" />
+            <TextField field={promoFields.promoCode} label={t("payment.promoLabel")} autoComplete="off" />
+            <button type="submit" className="button button--secondary">
+              {t("payment.promoApply")}
+            </button>
+          </PostForm>
+        )}
+      </section>
+
+      <section aria-labelledby="voucher-title" className="payment-section">
+        <h2 id="voucher-title">{t("payment.voucherTitle")}</h2>
+        {frame.summary.vouchers.map((voucher) => (
+          <PostForm key={voucher.id} className="voucher-applied">
+            <p>
+              {t("payment.voucherApplied", {
+                ending: voucher.label.values?.ending ?? "",
+                amount: money(voucher.amount),
+                remaining: money(voucher.remaining),
+              })}
+            </p>
+            <input type="hidden" name="voucherId" value={voucher.id} />
+            <button type="submit" name="intent" value="remove-voucher" className="link-button">
+              {t("payment.voucherRemove")}
+            </button>
+          </PostForm>
+        ))}
+        {toPay > 0 ? (
+          <PostForm id={voucherForm.id} onSubmit={voucherForm.onSubmit}>
+            <input type="hidden" name="intent" value="voucher" />
+            <TextField field={voucherFields.voucherNumber} label={t("payment.voucherNumber")} autoComplete="off" />
+            <TextField field={voucherFields.voucherCode} label={t("payment.voucherCode")} autoComplete="off" />
+            <button type="submit" className="button button--secondary">
+              {t("payment.voucherApply")}
+            </button>
+          </PostForm>
+        ) : (
+          <p>{t("payment.coveredByVoucher")}</p>
+        )}
+      </section>
+
+      <section aria-labelledby="pay-title" className="payment-section">
+        <h2 id="pay-title">{t("payment.methodLegend")}</h2>
+        {formError ? <FormError error={formError.error} /> : null}
+        {expired ? (
+          <p className="message message--error">{t("payment.expiredBody")}</p>
+        ) : noMethods ? (
+          <div className="message message--error" role="alert">
+            <p>
+              <strong>{t("payment.noMethodsTitle")}</strong>
+            </p>
+            <p>{t("payment.noMethodsBody")}</p>
+          </div>
+        ) : (
+          <PostForm id={payForm.id} onSubmit={payForm.onSubmit}>
+            <input type="hidden" name="intent" value="pay" />
+            {toPay > 0 ? (
+              <>
+                {sponsored ? <p className="message">{t("payment.sponsoredOnly")}</p> : null}
+                <WalletButtons methods={methods} amount={{ currency, value: (toPay / 100).toFixed(2) }} />
+                <RadioGroup
+                  field={payFields.method}
+                  legend={t("payment.methodLegend")}
+                  legendHidden
+                  options={[
+                    { value: "card", label: t("payment.card"), hint: t("payment.accepted", { cardTypes }) },
+                    { value: "paypal", label: t("payment.paypal"), hint: t("payment.paypalHint") },
+                  ]}
+                />
+                <fieldset className="card-details">
+                  <legend>{t("payment.card")}</legend>
+                  <p className="hint">{t("payment.secure")}</p>
+                  <TextField
+                    field={payFields.cardNumber}
+                    label={t("payment.cardNumber")}
+                    autoComplete="cc-number"
+                    inputMode="numeric"
+                    keepValue={false}
+                  />
+                  <TextField field={payFields.cardOwner} label={t("payment.cardOwner")} autoComplete="cc-name" />
+                  <TextField
+                    field={payFields.expiry}
+                    label={t("payment.expiry")}
+                    hint={t("payment.expiryHint")}
+                    autoComplete="cc-exp"
+                  />
+                  <TextField
+                    field={payFields.cvv}
+                    label={t("payment.cvv")}
+                    hint={t("payment.cvvHint")}
+                    autoComplete="cc-csc"
+                    inputMode="numeric"
+                    keepValue={false}
+                  />
+                </fieldset>
+              </>
+            ) : (
+              <input type="hidden" name="method" value="voucher" />
+            )}
+            <div className="form-actions">
+              <button type="submit" className="button">
+                {toPay > 0 ? t("payment.pay", { amount: money(toPay) }) : t("payment.confirmFree")}
+              </button>
+            </div>
+          </PostForm>
+        )}
+      </section>
+    </CheckoutStep>
+  );
+}

@@ -1,0 +1,135 @@
+import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, useLoaderData, useRevalidator } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { AuthenticityTokenInput } from "remix-utils/csrf/react";
+import { basketOrder, redirectForPayment } from "~/checkout/order.server";
+import { track } from "~/tracking/track.server";
+import type { ClientEvent } from "~/tracking/events";
+
+// /checkout/verify: where a payment is while it is neither paid nor failed. The buyer comes here
+// after Pay when the gateway has not answered at once, on the way to and back from a step at the
+// gateway (device data, 3-D Secure challenge, PayPal approval), and when the answer took too long.
+// Without script the waiting page refreshes itself and has a Check again button; with script it
+// checks in the background and rotates its messages.
+
+export const handle = { titleKey: "processing.title" };
+
+/** Seconds after which the waiting message moves to its second and third stage. */
+const STAGES = [0, 5, 15];
+const REFRESH_SECONDS = 3;
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const order = await basketOrder(request, context);
+  if (!order) return redirect("/checkout/payment");
+  const url = new URL(request.url);
+  const reference = url.searchParams.get("reference");
+  if (reference) {
+    // Back from the gateway: carry on with what it sent, then show the result on a clean URL so
+    // a reload does not send it again.
+    const returned = Object.fromEntries([...url.searchParams].filter(([name]) => name !== "reference"));
+    const state = await context.payments.resume(order, reference, returned);
+    return redirectForPayment(context, order, state);
+  }
+  const state = await context.payments.state(order);
+  if (state.kind === "paid" || state.kind === "failed" || state.kind === "none")
+    return redirectForPayment(context, order, state);
+  if (state.kind === "timedOut") {
+    return { view: "timedOut" as const, trackedEvents: [track(context, "makePayment.failure", { orderId: order.id, reason: "timeout" })] };
+  }
+  if (state.kind === "action") {
+    const event = state.action.kind === "challenge" ? "paymentChallengeRedirect" : "paymentDeviceDataRedirect";
+    const trackedEvents = state.action.kind === "approval" ? [] : [track(context, event, { orderId: order.id })];
+    return { view: "action" as const, action: state.action, trackedEvents };
+  }
+  const elapsed = Math.max(0, (context.clock.now().getTime() - new Date(state.startedAt).getTime()) / 1000);
+  const stage = STAGES.filter((start) => elapsed >= start).length;
+  return { view: "processing" as const, stage, elapsed, trackedEvents: [] as ClientEvent[] };
+}
+
+function Processing({ stage: serverStage }: { stage: number }) {
+  const { t } = useTranslation();
+  const revalidator = useRevalidator();
+  const [stage, setStage] = useState(serverStage);
+  useEffect(() => {
+    // With script: ask again every few seconds without reloading the page, and move the message
+    // on through its stages as time passes.
+    const started = Date.now();
+    const timer = setInterval(() => {
+      const seconds = (Date.now() - started) / 1000;
+      setStage(Math.max(serverStage, STAGES.filter((start) => seconds >= start).length));
+      if (revalidator.state === "idle") revalidator.revalidate();
+    }, REFRESH_SECONDS * 1000);
+    return () => clearInterval(timer);
+  }, [revalidator, serverStage]);
+  return (
+    <>
+      <noscript>
+        <meta httpEquiv="refresh" content={String(REFRESH_SECONDS)} />
+      </noscript>
+      <p role="status" aria-live="polite" className="processing__message">
+        {t(`processing.stage${Math.min(stage, 3)}`)}
+      </p>
+      <noscript>
+        <p>{t("processing.autoRefresh")}</p>
+      </noscript>
+      <Form method="get" action="/checkout/verify">
+        <button type="submit" className="button button--secondary">
+          {t("processing.checkAgain")}
+        </button>
+      </Form>
+    </>
+  );
+}
+
+function GatewayStep({ action }: { action: { kind: string; url: string; method: "GET" | "POST"; fields: Record<string, string> } }) {
+  const { t } = useTranslation();
+  const form = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    // With script the step starts by itself, as a bank's pages expect; without it, Continue.
+    form.current?.submit();
+  }, []);
+  return (
+    <>
+      <p>{t(`processing.${action.kind}`)}</p>
+      {/* A plain form (not Remix's): the gateway's page is another site's in a real deployment.
+          Only our own sandbox's pages get our CSRF token; another site must never see it. */}
+      <form ref={form} method={action.method.toLowerCase()} action={action.url}>
+        {action.method === "POST" && action.url.startsWith("/") && !action.url.startsWith("//") ? (
+          <AuthenticityTokenInput />
+        ) : null}
+        {Object.entries(action.fields).map(([name, value]) => (
+          <input key={name} type="hidden" name={name} value={value} />
+        ))}
+        <button type="submit" className="button">
+          {t("processing.continue")}
+        </button>
+      </form>
+    </>
+  );
+}
+
+export default function Verify() {
+  const { t } = useTranslation();
+  const data = useLoaderData<typeof loader>();
+  if (data.view === "timedOut") {
+    return (
+      <div className="message message--error" role="alert">
+        <h1>{t("processing.timeoutTitle")}</h1>
+        <p>{t("processing.timeoutBody")}</p>
+        <p>{t("processing.timeoutEmail", { phone: t("venue.supportPhone") })}</p>
+        <p>
+          <Link to="/checkout/payment" className="button">
+            {t("processing.tryAgain")}
+          </Link>
+        </p>
+      </div>
+    );
+  }
+  return (
+    <>
+      <h1>{t("processing.title")}</h1>
+      {data.view === "action" ? <GatewayStep action={data.action} /> : <Processing stage={data.stage} />}
+    </>
+  );
+}

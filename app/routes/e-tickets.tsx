@@ -1,0 +1,56 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { orderView } from "~/checkout/order-view.server";
+import { formatDateTime } from "~/components/format";
+import { barcodeSvg } from "~/etickets/barcode.server";
+
+// A paid order's e-tickets, one per place, each with a QR code drawn on the server: printable,
+// and readable on a phone at the door. The link's key is a secret of its own (not the order
+// number), so knowing an order number is not enough to see its tickets.
+
+export const handle = { titleKey: "eTickets.title" };
+
+export async function loader({ params, context }: LoaderFunctionArgs) {
+  const order = params.key ? await context.orders.byAccessKey(params.key) : undefined;
+  if (!order || order.status !== "paid") throw new Response(null, { status: 404 });
+  const view = await orderView(context.store.db, order);
+  const tickets = await Promise.all(
+    view.tickets.map(async (ticket) => ({ ...ticket, svg: await barcodeSvg(ticket.barcode) })),
+  );
+  return { ...view, tickets };
+}
+
+export default function ETickets() {
+  const { t, i18n } = useTranslation();
+  const order = useLoaderData<typeof loader>();
+  const when = order.startsAt ? formatDateTime(order.startsAt, order.timeZone, i18n.language) : "";
+  return (
+    <div className="e-tickets">
+      <h1>{t("eTickets.title")}</h1>
+      <p>{t("eTickets.showAtDoor")}</p>
+      <ol className="e-tickets__list">
+        {order.tickets.map((ticket) => (
+          <li key={ticket.id} className="e-ticket">
+            <h2 className="e-ticket__show">{order.showName}</h2>
+            <p>
+              {when}, {order.venueName}
+            </p>
+            <p className="e-ticket__place">{ticket.label}</p>
+            <p>
+              {t("eTickets.order", { number: order.number })} · {order.customerName}
+            </p>
+            <div
+              className="e-ticket__barcode"
+              role="img"
+              aria-label={t("eTickets.barcode", { ticket: ticket.label })}
+              // The SVG is made on our server from our own random barcode value, never from input.
+              dangerouslySetInnerHTML={{ __html: ticket.svg }}
+            />
+            <p className="e-ticket__code">{ticket.barcode}</p>
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
+}

@@ -1,0 +1,300 @@
+import type { Logger } from "pino";
+import type { Clock } from "~/clock";
+import type { CardDetails, GatewayAction, GatewayResult, PaymentGateway, PaymentRequest } from "~/payments/gateway";
+import type { Checkout } from "~/ticketing/checkout.server";
+import type { Order, OrderPayment, Orders } from "~/ticketing/orders.server";
+
+// The spec's payment service: takes an order's money through the gateway, once. Every attempt is
+// written down (with the idempotency key the gateway sees) before the gateway is called, and every
+// answer is applied by a conditional update, so a double Pay, a reload, a late answer racing the
+// timeout, or two servers at once all end in one charge and one outcome. Seats become sold only
+// after authorisation; an authorisation that comes too late (the hold expired, the buyer gave up,
+// the timeout passed) is voided.
+
+export type PayInput =
+  /** Nothing left to pay: the vouchers cover the order. */
+  | { method: "voucher" }
+  | { method: "card"; card: CardDetails }
+  | { method: "paypal" }
+  | { method: "googlePay" | "applePay"; token: string };
+
+export type PaymentFailureReason =
+  | "declined"
+  | "insufficientFunds"
+  | "challengeFailed"
+  | "cancelled"
+  | "brandNotAccepted"
+  | "holdExpired"
+  | "timeout"
+  | "error";
+
+/** Where an order's payment stands, as /checkout/verify shows it. */
+export type PaymentState =
+  | { kind: "none" }
+  | { kind: "processing"; startedAt: string; method: OrderPayment["method"] }
+  | { kind: "action"; action: GatewayAction; method: OrderPayment["method"] }
+  | { kind: "paid" }
+  | { kind: "failed"; failure: PaymentFailureReason; method: OrderPayment["method"] }
+  | { kind: "timedOut"; method: OrderPayment["method"] };
+
+const IN_FLIGHT: readonly OrderPayment["status"][] = ["attempted", "action"];
+
+export interface PaymentServiceOptions {
+  orders: Orders;
+  checkout: Checkout;
+  gateway: PaymentGateway;
+  clock: Clock;
+  logger: Logger;
+  /** After this long without an answer, the buyer is told the payment timed out. */
+  timeoutMs: number;
+  /** How long Pay waits for a quick answer before showing the "we're checking" page. */
+  inlineWaitMs?: number;
+  /** Runs once an order is paid: tickets issued, email queued. Never fails the payment. */
+  onPaid(order: Order): Promise<void>;
+}
+
+export function createPaymentService(options: PaymentServiceOptions) {
+  const { orders, checkout, gateway, clock, logger, timeoutMs } = options;
+  const inlineWaitMs = Math.min(options.inlineWaitMs ?? 3000, timeoutMs);
+
+  async function latestAttempt(orderId: string): Promise<OrderPayment | undefined> {
+    const attempts = await orders.payments(orderId);
+    return attempts.at(-1);
+  }
+
+  async function voidQuietly(reference: string | null) {
+    if (!reference) return;
+    try {
+      await gateway.void(reference);
+    } catch (error) {
+      logger.error({ err: error, reference }, "voiding a payment failed; reconcile it with the gateway");
+    }
+  }
+
+  async function fail(order: Order, attempt: OrderPayment, failure: PaymentFailureReason, from = IN_FLIGHT) {
+    if (await orders.updatePayment(attempt.id, from, { status: "failed", failure })) {
+      // Vouchers' money and the promo code's use go back; the seats stay held for another try.
+      await checkout.failOrder(order, "failed");
+    }
+  }
+
+  /** Applies one gateway answer to an attempt. Safe to call twice with the same answer. */
+  async function apply(order: Order, attempt: OrderPayment, result: GatewayResult): Promise<void> {
+    const card = { brand: "brand" in result ? result.brand : null, last4: "last4" in result ? result.last4 : null };
+    if (result.status === "actionRequired") {
+      await orders.updatePayment(attempt.id, IN_FLIGHT, {
+        status: "action",
+        action: JSON.stringify(result.action),
+        provider_reference: result.reference,
+        ...card,
+      });
+      return;
+    }
+    if (result.status === "declined") {
+      await orders.updatePayment(attempt.id, IN_FLIGHT, { provider_reference: result.reference, ...card });
+      await fail(order, attempt, result.failure);
+      return;
+    }
+    if (result.status !== "authorised") return;
+    const current = await orders.payment(attempt.id);
+    // The same answer twice (the gateway's notification beside the call's own answer): the
+    // first has done everything, and the money must not be given back.
+    if (current?.status === "succeeded") return;
+    if (!current || !IN_FLIGHT.includes(current.status)) {
+      // Too late: the buyer was told it timed out, or gave up. Nothing may be charged.
+      await voidQuietly(result.reference);
+      if (current?.status === "timedOut" || current?.status === "failed")
+        await orders.updatePayment(attempt.id, [current.status], { status: "voided", provider_reference: result.reference });
+      return;
+    }
+    const sold = await checkout.completeOrder(order);
+    if (!sold.ok) {
+      // The hold ran out while the buyer was at the bank or PayPal: the seats may be someone
+      // else's now, so the money goes back instead of a seat being sold twice.
+      await voidQuietly(result.reference);
+      if (
+        await orders.updatePayment(attempt.id, IN_FLIGHT, {
+          status: "voided",
+          failure: "holdExpired",
+          provider_reference: result.reference,
+          ...card,
+        })
+      )
+        await checkout.failOrder(order, "failed");
+      return;
+    }
+    // Selling the seats again is harmless (they are this order's); capturing and issuing tickets
+    // twice is not: only the answer that moves the attempt to succeeded goes on.
+    const won = await orders.updatePayment(attempt.id, IN_FLIGHT, {
+      status: "succeeded",
+      provider_reference: result.reference,
+      action: null,
+      ...card,
+    });
+    if (!won) return;
+    const captured =
+      attempt.method === "voucher"
+        ? { ok: true }
+        : await gateway.capture(result.reference, attempt.amount).catch((error: unknown) => {
+            logger.error({ err: error, orderId: order.id }, "capture failed; reconcile with the gateway");
+            return { ok: false };
+          });
+    if (!captured.ok) logger.error({ orderId: order.id }, "capture refused; the order is paid but the money is not yet taken");
+    await options.onPaid(order).catch((error: unknown) => {
+      logger.error({ err: error, orderId: order.id }, "issuing tickets or queueing the email failed");
+    });
+  }
+
+  /** Watches a gateway call that was sent: applies its answer whenever it comes. */
+  function follow(order: Order, attempt: OrderPayment, call: Promise<GatewayResult>): Promise<void> {
+    return call
+      .then((result) => apply(order, attempt, result))
+      .catch(async (error: unknown) => {
+        logger.error({ err: error, orderId: order.id }, "payment gateway call failed");
+        await fail(order, attempt, "error");
+      });
+  }
+
+  async function succeedWithoutGateway(order: Order, attempt: OrderPayment) {
+    await apply(order, attempt, { status: "authorised", reference: `voucher:${order.id}`, brand: null, last4: null });
+  }
+
+  function stateOf(attempt: OrderPayment | undefined, order: Order): PaymentState {
+    if (order.status === "paid") return { kind: "paid" };
+    if (!attempt) return { kind: "none" };
+    switch (attempt.status) {
+      case "attempted":
+        return { kind: "processing", startedAt: attempt.created_at, method: attempt.method };
+      case "action":
+        return { kind: "action", action: JSON.parse(attempt.action ?? "null") as GatewayAction, method: attempt.method };
+      case "succeeded":
+        return { kind: "paid" };
+      case "timedOut":
+        return { kind: "timedOut", method: attempt.method };
+      case "voided":
+      case "failed":
+        return {
+          kind: "failed",
+          failure: (attempt.failure ?? "declined") as PaymentFailureReason,
+          method: attempt.method,
+        };
+    }
+  }
+
+  return {
+    /**
+     * Pays for a placed order. A second Pay while one is under way starts nothing: it answers with
+     * the state of the first. Waits a moment for a quick answer, so most buyers go straight on.
+     */
+    async pay(order: Order, input: PayInput, request: Omit<PaymentRequest, "idempotencyKey" | "amount" | "currency">) {
+      // Read afresh: the order passed in may be a moment old, and a press a moment earlier may
+      // have paid it since.
+      const current = (await orders.byId(order.id)) ?? order;
+      const attempts = await orders.payments(order.id);
+      const previous = attempts.at(-1);
+      if (
+        current.status !== "pending_payment" ||
+        attempts.some((attempt) => attempt.status === "succeeded") ||
+        (previous && IN_FLIGHT.includes(previous.status))
+      )
+        return stateOf(previous, current);
+      const method = order.to_pay === 0 ? "voucher" : input.method;
+      // "Nothing to pay" is the order's to say, never the form's.
+      if (method === "voucher" && order.to_pay > 0) return stateOf(previous, current);
+      const attempt = await orders.recordPaymentAttempt(order.id, method, order.to_pay, `${order.id}:${attempts.length + 1}`);
+      // Another request recorded this attempt a moment ago: that one is paying.
+      if (!attempt) return stateOf(await latestAttempt(order.id), order);
+
+      if (method === "voucher" || input.method === "voucher") {
+        await succeedWithoutGateway(order, attempt);
+      } else {
+        const base = {
+          ...request,
+          idempotencyKey: attempt.idempotency_key!,
+          amount: order.to_pay,
+          currency: order.currency,
+        };
+        const call =
+          input.method === "card"
+            ? gateway.authorise({ ...base, card: input.card })
+            : input.method === "paypal"
+              ? gateway.startPayPal({ ...base, cancelUrl: request.returnUrl })
+              : gateway.authoriseWallet({ ...base, wallet: input.method, token: input.token });
+        const followed = follow(order, attempt, call);
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        await Promise.race([followed, new Promise<void>((resolve) => (timer = setTimeout(resolve, inlineWaitMs)))]);
+        clearTimeout(timer);
+      }
+      return stateOf(await orders.payment(attempt.id), (await orders.byId(order.id)) ?? order);
+    },
+
+    /** The buyer is back from a gateway step (device data, 3-D Secure, PayPal). */
+    async resume(order: Order, reference: string, returned: Record<string, string>): Promise<PaymentState> {
+      const attempt = await latestAttempt(order.id);
+      if (attempt?.status === "action" && attempt.provider_reference === reference) {
+        // Marks it in flight again before calling, so a reload of the return URL calls nothing.
+        if (await orders.updatePayment(attempt.id, ["action"], { status: "attempted", action: null })) {
+          await follow(order, { ...attempt, status: "attempted" }, gateway.continue(reference, returned));
+        }
+      }
+      return this.state(order);
+    },
+
+    /**
+     * Where the order's payment stands. An attempt with no answer after the timeout is marked
+     * timed out here (and voided later if an authorisation still arrives).
+     */
+    async state(order: Order): Promise<PaymentState> {
+      const current = (await orders.byId(order.id)) ?? order;
+      const attempt = await latestAttempt(order.id);
+      if (
+        attempt?.status === "attempted" &&
+        clock.now().getTime() - new Date(attempt.created_at).getTime() >= timeoutMs &&
+        (await orders.updatePayment(attempt.id, ["attempted"], { status: "timedOut", failure: "timeout" }))
+      ) {
+        await checkout.failOrder(current, "failed");
+        return { kind: "timedOut", method: attempt.method };
+      }
+      return stateOf(attempt && (await orders.payment(attempt.id)), current);
+    },
+
+    /**
+     * A notification (webhook) from the gateway: the answer to a payment the site may not have
+     * heard, because the call's connection broke or the server restarted while waiting. Applied
+     * like the call's own answer, so hearing it twice, or after the call's answer, changes nothing.
+     * False when the notification is not a genuine one about a payment of ours.
+     */
+    async notify(body: string, headers: Headers): Promise<boolean> {
+      const notification = await gateway.parseNotification(body, headers);
+      if (!notification) return false;
+      const attempt = await orders.paymentByKey(notification.idempotencyKey);
+      if (!attempt) return false;
+      const order = await orders.byId(attempt.order_id);
+      if (!order) return false;
+      const { result } = notification;
+      if (result.status === "authorised" || result.status === "declined" || result.status === "actionRequired")
+        await apply(order, attempt, result);
+      return true;
+    },
+
+    /**
+     * The buyer changes their basket or gives up while a payment waits on them (at the bank or
+     * PayPal): that payment is abandoned and the order given back, so it can be placed again at
+     * the new prices. Refused (false) while the gateway is still answering.
+     */
+    async abandon(order: Order): Promise<boolean> {
+      if (order.status !== "pending_payment") return true;
+      const attempt = await latestAttempt(order.id);
+      if (attempt?.status === "attempted") return false;
+      if (attempt?.status === "action") {
+        if (!(await orders.updatePayment(attempt.id, ["action"], { status: "failed", failure: "cancelled", action: null })))
+          return false;
+        await voidQuietly(attempt.provider_reference);
+      }
+      await checkout.failOrder(order, "cancelled");
+      return true;
+    },
+  };
+}
+
+export type PaymentService = ReturnType<typeof createPaymentService>;
