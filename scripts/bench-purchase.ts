@@ -10,7 +10,16 @@ import { ticketsPath } from "~/routing/paths";
 import { largestHouse, loadBuild, startSite } from "./bench-pages";
 
 const BUYERS = Number(process.env.BENCH_BUYERS ?? 50);
-const STEPS = ["best available", "accept", "extras", "protection", "delivery", "contacts", "pay", "confirmation"] as const;
+const STEPS = [
+  "best available",
+  "accept",
+  "extras",
+  "protection",
+  "delivery",
+  "contacts",
+  "pay",
+  "confirmation",
+] as const;
 type StepName = (typeof STEPS)[number];
 
 const percentile = (values: number[], p: number) => {
@@ -59,7 +68,13 @@ const CONTACTS = {
   phone: "020 7946 0000",
   termsAccepted: "on",
 };
-const CARD = { method: "card", cardNumber: "4242 4242 4242 4242", cardOwner: "Bench Buyer", expiry: "12/30", cvv: "123" };
+const CARD = {
+  method: "card",
+  cardNumber: "4242 4242 4242 4242",
+  cardOwner: "Bench Buyer",
+  expiry: "12/30",
+  cvv: "123",
+};
 
 export async function benchPurchase(root: string) {
   const build = await loadBuild(root);
@@ -108,10 +123,18 @@ export async function benchPurchase(root: string) {
               "/checkout/",
             )) &&
             (await step("extras", () => browser.post("/checkout/extras", {}), "/checkout/")) &&
-            (await step("protection", () => browser.post("/checkout/ticket-protection", { protection: "no" }), "/checkout/")) &&
+            (await step(
+              "protection",
+              () => browser.post("/checkout/ticket-protection", { protection: "no" }),
+              "/checkout/",
+            )) &&
             (await step("delivery", () => deliver(browser), "/checkout/contacts")) &&
             (await step("contacts", () => browser.post("/checkout/contacts", CONTACTS), "/checkout/payment")) &&
-            (await step("pay", () => browser.post("/checkout/payment", { intent: "pay", ...CARD }), "/checkout/confirmation")) &&
+            (await step(
+              "pay",
+              () => browser.post("/checkout/payment", { intent: "pay", ...CARD }),
+              "/checkout/confirmation",
+            )) &&
             (await step("confirmation", () => browser.get("/checkout/confirmation"), ""));
           if (ok) orders += 1;
           else failures += 1;

@@ -133,11 +133,7 @@ export async function loadCheckout(request: Request, context: AppLoadContext): P
       .select(["id", "slug", "name", "country", "currency", "support_phone", "protection_fee"])
       .where("slug", "=", reservation.show.venueSlug)
       .executeTakeFirstOrThrow(),
-    db
-      .selectFrom("basket_extras")
-      .select(["extra_id", "quantity"])
-      .where("basket_id", "=", basketId)
-      .execute(),
+    db.selectFrom("basket_extras").select(["extra_id", "quantity"]).where("basket_id", "=", basketId).execute(),
     context.orders.byBasket(basketId),
   ]);
   const [extras, deliveryMethods, questions] = await Promise.all([

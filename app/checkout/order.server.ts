@@ -29,7 +29,11 @@ export async function paidOrder(request: Request, context: AppLoadContext): Prom
  * click, a reloaded POST) lands when the first has already paid: it must carry the order's cookie
  * itself, since the browser may have dropped the first response.
  */
-export async function toConfirmation(context: AppLoadContext, order: Order, headers = new Headers()): Promise<Response> {
+export async function toConfirmation(
+  context: AppLoadContext,
+  order: Order,
+  headers = new Headers(),
+): Promise<Response> {
   headers.append("Set-Cookie", await context.sessions.orderCookie.serialize(order.id));
   headers.append("Set-Cookie", await basketCookieHeader(context, null));
   headers.append("Set-Cookie", await promoCookieHeader(context, null));

@@ -49,11 +49,9 @@ export function WalletButtons({ methods, amount }: { methods: string[]; amount: 
   useEffect(() => {
     let live = true;
     const wallets = (["googlePay", "applePay"] as const).filter((wallet) => methods.includes(wallet));
-    void Promise.all(wallets.map(async (wallet) => ((await walletAvailable(wallet)) ? wallet : null))).then(
-      (found) => {
-        if (live) setAvailable(found.filter((wallet): wallet is Wallet => wallet !== null));
-      },
-    );
+    void Promise.all(wallets.map(async (wallet) => ((await walletAvailable(wallet)) ? wallet : null))).then((found) => {
+      if (live) setAvailable(found.filter((wallet): wallet is Wallet => wallet !== null));
+    });
     return () => {
       live = false;
     };

@@ -97,7 +97,12 @@ const envSchema = z
       .string()
       .trim()
       .default("")
-      .transform((value) => value.split(",").map((wallet) => wallet.trim()).filter(Boolean))
+      .transform((value) =>
+        value
+          .split(",")
+          .map((wallet) => wallet.trim())
+          .filter(Boolean),
+      )
       .pipe(z.array(z.enum(WALLETS), { message: `must be a comma-separated list of ${WALLETS.join(", ")}` })),
     EXPERIMENTS: z
       .string()

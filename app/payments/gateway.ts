@@ -38,7 +38,13 @@ export type PaymentFailure =
 export type GatewayResult =
   | { status: "authorised"; reference: string; brand: string | null; last4: string | null }
   | { status: "actionRequired"; reference: string; action: GatewayAction; brand: string | null; last4: string | null }
-  | { status: "declined"; reference: string | null; failure: PaymentFailure; brand: string | null; last4: string | null }
+  | {
+      status: "declined";
+      reference: string | null;
+      failure: PaymentFailure;
+      brand: string | null;
+      last4: string | null;
+    }
   /** The gateway has the request but no answer yet (status only). */
   | { status: "pending"; reference: string | null }
   /** The gateway has never seen this idempotency key (status only). */
@@ -64,7 +70,9 @@ export interface PaymentGateway {
   /** Starts a PayPal payment: the answer is an approval step for the buyer. */
   startPayPal(request: PaymentRequest & { cancelUrl: string }): Promise<GatewayResult>;
   /** A wallet payment (Google Pay, Apple Pay) from the token the browser's wallet gave. */
-  authoriseWallet(request: PaymentRequest & { wallet: "googlePay" | "applePay"; token: string }): Promise<GatewayResult>;
+  authoriseWallet(
+    request: PaymentRequest & { wallet: "googlePay" | "applePay"; token: string },
+  ): Promise<GatewayResult>;
   /** The buyer came back from a step: the fields the gateway sent back with them. */
   continue(reference: string, returned: Record<string, string>): Promise<GatewayResult>;
   capture(reference: string, amount: number): Promise<{ ok: boolean }>;
@@ -77,8 +85,5 @@ export interface PaymentGateway {
    * Reads an asynchronous notification (webhook) from the gateway; null when it is not one of
    * ours or its signature does not check out.
    */
-  parseNotification(
-    body: string,
-    headers: Headers,
-  ): Promise<{ idempotencyKey: string; result: GatewayResult } | null>;
+  parseNotification(body: string, headers: Headers): Promise<{ idempotencyKey: string; result: GatewayResult } | null>;
 }

@@ -158,7 +158,12 @@ export default function Contacts() {
                   options={US_STATES.map((state) => ({ value: state.code, label: state.name }))}
                   autoComplete="address-level1"
                 />
-                <TextField field={fields.zip} label={t("contacts.zip")} autoComplete="postal-code" inputMode="numeric" />
+                <TextField
+                  field={fields.zip}
+                  label={t("contacts.zip")}
+                  autoComplete="postal-code"
+                  inputMode="numeric"
+                />
               </>
             ) : (
               <TextField field={fields.postcode} label={t("contacts.postcode")} autoComplete="postal-code" />

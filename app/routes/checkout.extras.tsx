@@ -67,7 +67,11 @@ export default function Extras() {
           <div key={extra.id} className="extra">
             <h2 className="extra__name">{extra.name}</h2>
             <TextField
-              field={{ ...quantities[extra.id]!, name: `qty.${extra.id}`, defaultValue: quantities[extra.id]?.initialValue ?? String(extra.quantity) }}
+              field={{
+                ...quantities[extra.id]!,
+                name: `qty.${extra.id}`,
+                defaultValue: quantities[extra.id]?.initialValue ?? String(extra.quantity),
+              }}
               label={t("extras.quantity", { name: extra.name })}
               hint={`${extra.description} ${t("extras.each", { price: formatMoney(extra.price, currency, i18n.language) })}`}
               inputMode="numeric"

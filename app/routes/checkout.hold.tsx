@@ -29,7 +29,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const buyer = await readBuyer(request, context);
   const reservation = buyer.basketId ? await context.reservations.current(buyer.basketId) : null;
   const headers = new Headers();
-  if (intent === "remove-promo" || intent === "release" || intent === "reselect" || intent === "cancel" || intent === "empty")
+  if (
+    intent === "remove-promo" ||
+    intent === "release" ||
+    intent === "reselect" ||
+    intent === "cancel" ||
+    intent === "empty"
+  )
     await unlockForChange(context, buyer.basketId ? await context.orders.byBasket(buyer.basketId) : undefined);
 
   if (intent === "extend") {

@@ -151,7 +151,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   // The card number and CVV never come back into the page, not even in its data.
   if (submission.status !== "success") return fail(submission.reply({ hideFields: ["cardNumber", "cvv"] }));
   const contacts = state.answers.contacts!;
-  const events: ClientEvent[] = [track(context, "makePayment.request", { performanceId, method: submission.value.method })];
+  const events: ClientEvent[] = [
+    track(context, "makePayment.request", { performanceId, method: submission.value.method }),
+  ];
   const placed = await context.checkout.placeOrder(
     state.basketId,
     {
@@ -165,7 +167,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!placed.ok) {
     events.push(track(context, "makePayment.failure", { performanceId, reason: placed.reason }));
     if (placed.reason === "priceChanged") return redirect("/checkout/payment");
-    const key = placed.reason === "promoUsed" ? "promo.alreadyUsed" : placed.reason === "voucherSpent" ? "vouchers.empty" : "checkout.emptyBasket";
+    const key =
+      placed.reason === "promoUsed"
+        ? "promo.alreadyUsed"
+        : placed.reason === "voucherSpent"
+          ? "vouchers.empty"
+          : "checkout.emptyBasket";
     return fail({ form: "pay", error: { key } }, 409);
   }
   const method = submission.value.method;

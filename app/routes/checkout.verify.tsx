@@ -35,7 +35,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (state.kind === "paid" || state.kind === "failed" || state.kind === "none")
     return redirectForPayment(context, order, state);
   if (state.kind === "timedOut") {
-    return { view: "timedOut" as const, trackedEvents: [track(context, "makePayment.failure", { orderId: order.id, reason: "timeout" })] };
+    return {
+      view: "timedOut" as const,
+      trackedEvents: [track(context, "makePayment.failure", { orderId: order.id, reason: "timeout" })],
+    };
   }
   if (state.kind === "action") {
     const event = state.action.kind === "challenge" ? "paymentChallengeRedirect" : "paymentDeviceDataRedirect";
@@ -82,7 +85,11 @@ function Processing({ stage: serverStage }: { stage: number }) {
   );
 }
 
-function GatewayStep({ action }: { action: { kind: string; url: string; method: "GET" | "POST"; fields: Record<string, string> } }) {
+function GatewayStep({
+  action,
+}: {
+  action: { kind: string; url: string; method: "GET" | "POST"; fields: Record<string, string> };
+}) {
   const { t } = useTranslation();
   const form = useRef<HTMLFormElement>(null);
   useEffect(() => {

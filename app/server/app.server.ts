@@ -28,7 +28,12 @@ export function createServerApp({ build, services, logger, root }: ServerAppOpti
   app.set("trust proxy", config.trustProxy);
 
   app.use(requestLogging(logger));
-  app.use(securityHeaders(config.production, config.wallets.map((wallet) => WALLET_ORIGINS[wallet])));
+  app.use(
+    securityHeaders(
+      config.production,
+      config.wallets.map((wallet) => WALLET_ORIGINS[wallet]),
+    ),
+  );
   app.use(compression());
   // Remix flushes after every chunk it renders, and each flush ends a compressed block: the
   // 2,341-seat map went out at 58 KB gzipped instead of 32 KB, and took twice as long. No page

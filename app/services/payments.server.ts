@@ -104,7 +104,10 @@ export function createPaymentService(options: PaymentServiceOptions) {
       // Too late: the buyer was told it timed out, or gave up. Nothing may be charged.
       await voidQuietly(result.reference);
       if (current?.status === "timedOut" || current?.status === "failed")
-        await orders.updatePayment(attempt.id, [current.status], { status: "voided", provider_reference: result.reference });
+        await orders.updatePayment(attempt.id, [current.status], {
+          status: "voided",
+          provider_reference: result.reference,
+        });
       return;
     }
     const sold = await checkout.completeOrder(order);
@@ -139,7 +142,8 @@ export function createPaymentService(options: PaymentServiceOptions) {
             logger.error({ err: error, orderId: order.id }, "capture failed; reconcile with the gateway");
             return { ok: false };
           });
-    if (!captured.ok) logger.error({ orderId: order.id }, "capture refused; the order is paid but the money is not yet taken");
+    if (!captured.ok)
+      logger.error({ orderId: order.id }, "capture refused; the order is paid but the money is not yet taken");
     await options.onPaid(order).catch((error: unknown) => {
       logger.error({ err: error, orderId: order.id }, "issuing tickets or queueing the email failed");
     });
@@ -166,7 +170,11 @@ export function createPaymentService(options: PaymentServiceOptions) {
       case "attempted":
         return { kind: "processing", startedAt: attempt.created_at, method: attempt.method };
       case "action":
-        return { kind: "action", action: JSON.parse(attempt.action ?? "null") as GatewayAction, method: attempt.method };
+        return {
+          kind: "action",
+          action: JSON.parse(attempt.action ?? "null") as GatewayAction,
+          method: attempt.method,
+        };
       case "succeeded":
         return { kind: "paid" };
       case "timedOut":
@@ -201,7 +209,12 @@ export function createPaymentService(options: PaymentServiceOptions) {
       const method = order.to_pay === 0 ? "voucher" : input.method;
       // "Nothing to pay" is the order's to say, never the form's.
       if (method === "voucher" && order.to_pay > 0) return stateOf(previous, current);
-      const attempt = await orders.recordPaymentAttempt(order.id, method, order.to_pay, `${order.id}:${attempts.length + 1}`);
+      const attempt = await orders.recordPaymentAttempt(
+        order.id,
+        method,
+        order.to_pay,
+        `${order.id}:${attempts.length + 1}`,
+      );
       // Another request recorded this attempt a moment ago: that one is paying.
       if (!attempt) return stateOf(await latestAttempt(order.id), order);
 
@@ -287,7 +300,13 @@ export function createPaymentService(options: PaymentServiceOptions) {
       const attempt = await latestAttempt(order.id);
       if (attempt?.status === "attempted") return false;
       if (attempt?.status === "action") {
-        if (!(await orders.updatePayment(attempt.id, ["action"], { status: "failed", failure: "cancelled", action: null })))
+        if (
+          !(await orders.updatePayment(attempt.id, ["action"], {
+            status: "failed",
+            failure: "cancelled",
+            action: null,
+          }))
+        )
           return false;
         await voidQuietly(attempt.provider_reference);
       }

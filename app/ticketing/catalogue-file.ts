@@ -102,7 +102,11 @@ const venue = z.object({
   questions: z
     .array(
       z.discriminatedUnion("kind", [
-        z.object({ kind: z.literal("choice"), label: z.string().trim().min(1).max(200), options: z.array(name).min(2).max(20) }),
+        z.object({
+          kind: z.literal("choice"),
+          label: z.string().trim().min(1).max(200),
+          options: z.array(name).min(2).max(20),
+        }),
         z.object({ kind: z.literal("text"), label: z.string().trim().min(1).max(200) }),
       ]),
     )

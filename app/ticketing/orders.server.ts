@@ -165,7 +165,9 @@ export function createOrders(store: Store, clock: Clock) {
     async updatePayment(
       paymentId: string,
       from: readonly PaymentStatus[],
-      change: Partial<Pick<OrderPaymentTable, "status" | "provider_reference" | "brand" | "last4" | "action" | "failure">>,
+      change: Partial<
+        Pick<OrderPaymentTable, "status" | "provider_reference" | "brand" | "last4" | "action" | "failure">
+      >,
     ): Promise<boolean> {
       const result = await db
         .updateTable("order_payments")
@@ -182,7 +184,11 @@ export function createOrders(store: Store, clock: Clock) {
 
     /** The payment attempt sent to the gateway with this idempotency key (a notification names it). */
     async paymentByKey(idempotencyKey: string): Promise<OrderPayment | undefined> {
-      return db.selectFrom("order_payments").selectAll().where("idempotency_key", "=", idempotencyKey).executeTakeFirst();
+      return db
+        .selectFrom("order_payments")
+        .selectAll()
+        .where("idempotency_key", "=", idempotencyKey)
+        .executeTakeFirst();
     },
 
     /** Moves an order on from pending payment; an order that already moved on stays as it is. */

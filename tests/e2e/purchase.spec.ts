@@ -162,7 +162,11 @@ for (const profile of PROFILES) {
         .toContain(email);
     });
 
-    test("a declined card reaches the failed page; another card then pays", async ({ page, axe, javaScriptEnabled }) => {
+    test("a declined card reaches the failed page; another card then pays", async ({
+      page,
+      axe,
+      javaScriptEnabled,
+    }) => {
       await holdSeats(page, profile, javaScriptEnabled, 1, 1);
       await answerSteps(page, profile, axe, {
         extra: false,
@@ -182,7 +186,11 @@ for (const profile of PROFILES) {
       await expect(page).toHaveURL(/\/checkout\/confirmation$/);
     });
 
-    test("PayPal: approve on PayPal's page and come back to the confirmation", async ({ page, axe, javaScriptEnabled }) => {
+    test("PayPal: approve on PayPal's page and come back to the confirmation", async ({
+      page,
+      axe,
+      javaScriptEnabled,
+    }) => {
       await holdSeats(page, profile, javaScriptEnabled, 1, 1);
       await answerSteps(page, profile, axe, {
         extra: false,

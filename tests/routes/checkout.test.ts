@@ -48,7 +48,14 @@ describe("checkout", () => {
     });
     await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
     const { port } = smtp.server.address() as AddressInfo;
-    server = await startServer({ SMTP_URL: `smtp://127.0.0.1:${port}`, PAYMENT_TIMEOUT_SECONDS: "1", PAYMENT_NOTIFICATION_SECRET: NOTIFICATION_SECRET }, { seed: seedSmall });
+    server = await startServer(
+      {
+        SMTP_URL: `smtp://127.0.0.1:${port}`,
+        PAYMENT_TIMEOUT_SECONDS: "1",
+        PAYMENT_NOTIFICATION_SECRET: NOTIFICATION_SECRET,
+      },
+      { seed: seedSmall },
+    );
     const db = server.services.store.db;
     const performances = await db.selectFrom("performances").selectAll().orderBy("starts_at").execute();
     performanceId = performances.find((performance) => performance.presale_from === null)!.id;
@@ -69,7 +76,10 @@ describe("checkout", () => {
 
   /** Holds seats and continues to the checkout, as the tickets page's forms do. */
   async function reserve(buyer: Buyer, names: string[]) {
-    const held = await buyer.post(ticketsPage(), [["intent", "select"], ...names.map((name) => ["seat", String(seats.get(name))] as [string, string])]);
+    const held = await buyer.post(ticketsPage(), [
+      ["intent", "select"],
+      ...names.map((name) => ["seat", String(seats.get(name))] as [string, string]),
+    ]);
     expect(held.status).toBe(302);
     const continued = await buyer.post(ticketsPage(), { intent: "continue" });
     expect(continued.headers.get("Location")).toBe("/checkout/extras");
@@ -84,11 +94,13 @@ describe("checkout", () => {
     expect((await buyer.post("/checkout/ticket-protection", { protection: "yes" })).headers.get("Location")).toBe(
       "/checkout/collection",
     );
-    expect((await buyer.post("/checkout/collection", { deliveryMethod: delivery[method]! })).headers.get("Location")).toBe(
-      "/checkout/contacts",
-    );
+    expect(
+      (await buyer.post("/checkout/collection", { deliveryMethod: delivery[method]! })).headers.get("Location"),
+    ).toBe("/checkout/contacts");
     const address =
-      method === "post" ? { addressLine1: "1 High Street", city: "London", postcode: "sw1a1aa" } : ({} as Record<string, string>);
+      method === "post"
+        ? { addressLine1: "1 High Street", city: "London", postcode: "sw1a1aa" }
+        : ({} as Record<string, string>);
     const contacts = await buyer.post("/checkout/contacts", { ...CONTACTS, ...address });
     expect(contacts.headers.get("Location")).toBe("/checkout/payment");
   }
@@ -97,13 +109,16 @@ describe("checkout", () => {
     return (await server.services.store.db.selectFrom("extras").select("id").executeTakeFirstOrThrow()).id;
   }
 
-  const pay = (buyer: Buyer, fields: Record<string, string>) => buyer.post("/checkout/payment", { intent: "pay", ...fields });
+  const pay = (buyer: Buyer, fields: Record<string, string>) =>
+    buyer.post("/checkout/payment", { intent: "pay", ...fields });
 
   async function follow(buyer: Buyer, response: Response): Promise<{ url: string; html: string }> {
     let current = response;
     let url = "";
     for (let hops = 0; hops < 10 && current.status >= 300 && current.status < 400; hops += 1) {
-      url = new URL(current.headers.get("Location")!, "http://x").pathname + new URL(current.headers.get("Location")!, "http://x").search;
+      url =
+        new URL(current.headers.get("Location")!, "http://x").pathname +
+        new URL(current.headers.get("Location")!, "http://x").search;
       current = await buyer.get(url);
     }
     return { url, html: await current.text() };
@@ -145,7 +160,12 @@ describe("checkout", () => {
     expect(paid.headers.get("Location")).toBe("/checkout/confirmation");
     expect(buyer.cookies.has("basket")).toBe(false);
     const confirmation = await (await buyer.get("/checkout/confirmation")).text();
-    const order = await server.services.store.db.selectFrom("orders").selectAll().where("status", "=", "paid").orderBy("created_at", "desc").executeTakeFirstOrThrow();
+    const order = await server.services.store.db
+      .selectFrom("orders")
+      .selectAll()
+      .where("status", "=", "paid")
+      .orderBy("created_at", "desc")
+      .executeTakeFirstOrThrow();
     expect(confirmation).toContain(order.number);
     expect(confirmation).toContain("Jo Bloggs");
     expect(confirmation).toContain("Stalls, row B, seat 3");
@@ -169,7 +189,13 @@ describe("checkout", () => {
     await throughToPayment(buyer, ["B5"]);
     const [first, second] = await Promise.all([pay(buyer, CARD), pay(buyer, CARD)]);
     expect([first.status, second.status]).toEqual([302, 302]);
-    const orders = await server.services.store.db.selectFrom("orders").innerJoin("order_payments", "order_payments.order_id", "orders.id").select(["orders.id", "order_payments.status"]).where("orders.contacts", "like", "%Bloggs%").where("orders.status", "=", "paid").execute();
+    const orders = await server.services.store.db
+      .selectFrom("orders")
+      .innerJoin("order_payments", "order_payments.order_id", "orders.id")
+      .select(["orders.id", "order_payments.status"])
+      .where("orders.contacts", "like", "%Bloggs%")
+      .where("orders.status", "=", "paid")
+      .execute();
     const payments = orders.filter((row) => row.id === orders.at(-1)!.id);
     expect(payments).toHaveLength(1);
   });
@@ -209,7 +235,9 @@ describe("checkout", () => {
   it("takes the gateway's signed notifications without a CSRF token, and refuses unsigned ones", async () => {
     const buyer = buyerBrowser(server.url);
     await throughToPayment(buyer, ["B9"]);
-    expect((await pay(buyer, { ...CARD, cardNumber: "4000 0000 0000 3220" })).headers.get("Location")).toBe("/checkout/verify");
+    expect((await pay(buyer, { ...CARD, cardNumber: "4000 0000 0000 3220" })).headers.get("Location")).toBe(
+      "/checkout/verify",
+    );
     const attempt = await server.services.store.db
       .selectFrom("order_payments")
       .select(["idempotency_key", "provider_reference", "status"])
@@ -266,7 +294,11 @@ describe("checkout", () => {
     await throughToPayment(buyer, ["A5"]);
     expect((await buyer.post("/checkout/payment", { intent: "promo", promoCode: "nope" })).status).toBe(400);
     expect((await buyer.post("/checkout/payment", { intent: "promo", promoCode: "half" })).status).toBe(302);
-    const voucher = await buyer.post("/checkout/payment", { intent: "voucher", voucherNumber: "GV-TEST-0001", voucherCode: "ABC123" });
+    const voucher = await buyer.post("/checkout/payment", {
+      intent: "voucher",
+      voucherNumber: "GV-TEST-0001",
+      voucherCode: "ABC123",
+    });
     expect(voucher.status).toBe(302);
     const html = await (await buyer.get("/checkout/payment")).text();
     expect(html).toContain("Promo code HALF");

@@ -52,7 +52,9 @@ function scriptedGateway() {
     status: async () => ({ status: "unknown" }),
     // A notification is "signed" by a header the test sets; its body names the payment and the answer.
     parseNotification: async (body, headers) =>
-      headers.get("x-test-signature") === "genuine" ? (JSON.parse(body) as { idempotencyKey: string; result: GatewayResult }) : null,
+      headers.get("x-test-signature") === "genuine"
+        ? (JSON.parse(body) as { idempotencyKey: string; result: GatewayResult })
+        : null,
   };
   return {
     gateway,
@@ -69,7 +71,12 @@ function scriptedGateway() {
   };
 }
 
-const authorised = (reference: string): GatewayResult => ({ status: "authorised", reference, brand: "visa", last4: "4242" });
+const authorised = (reference: string): GatewayResult => ({
+  status: "authorised",
+  reference,
+  brand: "visa",
+  last4: "4242",
+});
 
 describe.each(DIALECTS)("paying for orders on %s", (dialect) => {
   let store: TestStore;
@@ -114,14 +121,12 @@ describe.each(DIALECTS)("paying for orders on %s", (dialect) => {
   }
 
   const seatStatus = async (seat: string) =>
-    (
-      await store.db
-        .selectFrom("seat_claims")
-        .select(["status", "order_id"])
-        .where("seat_id", "=", seed.seat("B", seat))
-        .where("performance_id", "=", seed.onSale.id)
-        .executeTakeFirst()
-    ) ?? null;
+    (await store.db
+      .selectFrom("seat_claims")
+      .select(["status", "order_id"])
+      .where("seat_id", "=", seed.seat("B", seat))
+      .where("performance_id", "=", seed.onSale.id)
+      .executeTakeFirst()) ?? null;
   const reload = async (engine: ReturnType<typeof build>, order: Order) => (await engine.orders.byId(order.id))!;
 
   beforeAll(async () => {
@@ -152,7 +157,9 @@ describe.each(DIALECTS)("paying for orders on %s", (dialect) => {
   it("Pay pressed five times at once reaches the gateway once", async () => {
     const engine = build(50);
     const { order } = await basketWith(engine, "4");
-    const presses = Promise.all(Array.from({ length: 5 }, () => engine.payments.pay(order, { method: "card", card: CARD }, REQUEST)));
+    const presses = Promise.all(
+      Array.from({ length: 5 }, () => engine.payments.pay(order, { method: "card", card: CARD }, REQUEST)),
+    );
     await engine.scripted.next(authorised("ref-2"));
     await presses;
     expect(engine.scripted.calls).toHaveLength(1);
@@ -169,7 +176,13 @@ describe.each(DIALECTS)("paying for orders on %s", (dialect) => {
     const { order, basketId } = await basketWith(engine, "5", voucherId);
     expect(await engine.vouchers.balanceOf(voucherId)).toBe(0);
     const first = engine.payments.pay(order, { method: "card", card: CARD }, REQUEST);
-    await engine.scripted.next({ status: "declined", reference: "ref-3a", failure: "insufficientFunds", brand: "visa", last4: "9995" });
+    await engine.scripted.next({
+      status: "declined",
+      reference: "ref-3a",
+      failure: "insufficientFunds",
+      brand: "visa",
+      last4: "9995",
+    });
     expect(await first).toEqual({ kind: "failed", failure: "insufficientFunds", method: "card" });
     expect((await reload(engine, order)).status).toBe("failed");
     expect(await engine.vouchers.balanceOf(voucherId)).toBe(500);
@@ -188,7 +201,9 @@ describe.each(DIALECTS)("paying for orders on %s", (dialect) => {
   it("the gateway's notification pays an order whose answer never came back, once, however often it comes", async () => {
     const engine = build(20);
     const { order } = await basketWith(engine, "3");
-    expect(await engine.payments.pay(order, { method: "card", card: CARD }, REQUEST)).toMatchObject({ kind: "processing" });
+    expect(await engine.payments.pay(order, { method: "card", card: CARD }, REQUEST)).toMatchObject({
+      kind: "processing",
+    });
     const notice = JSON.stringify({ idempotencyKey: `${order.id}:1`, result: authorised("ref-n") });
     const genuine = new Headers({ "x-test-signature": "genuine" });
     expect(await engine.payments.notify(notice, new Headers())).toBe(false);
@@ -210,7 +225,9 @@ describe.each(DIALECTS)("paying for orders on %s", (dialect) => {
   it("no answer in time is a timeout; an authorisation arriving after it is voided and sells nothing", async () => {
     const engine = build(20);
     const { order } = await basketWith(engine, "6");
-    expect(await engine.payments.pay(order, { method: "card", card: CARD }, REQUEST)).toMatchObject({ kind: "processing" });
+    expect(await engine.payments.pay(order, { method: "card", card: CARD }, REQUEST)).toMatchObject({
+      kind: "processing",
+    });
     expect(await engine.payments.state(order)).toMatchObject({ kind: "processing" });
     seed.clock.set(new Date(seed.clock.now().getTime() + TIMEOUT_MS).toISOString());
     expect(await engine.payments.state(order)).toEqual({ kind: "timedOut", method: "card" });
@@ -248,7 +265,12 @@ describe.each(DIALECTS)("paying for orders on %s", (dialect) => {
     expect(engine.scripted.voided).toEqual(["ref-5a"]);
     expect(engine.scripted.captured).toEqual(["ref-5b"]);
     expect(await seatStatus("7")).toEqual({ status: "sold", order_id: second.order.id });
-    const paidOrders = await store.db.selectFrom("orders").select("id").where("status", "=", "paid").where("id", "in", [first.order.id, second.order.id]).execute();
+    const paidOrders = await store.db
+      .selectFrom("orders")
+      .select("id")
+      .where("status", "=", "paid")
+      .where("id", "in", [first.order.id, second.order.id])
+      .execute();
     expect(paidOrders).toEqual([{ id: second.order.id }]);
   });
 
@@ -277,7 +299,9 @@ describe.each(DIALECTS)("paying for orders on %s", (dialect) => {
   it("while the gateway is still answering, the order cannot be given up", async () => {
     const engine = build(20);
     const { order } = await basketWith(engine, "9");
-    expect(await engine.payments.pay(order, { method: "card", card: CARD }, REQUEST)).toMatchObject({ kind: "processing" });
+    expect(await engine.payments.pay(order, { method: "card", card: CARD }, REQUEST)).toMatchObject({
+      kind: "processing",
+    });
     expect(await engine.payments.abandon(order)).toBe(false);
     await engine.scripted.next(authorised("ref-7"));
     expect((await reload(engine, order)).status).toBe("paid");

@@ -79,7 +79,11 @@ const translators = new Map<Language, TFunction>();
 beforeAll(async () => {
   for (const language of ["en-GB", "en-US"] as const) {
     const instance = createInstance();
-    await instance.init({ ...sharedI18nextOptions(language, "common"), resources: files.resources, initImmediate: false });
+    await instance.init({
+      ...sharedI18nextOptions(language, "common"),
+      resources: files.resources,
+      initImmediate: false,
+    });
     translators.set(language, instance.t);
   }
 });
@@ -324,7 +328,8 @@ describe("card payments", () => {
     ...overrides,
   });
   const schema = (brands: CardBrand[] = ALL, at = now) => cardSchema({ acceptedBrands: brands, now: at });
-  const brandsMessage = (brands: CardBrand[]) => errorsOf(schema(brands), card({ cardNumber: "4242 4242 4242 4241" })).cardNumber;
+  const brandsMessage = (brands: CardBrand[]) =>
+    errorsOf(schema(brands), card({ cardNumber: "4242 4242 4242 4241" })).cardNumber;
 
   it("gives the parsed card for each test card, with a 4-digit CVV for American Express", () => {
     expect(valueOf(schema(), card())).toEqual({
@@ -355,7 +360,9 @@ describe("card payments", () => {
   });
 
   it("names the accepted brands for a wrong number, an unknown brand or a brand this order does not take", () => {
-    const everyBrand = [message("validation.cardNumberBrands", { cardTypes: ["Visa", "Visa Debit", "Mastercard", "American Express"] })];
+    const everyBrand = [
+      message("validation.cardNumberBrands", { cardTypes: ["Visa", "Visa Debit", "Mastercard", "American Express"] }),
+    ];
     expect(brandsMessage(ALL)).toEqual(everyBrand);
     // Discover passes the check digit but is not taken.
     expect(errorsOf(schema(), card({ cardNumber: "6011111111111117" })).cardNumber).toEqual(everyBrand);
@@ -374,15 +381,21 @@ describe("card payments", () => {
     expect(translateMessage(brandsMessage(ALL)![0]!, usT)).toBe(
       "Please enter a valid Visa, Visa Debit, Mastercard, or American Express card number",
     );
-    expect(translateMessage(brandsMessage(["amex"])![0]!, gb)).toBe("Please enter a valid American Express card number");
-    expect(translateMessage(brandsMessage(["visa"])![0]!, gb)).toBe("Please enter a valid Visa or Visa Debit card number");
+    expect(translateMessage(brandsMessage(["amex"])![0]!, gb)).toBe(
+      "Please enter a valid American Express card number",
+    );
+    expect(translateMessage(brandsMessage(["visa"])![0]!, gb)).toBe(
+      "Please enter a valid Visa or Visa Debit card number",
+    );
   });
 
   it("checks the name on the card: a first and a last name", () => {
     expect(errorsOf(schema(), card({ cardOwner: "Ada" })).cardOwner).toEqual(["validation.cardOwner"]);
     expect(errorsOf(schema(), card({ cardOwner: "" })).cardOwner).toEqual(["validation.cardOwner"]);
     expect(errorsOf(schema(), card({ cardOwner: "Ada 1234" })).cardOwner).toEqual(["validation.cardOwner"]);
-    expect(valueOf(schema(), card({ cardOwner: " Mary-Jane   O'Neil " }))).toMatchObject({ holderName: "Mary-Jane O'Neil" });
+    expect(valueOf(schema(), card({ cardOwner: " Mary-Jane   O'Neil " }))).toMatchObject({
+      holderName: "Mary-Jane O'Neil",
+    });
   });
 
   it("checks the month, then the year, then whether the card has expired", () => {
@@ -463,7 +476,9 @@ describe("vouchers, promo codes and the short steps", () => {
   it("extras: a whole number from 0 to 20 each, empty meaning none", () => {
     const extras = extrasSchema(["programme", "drinks"]);
     expect(valueOf(extras, { "qty.programme": "2", "qty.drinks": "" })).toEqual({ qty: { programme: 2, drinks: 0 } });
-    expect(valueOf(extras, { "qty.programme": "20", "qty.drinks": "0" })).toEqual({ qty: { programme: 20, drinks: 0 } });
+    expect(valueOf(extras, { "qty.programme": "20", "qty.drinks": "0" })).toEqual({
+      qty: { programme: 20, drinks: 0 },
+    });
     for (const bad of ["21", "-1", "2.5", "two"]) {
       expect(errorsOf(extras, { "qty.programme": bad })).toEqual({ "qty.programme": ["validation.quantity"] });
     }
@@ -500,7 +515,8 @@ describe("wording", () => {
 
   it("both languages word every spec message exactly as the spec does", () => {
     for (const language of ["en-GB", "en-US"] as const) {
-      for (const [key, wording] of Object.entries(SPEC_TEXT)) expect(text(language, key), `${language} ${key}`).toBe(wording);
+      for (const [key, wording] of Object.entries(SPEC_TEXT))
+        expect(text(language, key), `${language} ${key}`).toBe(wording);
       for (const key of OWN_KEYS) expect(text(language, key), `${language} ${key}`).toMatch(/\S/);
     }
   });

@@ -80,7 +80,12 @@ describe("TextField", () => {
             autoComplete="cc-number"
             inputMode="numeric"
           />
-          <TextField field={{ name: "cvv", defaultValue: "123" }} label="CVV" autoComplete="cc-csc" inputMode="numeric" />
+          <TextField
+            field={{ name: "cvv", defaultValue: "123" }}
+            label="CVV"
+            autoComplete="cc-csc"
+            inputMode="numeric"
+          />
           <TextField field={{ name: "other", defaultValue: "secret" }} label="Other" keepValue={false} />
         </>,
       ),
@@ -118,12 +123,18 @@ describe("RadioGroup", () => {
     ]);
     // The error summary links to the field's name: the first radio must answer to it.
     expect(radios[0]!.id).toBe("protection");
-    expect(screen.getByLabelText("Yes, please protect my tickets").getAttribute("aria-describedby")).toBe("protection-hint");
+    expect(screen.getByLabelText("Yes, please protect my tickets").getAttribute("aria-describedby")).toBe(
+      "protection-hint",
+    );
     expect(document.getElementById("protection-hint")?.textContent).toBe("Refund if you can't go");
   });
 
   it("can hide its legend from sight but not from screen readers", () => {
-    render(withI18n(<RadioGroup field={{ name: "method" }} legend="How would you like to pay?" legendHidden options={options} />));
+    render(
+      withI18n(
+        <RadioGroup field={{ name: "method" }} legend="How would you like to pay?" legendHidden options={options} />,
+      ),
+    );
     const group = screen.getByRole("group", { name: "How would you like to pay?" });
     expect(group.querySelector("legend")?.className).toBe("visually-hidden");
     expect(group.hasAttribute("aria-describedby")).toBe(false);
@@ -145,7 +156,9 @@ describe("CheckboxField and SelectInput", () => {
     expect(box.checked).toBe(true);
     expect(box.getAttribute("aria-invalid")).toBe("true");
     expect(box.getAttribute("aria-describedby")).toBe("termsAccepted-error");
-    expect(document.getElementById("termsAccepted-error")?.textContent).toBe("Error: Please accept the Terms and Conditions");
+    expect(document.getElementById("termsAccepted-error")?.textContent).toBe(
+      "Error: Please accept the Terms and Conditions",
+    );
   });
 
   it("a select shows its error and the buyer's choice", () => {

@@ -143,7 +143,13 @@ export function contactsSchema(options: ContactsOptions) {
       // is only ever in the deployment's own country.
       postcode: needsAddress && !us ? ownUkPostcode : absent,
       zip: needsAddress && us ? usZip : absent,
-      state: needsAddress && us ? choiceField(US_STATES.map((state) => state.code), "validation.state") : absent,
+      state:
+        needsAddress && us
+          ? choiceField(
+              US_STATES.map((state) => state.code),
+              "validation.state",
+            )
+          : absent,
       // Fixed by the deployment; the page need not send it, and any other country is refused.
       country: needsAddress
         ? textField<Country>((text) =>

@@ -92,7 +92,9 @@ export function phone(country: Country) {
 const EMAIL = z.string().email();
 
 /** An email address, trimmed (the buyer's own capitals kept: the local part is theirs). */
-export const email = textField((text) => (text.length <= 254 && EMAIL.safeParse(text).success ? pass(text) : fail("validation.email")));
+export const email = textField((text) =>
+  text.length <= 254 && EMAIL.safeParse(text).success ? pass(text) : fail("validation.email"),
+);
 
 export const CITY_MAX_LENGTH = 40;
 // US city names are letters, spaces, hyphens, apostrophes and periods ("St. Mary's", "Winston-Salem");

@@ -116,26 +116,24 @@ export const cardFields = {
  * Takes raw text as well as Conform's coerced values (the Pay form passes them through untouched).
  */
 export function cardSchema(options: { acceptedBrands: readonly CardBrand[]; now: Date }) {
-  return z
-    .object(cardFields)
-    .transform((value, ctx): ParsedCard => {
-      const text = (raw: string | undefined) => (raw ?? "").trim();
-      const number = checkNumber(text(value.cardNumber), options.acceptedBrands);
-      const owner = checkOwner(text(value.cardOwner));
-      const expiry = checkExpiry(text(value.expiry), options.now);
-      const cvv = checkCvv(text(value.cvv), text(value.cardNumber));
-      const checks = { cardNumber: number, cardOwner: owner, expiry, cvv };
-      for (const [path, check] of Object.entries(checks)) {
-        if ("error" in check) ctx.addIssue({ code: z.ZodIssueCode.custom, path: [path], message: check.error });
-      }
-      if ("error" in number || "error" in owner || "error" in expiry || "error" in cvv) return z.NEVER;
-      return {
-        number: number.value.digits,
-        brand: number.value.brand,
-        expiryMonth: expiry.value.month,
-        expiryYear: expiry.value.year,
-        cvv: cvv.value,
-        holderName: owner.value,
-      };
-    });
+  return z.object(cardFields).transform((value, ctx): ParsedCard => {
+    const text = (raw: string | undefined) => (raw ?? "").trim();
+    const number = checkNumber(text(value.cardNumber), options.acceptedBrands);
+    const owner = checkOwner(text(value.cardOwner));
+    const expiry = checkExpiry(text(value.expiry), options.now);
+    const cvv = checkCvv(text(value.cvv), text(value.cardNumber));
+    const checks = { cardNumber: number, cardOwner: owner, expiry, cvv };
+    for (const [path, check] of Object.entries(checks)) {
+      if ("error" in check) ctx.addIssue({ code: z.ZodIssueCode.custom, path: [path], message: check.error });
+    }
+    if ("error" in number || "error" in owner || "error" in expiry || "error" in cvv) return z.NEVER;
+    return {
+      number: number.value.digits,
+      brand: number.value.brand,
+      expiryMonth: expiry.value.month,
+      expiryYear: expiry.value.year,
+      cvv: cvv.value,
+      holderName: owner.value,
+    };
+  });
 }

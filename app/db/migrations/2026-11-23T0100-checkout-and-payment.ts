@@ -5,7 +5,10 @@ import type { Kysely } from "kysely";
 export async function up(db: Kysely<any>): Promise<void> {
   // The buyer's answers to the checkout steps: extras confirmed (even with none chosen), contact
   // details as JSON (never card data).
-  await db.schema.alterTable("baskets").addColumn("extras_done", "integer", (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable("baskets")
+    .addColumn("extras_done", "integer", (c) => c.notNull().defaultTo(0))
+    .execute();
   await db.schema.alterTable("baskets").addColumn("contacts", "text").execute();
 
   await db.schema
@@ -69,5 +72,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex("email_outbox_due").on("email_outbox").columns(["status", "next_attempt_at"]).execute();
   // One confirmation per order, however often completion is retried.
-  await db.schema.createIndex("email_outbox_order_kind").on("email_outbox").columns(["order_id", "kind"]).unique().execute();
+  await db.schema
+    .createIndex("email_outbox_order_kind")
+    .on("email_outbox")
+    .columns(["order_id", "kind"])
+    .unique()
+    .execute();
 }
