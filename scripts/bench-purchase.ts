@@ -88,15 +88,21 @@ export async function benchPurchase(root: string) {
     const tickets = ticketsPath(config.routingType, titleSlug, venueSlug, performanceId);
     const times = new Map<StepName, number[]>(STEPS.map((step) => [step, []]));
     let orders = 0;
-    let failures = 0;
+    /** Journeys that did not reach the confirmation, by the step that stopped them and its answer. */
+    const stopped = new Map<string, number>();
+    const contacts = { ...CONTACTS, ...(await answers(performanceId)) };
 
     /** One step: the form's POST and the page its redirect leads to. */
-    async function step(name: StepName, run: () => Promise<Response>, expect: string) {
+    async function step(name: StepName, run: () => Promise<Response>, expect: string, sellOutEnds = false) {
       const started = perf.now();
       const response = await run();
       const location = response.headers.get("Location") ?? "";
       times.get(name)!.push(perf.now() - started);
-      return location.startsWith(expect);
+      if (location.startsWith(expect)) return true;
+      if (sellOutEnds) return false;
+      const why = `${name} (${response.status}${location ? ` → ${location}` : ""})`;
+      stopped.set(why, (stopped.get(why) ?? 0) + 1);
+      return false;
     }
 
     const started = perf.now();
@@ -109,6 +115,7 @@ export async function benchPurchase(root: string) {
             "best available",
             () => browser.post(tickets, { intent: "best", quantity: String(quantity) }),
             "/checkout/reservations",
+            true,
           );
           if (!found) {
             // Nothing left for this many: try one seat before giving up, as a buyer would.
@@ -129,7 +136,7 @@ export async function benchPurchase(root: string) {
               "/checkout/",
             )) &&
             (await step("delivery", () => deliver(browser), "/checkout/contacts")) &&
-            (await step("contacts", () => browser.post("/checkout/contacts", CONTACTS), "/checkout/payment")) &&
+            (await step("contacts", () => browser.post("/checkout/contacts", contacts), "/checkout/payment")) &&
             (await step(
               "pay",
               () => browser.post("/checkout/payment", { intent: "pay", ...CARD }),
@@ -137,11 +144,24 @@ export async function benchPurchase(root: string) {
             )) &&
             (await step("confirmation", () => browser.get("/checkout/confirmation"), ""));
           if (ok) orders += 1;
-          else failures += 1;
         }
       }),
     );
     const seconds = (perf.now() - started) / 1000;
+
+    /** The venue's own questions, answered as a buyer would: the first choice, or a few words. */
+    async function answers(performance: string) {
+      const questions = await store.db
+        .selectFrom("venue_questions")
+        .innerJoin("runs", "runs.venue_id", "venue_questions.venue_id")
+        .innerJoin("performances", "performances.run_id", "runs.id")
+        .select(["venue_questions.id", "venue_questions.kind", "venue_questions.options"])
+        .where("performances.id", "=", performance)
+        .execute();
+      return Object.fromEntries(
+        questions.map((q) => [`question.${q.id}`, q.kind === "choice" ? q.options.split("|")[0]! : "A few words"]),
+      );
+    }
 
     async function deliver(browser: ReturnType<typeof buyer>) {
       const method = await store.db
@@ -168,8 +188,10 @@ export async function benchPurchase(root: string) {
     console.log(
       `purchase: ${orders} orders by ${BUYERS} buyers without script in ${seconds.toFixed(1)} s: ` +
         `${((orders / seconds) * 60).toFixed(0)} orders/min (aim 1,500); ${issued.length} tickets; ` +
-        `oversold seats: ${oversold}${failures ? `; ${failures} journeys stopped short` : ""}`,
+        `oversold seats: ${oversold}`,
     );
+    const stops = [...stopped].map(([why, count]) => `${count} at ${why}`).join(", ");
+    if (stops) console.log(`purchase: journeys stopped short: ${stops}`);
     console.log(`purchase: p95 per step: ${perStep}`);
   } finally {
     await site.close();

@@ -53,6 +53,8 @@ export interface SandboxPaymentRecord {
   method: "card" | "paypal" | "googlePay" | "applePay";
   amount: number;
   currency: string;
+  /** The merchant's words for the payment (show and order number): never the buyer's details. */
+  description: string;
   brand: CardBrand | null;
   last4: string | null;
   state: string;
@@ -485,6 +487,7 @@ export function createSandboxGateway(options: SandboxGatewayOptions): SandboxGat
         method: payment.method,
         amount: payment.amount,
         currency: payment.currency,
+        description: payment.description,
         brand: payment.brand,
         last4: payment.last4,
         state:

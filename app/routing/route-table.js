@@ -91,6 +91,8 @@ export const SHARED_ROUTES = [
   { name: "sandbox/device-data", path: "sandbox/device-data/:reference", file: "routes/sandbox.device-data.tsx" },
   { name: "sandbox/challenge", path: "sandbox/challenge/:reference", file: "routes/sandbox.challenge.tsx" },
   { name: "sandbox/paypal", path: "sandbox/paypal/:reference", file: "routes/sandbox.paypal.tsx" },
+  // The sandbox's dashboard: every payment it holds, as a provider's test-mode dashboard shows them.
+  { name: "sandbox/payments", path: "sandbox/payments", file: "routes/sandbox.payments.tsx" },
   { name: "legal", path: "legal/:document", file: "routes/legal.tsx" },
   { name: "not-found", path: "*", file: "routes/not-found.tsx" },
 ];

@@ -207,6 +207,38 @@ for (const profile of PROFILES) {
       await expect(page).toHaveURL(/\/checkout\/confirmation$/);
     });
 
+    test("pressing Pay twice charges once", async ({ page, axe, javaScriptEnabled }) => {
+      await holdSeats(page, profile, javaScriptEnabled, 1, 2);
+      await answerSteps(page, profile, axe, {
+        extra: false,
+        protect: false,
+        post: false,
+        email: `twice-${profile.locale}@example.com`,
+      });
+      await page.getByLabel("Credit or debit card").check();
+      await page.getByLabel("Card number", { exact: true }).fill("4242 4242 4242 4242");
+      await page.getByLabel("Name on card").fill("Jo Bloggs");
+      await page.getByLabel("Expiry date").fill("12/30");
+      await page.getByLabel("Security code (CVV)").fill("123");
+      // Chromium folds a double click into one submission, so the test sends the second itself:
+      // the same POST, same cookies and token, twice at once, as a double tap on a slow network
+      // or a reload of the POST would. The browser is given the second answer.
+      await page.route("**/checkout/payment*", async (route) => {
+        if (route.request().method() !== "POST") return route.fallback();
+        const [, second] = await Promise.all([route.fetch({ maxRedirects: 0 }), route.fetch({ maxRedirects: 0 })]);
+        await route.fulfill({ response: second });
+      });
+      await page.getByRole("button", { name: /^Pay / }).click();
+      await expect(page).toHaveURL(/\/checkout\/confirmation$/, { timeout: 20_000 });
+      await page.unroute("**/checkout/payment*");
+      const orderNumber = (await page.locator(".order-facts__number").textContent())!.trim();
+      await page.goto("/sandbox/payments");
+      await axe();
+      const rows = page.getByRole("row").filter({ hasText: orderNumber });
+      await expect(rows).toHaveCount(1);
+      await expect(rows).toContainText("Charged");
+    });
+
     test("a card whose bank never answers ends in the timeout message", async ({ page, axe, javaScriptEnabled }) => {
       await holdSeats(page, profile, javaScriptEnabled, 1, 2);
       await answerSteps(page, profile, axe, {

@@ -187,8 +187,17 @@ describe("checkout", () => {
   it("pressing Pay twice at once charges once", async () => {
     const buyer = buyerBrowser(server.url);
     await throughToPayment(buyer, ["B5"]);
+    const gateway = server.services.sandboxGateway!;
+    const charges = gateway.charges;
     const [first, second] = await Promise.all([pay(buyer, CARD), pay(buyer, CARD)]);
     expect([first.status, second.status]).toEqual([302, 302]);
+    expect(gateway.charges).toBe(charges + 1);
+    // The sandbox's dashboard says the same: one payment for the order, charged.
+    const [payment] = gateway.snapshot().slice(-1);
+    const dashboard = await (await buyer.get("/sandbox/payments")).text();
+    // Once as a row heading (the page's data carries it once more, for hydration).
+    expect(dashboard.split(`<th scope="row">${payment!.description}</th>`).length - 1).toBe(1);
+    expect(dashboard).toContain("Charged");
     const orders = await server.services.store.db
       .selectFrom("orders")
       .innerJoin("order_payments", "order_payments.order_id", "orders.id")
