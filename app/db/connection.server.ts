@@ -34,6 +34,33 @@ class ImmediateSqliteDialect extends SqliteDialect {
   }
 }
 
+/** Most recently used statements kept ready; more than the app's distinct queries, bounded for IN lists. */
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * The database as Kysely's SQLite driver sees it, with prepared statements reused: Kysely prepares
+ * every query afresh, and parsing and planning the SQL costs about as much as running it. A
+ * statement still being iterated (a streamed query) is busy, so another one is prepared for it.
+ */
+function reusingStatements(database: SQLite.Database) {
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    close: () => database.close(),
+    prepare(sql: string) {
+      let statement = statements.get(sql);
+      if (statement && !statement.busy) {
+        // Most recently used last, so the oldest is the first to go.
+        statements.delete(sql);
+      } else {
+        statement = database.prepare(sql);
+      }
+      statements.set(sql, statement);
+      if (statements.size > STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
+      return statement;
+    },
+  };
+}
+
 export function openSqlite(file: string): Store {
   if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
   const database = new SQLite(file);
@@ -41,7 +68,7 @@ export function openSqlite(file: string): Store {
   database.pragma("busy_timeout = 5000");
   database.pragma("foreign_keys = ON");
   database.pragma("synchronous = NORMAL");
-  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database }) });
+  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: reusingStatements(database) }) });
   return { db, dialect: "sqlite", close: () => db.destroy() };
 }
 
