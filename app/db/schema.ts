@@ -294,6 +294,42 @@ export interface OrderTable {
   language: string | null;
   /** The secret in the e-tickets link; unguessable, unlike the order number. */
   access_key: string | null;
+  customer_id: string | null;
+}
+
+export interface CustomerTable {
+  id: string;
+  /** As the customer typed it, for their emails. */
+  email: string;
+  /** Trimmed and lower-cased: what sign-in and registration match on. */
+  email_key: string;
+  /** scrypt, with its parameters and salt: `scrypt$N$r$p$salt$hash`. */
+  password_hash: string;
+  first_name: string;
+  last_name: string;
+  phone: string | null;
+  /** The saved delivery address (Address) as JSON. */
+  address: string | null;
+  contact_consent: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AuthSessionTable {
+  /** SHA-256 of the token in the customer's cookie. */
+  id: string;
+  customer_id: string;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface PasswordResetTable {
+  /** SHA-256 of the token in the emailed link. */
+  id: string;
+  customer_id: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
 }
 
 export interface OrderPaymentTable {
@@ -372,6 +408,9 @@ export interface Database {
   voucher_movements: VoucherMovementTable;
   guess_attempts: GuessAttemptTable;
   orders: OrderTable;
+  customers: CustomerTable;
+  auth_sessions: AuthSessionTable;
+  password_resets: PasswordResetTable;
   order_payments: OrderPaymentTable;
   order_tickets: OrderTicketTable;
   venue_questions: VenueQuestionTable;

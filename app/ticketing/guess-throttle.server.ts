@@ -70,6 +70,11 @@ export function createGuessThrottle(store: Store, clock: Clock, policy: Throttle
         await trx.updateTable("guess_attempts").set({ locked_until: lockedUntil }).where("key", "=", key).execute();
       });
     },
+
+    /** Forgets the failures: the right answer came (a customer signed in with their password). */
+    async clear(key: string): Promise<void> {
+      await db.deleteFrom("guess_attempts").where("key", "=", key).execute();
+    },
   };
 }
 

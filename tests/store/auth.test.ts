@@ -1,0 +1,197 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { fixedClock } from "~/clock";
+import { hashPassword, needsRehash, verifyPassword } from "~/accounts/passwords.server";
+import { createAuth, DEFAULT_AUTH_POLICY, type AuthService } from "~/services/auth.server";
+import { createTestStore, DIALECTS, type TestStore } from "../support/stores";
+
+// Cheap scrypt for the suite's many hashes; the production cost is checked on its own below.
+const POLICY = { ...DEFAULT_AUTH_POLICY, passwordCost: { N: 1024, r: 8, p: 1 } };
+const NOW = "2026-11-23T12:00:00.000Z";
+const JO = { email: "Jo.Bloggs@Example.com", password: "correct horse", firstName: "Jo", lastName: "Bloggs" };
+
+describe("passwords", () => {
+  it("hashes with scrypt at the production cost, salted, and verifies only the right password", async () => {
+    const one = await hashPassword("correct horse");
+    const two = await hashPassword("correct horse");
+    expect(one).toMatch(/^scrypt\$32768\$8\$1\$/);
+    expect(one).not.toBe(two);
+    expect(one).not.toContain("correct horse");
+    expect(await verifyPassword("correct horse", one)).toBe(true);
+    expect(await verifyPassword("correct horsf", one)).toBe(false);
+    expect(await verifyPassword("correct horse", "plain text")).toBe(false);
+    expect(needsRehash(one)).toBe(false);
+    expect(needsRehash(await hashPassword("x", { N: 1024, r: 8, p: 1 }))).toBe(true);
+  });
+});
+
+describe.each(DIALECTS)("the auth service on %s", (dialect) => {
+  let store: TestStore;
+  let auth: AuthService;
+  const clock = fixedClock(NOW);
+
+  beforeEach(async () => {
+    clock.set(NOW);
+    store = await createTestStore(dialect);
+    auth = createAuth(store, clock, POLICY);
+  });
+  afterEach(() => store.drop());
+
+  const register = (values: Partial<typeof JO & { address: string }> = {}) => auth.register({ ...JO, address: "10.0.0.1", ...values });
+  const signIn = (password: string, address = "10.0.0.2", email = JO.email) =>
+    auth.signIn({ email, password, address });
+
+  it("registers once per email, whatever its case and spaces, and signs the new customer in", async () => {
+    const made = await register();
+    if (!made.ok) throw new Error(made.reason);
+    expect(made.customer).toMatchObject({ email: "Jo.Bloggs@Example.com", firstName: "Jo", lastName: "Bloggs" });
+    expect(await auth.customer(made.token)).toMatchObject({ id: made.customer.id });
+    expect(await register({ email: "  jo.bloggs@example.COM " })).toEqual({ ok: false, reason: "emailTaken" });
+    const stored = await store.db.selectFrom("customers").selectAll().executeTakeFirstOrThrow();
+    expect(stored.password_hash).toMatch(/^scrypt\$/);
+    // The store keeps only the token's hash.
+    const session = await store.db.selectFrom("auth_sessions").selectAll().executeTakeFirstOrThrow();
+    expect(session.id).not.toBe(made.token);
+    expect(session.id).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it("signs in with a new session each time, ending the one the browser had; signing out ends it for good", async () => {
+    const made = await register();
+    if (!made.ok) throw new Error(made.reason);
+    const again = await auth.signIn({
+      email: "jo.bloggs@example.com",
+      password: JO.password,
+      address: "10.0.0.2",
+      previousToken: made.token,
+    });
+    if (!again.ok) throw new Error(again.reason);
+    expect(again.token).not.toBe(made.token);
+    expect(await auth.customer(made.token)).toBeNull();
+    expect(await auth.customer(again.token)).toMatchObject({ email: JO.email });
+    await auth.signOut(again.token);
+    expect(await auth.customer(again.token)).toBeNull();
+    expect(await auth.customer("not-a-token")).toBeNull();
+    expect(await auth.customer(undefined)).toBeNull();
+  });
+
+  it("a session ends after its days", async () => {
+    const made = await register();
+    if (!made.ok) throw new Error(made.reason);
+    clock.advance(POLICY.sessionDays * 24 * 60 * 60_000 - 1);
+    expect(await auth.customer(made.token)).not.toBeNull();
+    clock.advance(1);
+    expect(await auth.customer(made.token)).toBeNull();
+  });
+
+  it("a wrong password and an unknown email get the same answer", async () => {
+    await register();
+    expect(await signIn("wrong password")).toEqual({ ok: false, reason: "invalid" });
+    expect(await signIn(JO.password, "10.0.0.3", "nobody@example.com")).toEqual({ ok: false, reason: "invalid" });
+  });
+
+  it("20 wrong passwords in a row are slowed, then refused for a while, even the right one; the same for an email with no account", async () => {
+    await register();
+    const answers = [];
+    for (let attempt = 0; attempt < 20; attempt += 1) {
+      // From a new address each time: the account's own count is what stops them.
+      answers.push((await signIn("wrong password", `10.1.0.${attempt}`)).ok === false ? "refused" : "in");
+      clock.advance(60_000);
+    }
+    expect(answers.every((answer) => answer === "refused")).toBe(true);
+    const refused = await signIn(JO.password, "10.2.0.1");
+    expect(refused).toMatchObject({ ok: false, reason: "throttled" });
+    clock.advance(POLICY.signInThrottle.lockMinutes * 60_000);
+    expect(await signIn(JO.password, "10.2.0.2")).toMatchObject({ ok: true });
+
+    for (let attempt = 0; attempt < 20; attempt += 1) await signIn("wrong", `10.3.0.${attempt}`, "ghost@example.com");
+    expect(await signIn("wrong", "10.4.0.1", "ghost@example.com")).toMatchObject({ ok: false, reason: "throttled" });
+  });
+
+  it("after a few failures the next try must wait, and the wait grows", async () => {
+    await register();
+    const { freeFailures } = POLICY.signInThrottle;
+    for (let attempt = 0; attempt < freeFailures; attempt += 1)
+      expect(await signIn("wrong", `10.5.0.${attempt}`)).toEqual({ ok: false, reason: "invalid" });
+    expect(await signIn("wrong", "10.5.1.0")).toEqual({ ok: false, reason: "invalid" });
+    // The next one, at once, is refused without looking at the password.
+    expect(await signIn(JO.password, "10.5.1.1")).toMatchObject({ ok: false, reason: "throttled" });
+    clock.advance(POLICY.signInThrottle.baseDelayMs);
+    expect(await signIn(JO.password, "10.5.1.2")).toMatchObject({ ok: true });
+    // The right password forgets the account's failures.
+    expect(await signIn("wrong", "10.5.2.0")).toEqual({ ok: false, reason: "invalid" });
+  });
+
+  it("one address trying many accounts is refused too", async () => {
+    for (let attempt = 0; attempt < POLICY.signInThrottle.lockAfter; attempt += 1) {
+      await signIn("wrong", "10.9.9.9", `someone${attempt}@example.com`);
+      clock.advance(60_000);
+    }
+    expect(await signIn("wrong", "10.9.9.9", "another@example.com")).toMatchObject({ ok: false, reason: "throttled" });
+  });
+
+  it("a reset link works once, before it expires, signs out every session and signs in afresh", async () => {
+    const made = await register();
+    if (!made.ok) throw new Error(made.reason);
+    expect(await auth.requestPasswordReset({ email: "nobody@example.com", address: "10.0.0.9" })).toBeNull();
+    const link = await auth.requestPasswordReset({ email: "JO.BLOGGS@example.com", address: "10.0.0.9" });
+    if (!link || "ok" in link) throw new Error("no link");
+    expect(link.expiresAt).toBe("2026-11-23T13:00:00.000Z");
+    expect(await auth.resetLinkValid(link.token)).toBe(true);
+
+    const reset = await auth.resetPassword({ token: link.token, password: "a new password" });
+    if (!reset.ok) throw new Error(reset.reason);
+    expect(await auth.customer(made.token)).toBeNull();
+    expect(await auth.customer(reset.token)).toMatchObject({ id: made.customer.id });
+    expect(await auth.resetPassword({ token: link.token, password: "another one" })).toEqual({
+      ok: false,
+      reason: "invalid",
+    });
+    expect(await auth.resetLinkValid(link.token)).toBe(false);
+    expect(await signIn(JO.password)).toEqual({ ok: false, reason: "invalid" });
+    expect(await signIn("a new password")).toMatchObject({ ok: true });
+
+    const late = await auth.requestPasswordReset({ email: JO.email, address: "10.0.0.9" });
+    if (!late || "ok" in late) throw new Error("no link");
+    clock.advance(POLICY.resetMinutes * 60_000);
+    expect(await auth.resetLinkValid(late.token)).toBe(false);
+    expect(await auth.resetPassword({ token: late.token, password: "too late now" })).toEqual({
+      ok: false,
+      reason: "invalid",
+    });
+  });
+
+  it("a newer reset leaves older links usable until one is used; then all die", async () => {
+    await register();
+    const first = await auth.requestPasswordReset({ email: JO.email, address: "10.0.0.9" });
+    const second = await auth.requestPasswordReset({ email: JO.email, address: "10.0.0.9" });
+    if (!first || "ok" in first || !second || "ok" in second) throw new Error("no link");
+    expect(await auth.resetPassword({ token: second.token, password: "a new password" })).toMatchObject({ ok: true });
+    expect(await auth.resetLinkValid(first.token)).toBe(false);
+  });
+
+  /** Makes `count` attempts that the throttle lets through, waiting out each short delay as a patient guesser would. */
+  async function persist(count: number, attempt: () => Promise<unknown>) {
+    for (let made = 0; made < count; ) {
+      const result = (await attempt()) as { reason?: string; retryAt?: string } | null;
+      if (result?.reason === "throttled") clock.set(result.retryAt!);
+      else made += 1;
+    }
+  }
+
+  it("many reset requests or registrations from one address are refused for a while", async () => {
+    const { lockAfter, lockMinutes } = POLICY.requestThrottle;
+    let n = 0;
+    await persist(lockAfter, () =>
+      auth.requestPasswordReset({ email: `x${(n += 1)}@example.com`, address: "10.7.7.7" }),
+    );
+    const refused = await auth.requestPasswordReset({ email: JO.email, address: "10.7.7.7" });
+    expect(refused).toMatchObject({ ok: false, reason: "throttled" });
+    expect(Date.parse((refused as { retryAt: string }).retryAt) - clock.now().getTime()).toBe(lockMinutes * 60_000);
+
+    await register();
+    await persist(lockAfter, () => register({ address: "10.8.8.8" }));
+    expect(await register({ email: "new@example.com", address: "10.8.8.8" })).toMatchObject({
+      ok: false,
+      reason: "throttled",
+    });
+  });
+});
