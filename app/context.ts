@@ -19,6 +19,7 @@ import type { Vouchers } from "~/ticketing/vouchers.server";
 import type { Outbox } from "~/email/outbox.server";
 import type { SandboxGateway } from "~/payments/sandbox.server";
 import type { PaymentService } from "~/services/payments.server";
+import type { AuthService } from "~/services/auth.server";
 
 /** What the server builds once at start-up and hands to every loader and action. */
 export interface AppServices {
@@ -43,6 +44,8 @@ export interface AppServices {
   /** The built-in sandbox gateway and its pages; null when a real provider takes payments. */
   sandboxGateway: SandboxGateway | null;
   payments: PaymentService;
+  /** Customer accounts: registration, sign-in, password reset. */
+  auth: AuthService;
   /** Resolves when every dependency the site needs to answer is reachable. */
   ready(): Promise<boolean>;
   close(): Promise<void>;
@@ -53,6 +56,8 @@ export interface AppContext extends AppServices {
   logger: Logger;
   requestId: string;
   cspNonce: string;
+  /** Where the request came from: what sign-in throttling counts by. */
+  clientAddress: string;
 }
 
 declare module "@remix-run/server-runtime" {

@@ -24,6 +24,7 @@ import { createVouchers } from "~/ticketing/vouchers.server";
 import { createFulfilment } from "~/checkout/fulfilment.server";
 import { createMailTransport, createOutbox } from "~/email/outbox.server";
 import { createSandboxGateway } from "~/payments/sandbox.server";
+import { createAuth } from "~/services/auth.server";
 import { createPaymentService } from "~/services/payments.server";
 
 export interface ServiceOptions {
@@ -125,6 +126,7 @@ export async function createAppServices({
     outbox,
     sandboxGateway,
     payments,
+    auth: createAuth(store, clock),
     ready: async () => {
       await sql`select 1`.execute(store.db);
       return true;

@@ -28,7 +28,7 @@ export interface FieldLike {
 type AutoComplete = InputHTMLAttributes<HTMLInputElement>["autoComplete"];
 
 /** Never written back into the page, whatever the caller asks: a no-script retry types them again. */
-const NEVER_KEPT = new Set<AutoComplete>(["cc-number", "cc-csc"]);
+const NEVER_KEPT = new Set<AutoComplete>(["cc-number", "cc-csc", "current-password", "new-password"]);
 
 function useFieldError(field: FieldLike): string | undefined {
   const { t } = useTranslation();
@@ -65,7 +65,7 @@ export function TextField({
   label: string;
   hint?: string;
   id?: string;
-  type?: "text" | "email" | "tel";
+  type?: "text" | "email" | "tel" | "password";
   autoComplete?: AutoComplete;
   inputMode?: InputHTMLAttributes<HTMLInputElement>["inputMode"];
   /** False for what must not come back into the page (card number and CVV never do). */

@@ -84,6 +84,17 @@ export const SHARED_ROUTES = [
     ],
   },
   { name: "membership", path: "membership", file: "routes/membership.tsx" },
+  // Customer accounts: the same paths in every routing mode.
+  { name: "account", path: "account", file: "routes/account._index.tsx" },
+  { name: "account/sign-in", path: "account/sign-in", file: "routes/account.sign-in.tsx" },
+  { name: "account/register", path: "account/register", file: "routes/account.register.tsx" },
+  { name: "account/sign-out", path: "account/sign-out", file: "routes/account.sign-out.tsx" },
+  {
+    name: "account/forgotten-password",
+    path: "account/forgotten-password",
+    file: "routes/account.forgotten-password.tsx",
+  },
+  { name: "account/reset-password", path: "account/reset-password/:token", file: "routes/account.reset-password.tsx" },
   // A paid order's e-tickets, by the secret key in the confirmation email's link.
   { name: "e-tickets", path: "e-tickets/:key", file: "routes/e-tickets.tsx" },
   // The built-in sandbox gateway's own pages (device data collection, 3-D Secure challenge,

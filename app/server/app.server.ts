@@ -93,8 +93,10 @@ export function createServerApp({ build, services, logger, root }: ServerAppOpti
     createRequestHandler({
       build: prepareBuild(build, config.routingType, services.sessions.verifyCsrf),
       mode: config.production ? "production" : "development",
-      getLoadContext: (_req, res) => ({
+      getLoadContext: (req, res) => ({
         ...services,
+        // The buyer's address (the proxy's word for it only when TRUST_PROXY says to believe it).
+        clientAddress: req.ip ?? "unknown",
         logger: res.locals.logger as Logger,
         requestId: res.locals.requestId as string,
         cspNonce: res.locals.cspNonce as string,

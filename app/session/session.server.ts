@@ -2,6 +2,7 @@ import { createCookie, createCookieSessionStorage, type Cookie, type Session } f
 import { CSRF, CSRFError } from "remix-utils/csrf/server";
 import type { Config } from "~/config/env.server";
 import type { ForcedVariations } from "~/experiments/experiments";
+import { DEFAULT_AUTH_POLICY } from "~/services/auth.server";
 
 export interface Attribution {
   crmCampaignId?: string;
@@ -20,6 +21,7 @@ export interface SessionData {
 export type BuyerSession = Session<SessionData>;
 
 const YEAR_SECONDS = 60 * 60 * 24 * 365;
+const AUTH_DAYS = DEFAULT_AUTH_POLICY.sessionDays;
 
 /**
  * The session cookie, the CSRF cookie and the two preference cookies (language, theme).
@@ -49,6 +51,13 @@ export function createSessionService(config: Config) {
   const eventsCookie: Cookie = createCookie(`${hostPrefix}events`, { ...base, httpOnly: true });
   // The order just paid for: the confirmation page's, once the basket cookie is gone.
   const orderCookie: Cookie = createCookie(`${hostPrefix}order`, { ...base, httpOnly: true, maxAge: 60 * 60 * 24 });
+  // The signed-in customer's session token (the store keeps its hash). Lasts as long as the
+  // store's session; signing out clears both.
+  const authCookie: Cookie = createCookie(`${hostPrefix}auth`, {
+    ...base,
+    httpOnly: true,
+    maxAge: AUTH_DAYS * 24 * 60 * 60,
+  });
 
   return {
     storage,
@@ -58,6 +67,7 @@ export function createSessionService(config: Config) {
     promoCookie,
     eventsCookie,
     orderCookie,
+    authCookie,
     getSession: (request: Request) => storage.getSession(request.headers.get("Cookie")),
     commitSession: (session: BuyerSession) => storage.commitSession(session),
     /** The buyer's CSRF token, and the Set-Cookie header to send when it is new. */

@@ -120,6 +120,26 @@ export function createOrders(store: Store, clock: Clock) {
       return db.selectFrom("orders").selectAll().where("id", "=", orderId).executeTakeFirst();
     },
 
+    /** A customer's paid orders with when their performance starts, soonest first. */
+    async paidByCustomer(customerId: string) {
+      return db
+        .selectFrom("orders")
+        .leftJoin("performances", "performances.id", "orders.performance_id")
+        .select([
+          "orders.id",
+          "orders.number",
+          "orders.show_name",
+          "orders.access_key",
+          "orders.total",
+          "orders.currency",
+          "performances.starts_at",
+        ])
+        .where("orders.customer_id", "=", customerId)
+        .where("orders.status", "=", "paid")
+        .orderBy("performances.starts_at")
+        .execute();
+    },
+
     async byAccessKey(key: string): Promise<Order | undefined> {
       return db.selectFrom("orders").selectAll().where("access_key", "=", key).executeTakeFirst();
     },

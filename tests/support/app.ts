@@ -36,6 +36,7 @@ export async function testContext(env: Record<string, string> = {}, clock?: Cloc
     ...(await testServices(env, clock)),
     logger: createLogger("silent"),
     requestId: "test-request",
+    clientAddress: "127.0.0.1",
     cspNonce: "test-nonce",
   };
 }

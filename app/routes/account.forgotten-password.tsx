@@ -1,0 +1,88 @@
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
+import { useTranslation } from "react-i18next";
+import { forgottenPasswordSchema } from "~/accounts/forms";
+import { throttledMessage } from "~/accounts/messages";
+import { errorsForSummary } from "~/checkout/forms";
+import { ErrorSummary } from "~/components/error-summary";
+import { TextField } from "~/components/form-fields";
+import { PostForm } from "~/components/post-form";
+import { renderPasswordReset } from "~/email/password-reset-email";
+import { DEFAULT_AUTH_POLICY } from "~/services/auth.server";
+
+// Asks for a reset link. The answer is the same whether the email has an account or not; only
+// an account's owner receives anything.
+
+export const handle = { titleKey: "account.forgotten.title" };
+
+export function loader({ request }: LoaderFunctionArgs) {
+  return { sent: new URL(request.url).searchParams.has("sent") };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const submission = parseWithZod(await request.formData(), { schema: forgottenPasswordSchema });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  const result = await context.auth.requestPasswordReset({
+    email: submission.value.email,
+    address: context.clientAddress,
+  });
+  if (result && "ok" in result) {
+    const formErrors = [
+      result.reason === "throttled" ? throttledMessage(result.retryAt, context.clock) : "account.invalid",
+    ];
+    return data(submission.reply({ formErrors }), { status: 429 });
+  }
+  if (result) {
+    const language = await context.i18n.getLocale(request);
+    const { t } = await context.i18n.createInstance(language, context.i18n.wordingSetFor(undefined));
+    const email = renderPasswordReset(
+      {
+        firstName: result.customer.firstName,
+        link: `${context.config.publicUrl}/account/reset-password/${result.token}`,
+        minutes: DEFAULT_AUTH_POLICY.resetMinutes,
+      },
+      (key, values) => t(key, values),
+    );
+    await context.outbox.enqueue({ kind: "passwordReset", to: result.customer.email, ...email });
+    context.outbox.kick();
+  }
+  return redirect("/account/forgotten-password?sent", 303);
+}
+
+export default function ForgottenPassword() {
+  const { t } = useTranslation();
+  const { sent } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const [form, fields] = useForm({
+    lastResult,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: forgottenPasswordSchema }),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+  });
+  return (
+    <>
+      <ErrorSummary errors={errorsForSummary(form.allErrors, ["email"], t)} />
+      <h1>{t("account.forgotten.title")}</h1>
+      {sent ? (
+        <p className="message" role="status">
+          {t("account.forgotten.sent", { minutes: DEFAULT_AUTH_POLICY.resetMinutes })}
+        </p>
+      ) : (
+        <p>{t("account.forgotten.intro")}</p>
+      )}
+      <PostForm id={form.id} onSubmit={form.onSubmit}>
+        <TextField field={fields.email} label={t("account.email")} type="email" autoComplete="email" />
+        <div className="form-actions">
+          <button type="submit" className="button">
+            {t("account.forgotten.submit")}
+          </button>
+        </div>
+      </PostForm>
+      <p>
+        <Link to="/account/sign-in">{t("account.register.signIn")}</Link>
+      </p>
+    </>
+  );
+}

@@ -1,0 +1,73 @@
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
+import { useTranslation } from "react-i18next";
+import { resetPasswordSchema } from "~/accounts/forms";
+import { signInCookie } from "~/accounts/session.server";
+import { errorsForSummary } from "~/checkout/forms";
+import { ErrorSummary } from "~/components/error-summary";
+import { TextField } from "~/components/form-fields";
+import { PostForm } from "~/components/post-form";
+
+// The emailed link: choose a new password. Works once, for a limited time; using it signs out
+// every other session of the account and signs this browser in.
+
+export const handle = { titleKey: "account.reset.title" };
+
+export async function loader({ params, context }: LoaderFunctionArgs) {
+  return { valid: await context.auth.resetLinkValid(params.token ?? "") };
+}
+
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const submission = parseWithZod(await request.formData(), { schema: resetPasswordSchema });
+  const hideFields = ["password"];
+  if (submission.status !== "success") return data(submission.reply({ hideFields }), { status: 400 });
+  const result = await context.auth.resetPassword({ token: params.token ?? "", password: submission.value.password });
+  if (!result.ok) return data(submission.reply({ formErrors: ["account.reset.expired"], hideFields }), { status: 400 });
+  context.logger.info({ customerId: result.customer.id }, "password reset");
+  return redirect("/account", { status: 303, headers: { "Set-Cookie": await signInCookie(context, result.token) } });
+}
+
+export default function ResetPassword() {
+  const { t } = useTranslation();
+  const { valid } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const [form, fields] = useForm({
+    lastResult,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: resetPasswordSchema }),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+  });
+  if (!valid && !lastResult) {
+    return (
+      <>
+        <h1>{t("account.reset.title")}</h1>
+        <p>{t("account.reset.expired")}</p>
+        <p>
+          <Link to="/account/forgotten-password">{t("account.reset.again")}</Link>
+        </p>
+      </>
+    );
+  }
+  return (
+    <>
+      <ErrorSummary errors={errorsForSummary(form.allErrors, ["password"], t)} />
+      <h1>{t("account.reset.title")}</h1>
+      <PostForm id={form.id} onSubmit={form.onSubmit}>
+        <TextField
+          field={fields.password}
+          label={t("account.newPassword")}
+          hint={t("account.passwordHint")}
+          type="password"
+          autoComplete="new-password"
+        />
+        <div className="form-actions">
+          <button type="submit" className="button">
+            {t("account.reset.submit")}
+          </button>
+        </div>
+      </PostForm>
+    </>
+  );
+}
