@@ -28,10 +28,16 @@ export const newPassword = z
     return z.NEVER;
   });
 
-/** Where to go after signing in: a path on this site only, never another site. */
-export const returnPath = textField((text) =>
-  pass(text.startsWith("/") && !text.startsWith("//") && !text.startsWith("/\\") ? text : ""),
-);
+/** Where to go after signing in: a path on this site only ("" for anything else), never another site. */
+export function localPath(text: string): string {
+  return text.startsWith("/") && !text.startsWith("//") && !text.startsWith("/\\") ? text : "";
+}
+
+/** The `redirectTo` a page was opened with, made safe. */
+export const requestedReturn = (request: Request) =>
+  localPath(new URL(request.url).searchParams.get("redirectTo") ?? "");
+
+export const returnPath = textField((text) => pass(localPath(text)));
 
 export const signInSchema = z.object({ email, password: currentPassword, redirectTo: returnPath });
 

@@ -1,6 +1,5 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import { useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { useTranslation } from "react-i18next";
 import { forgottenPasswordSchema } from "~/accounts/forms";
@@ -9,6 +8,7 @@ import { errorsForSummary } from "~/checkout/forms";
 import { ErrorSummary } from "~/components/error-summary";
 import { TextField } from "~/components/form-fields";
 import { PostForm } from "~/components/post-form";
+import { useSchemaForm } from "~/components/use-schema-form";
 import { renderPasswordReset } from "~/email/password-reset-email";
 import { DEFAULT_AUTH_POLICY } from "~/services/auth.server";
 
@@ -55,12 +55,7 @@ export default function ForgottenPassword() {
   const { t } = useTranslation();
   const { sent } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
-  const [form, fields] = useForm({
-    lastResult,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: forgottenPasswordSchema }),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-  });
+  const [form, fields] = useSchemaForm(forgottenPasswordSchema, lastResult);
   return (
     <>
       <ErrorSummary errors={errorsForSummary(form.allErrors, ["email"], t)} />

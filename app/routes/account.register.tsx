@@ -1,15 +1,15 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import { useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { useTranslation } from "react-i18next";
-import { registerSchema } from "~/accounts/forms";
+import { registerSchema, requestedReturn } from "~/accounts/forms";
 import { throttledMessage } from "~/accounts/messages";
 import { authToken, currentCustomer, signInCookie } from "~/accounts/session.server";
 import { errorsForSummary } from "~/checkout/forms";
 import { ErrorSummary } from "~/components/error-summary";
 import { TextField } from "~/components/form-fields";
 import { PostForm } from "~/components/post-form";
+import { useSchemaForm } from "~/components/use-schema-form";
 
 // Create an account: name, email and a password. Signed in at once.
 
@@ -19,7 +19,7 @@ const FIELDS = ["firstName", "lastName", "email", "password"];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   if (await currentCustomer(request, context)) throw redirect("/account", 303);
-  return { redirectTo: new URL(request.url).searchParams.get("redirectTo") ?? "" };
+  return { redirectTo: requestedReturn(request) };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -49,12 +49,7 @@ export default function Register() {
   const { t } = useTranslation();
   const { redirectTo } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
-  const [form, fields] = useForm({
-    lastResult,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: registerSchema }),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-  });
+  const [form, fields] = useSchemaForm(registerSchema, lastResult);
   return (
     <>
       <ErrorSummary errors={errorsForSummary(form.allErrors, FIELDS, t)} />

@@ -1,6 +1,5 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import { useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { useTranslation } from "react-i18next";
 import { resetPasswordSchema } from "~/accounts/forms";
@@ -9,6 +8,7 @@ import { errorsForSummary } from "~/checkout/forms";
 import { ErrorSummary } from "~/components/error-summary";
 import { TextField } from "~/components/form-fields";
 import { PostForm } from "~/components/post-form";
+import { useSchemaForm } from "~/components/use-schema-form";
 
 // The emailed link: choose a new password. Works once, for a limited time; using it signs out
 // every other session of the account and signs this browser in.
@@ -33,12 +33,7 @@ export default function ResetPassword() {
   const { t } = useTranslation();
   const { valid } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
-  const [form, fields] = useForm({
-    lastResult,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: resetPasswordSchema }),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-  });
+  const [form, fields] = useSchemaForm(resetPasswordSchema, lastResult);
   if (!valid && !lastResult) {
     return (
       <>

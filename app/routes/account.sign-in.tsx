@@ -1,15 +1,15 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import { useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { useTranslation } from "react-i18next";
-import { signInSchema } from "~/accounts/forms";
+import { requestedReturn, signInSchema } from "~/accounts/forms";
 import { authToken, currentCustomer, signInCookie } from "~/accounts/session.server";
 import { throttledMessage } from "~/accounts/messages";
 import { errorsForSummary } from "~/checkout/forms";
 import { ErrorSummary } from "~/components/error-summary";
 import { TextField } from "~/components/form-fields";
 import { PostForm } from "~/components/post-form";
+import { useSchemaForm } from "~/components/use-schema-form";
 
 // Sign in with email and password. A wrong email and a wrong password get the same answer, and
 // so does a throttled account whether it exists or not.
@@ -19,9 +19,8 @@ export const handle = { titleKey: "account.signIn.title" };
 const FIELDS = ["email", "password"];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const redirectTo = new URL(request.url).searchParams.get("redirectTo") ?? "";
-  if (await currentCustomer(request, context))
-    throw redirect(redirectTo.startsWith("/") ? redirectTo : "/account", 303);
+  const redirectTo = requestedReturn(request);
+  if (await currentCustomer(request, context)) throw redirect(redirectTo || "/account", 303);
   return { redirectTo };
 }
 
@@ -54,12 +53,7 @@ export default function SignIn() {
   const { t } = useTranslation();
   const { redirectTo } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
-  const [form, fields] = useForm({
-    lastResult,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: signInSchema }),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-  });
+  const [form, fields] = useSchemaForm(signInSchema, lastResult);
   return (
     <>
       <ErrorSummary errors={errorsForSummary(form.allErrors, FIELDS, t)} />

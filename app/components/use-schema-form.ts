@@ -1,0 +1,19 @@
+import { useForm, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
+import type { z } from "zod";
+
+/**
+ * A form checked in the browser by the same schema the action uses: on submit, then again on
+ * every input (never on blur), showing the server's reply when there is one.
+ */
+export function useSchemaForm<Schema extends z.ZodTypeAny>(
+  schema: Schema,
+  lastResult: SubmissionResult<string[]> | null | undefined,
+) {
+  return useForm<z.input<Schema>>({
+    lastResult,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+  });
+}
