@@ -16,10 +16,12 @@ import type { Reservations } from "~/ticketing/reservations.server";
 import type { SeatSearch } from "~/ticketing/seat-search.server";
 import type { SeatMaps } from "~/ticketing/seat-map.server";
 import type { Vouchers } from "~/ticketing/vouchers.server";
+import type { Memberships } from "~/ticketing/memberships.server";
 import type { Outbox } from "~/email/outbox.server";
 import type { SandboxGateway } from "~/payments/sandbox.server";
 import type { PaymentService } from "~/services/payments.server";
 import type { AuthService } from "~/services/auth.server";
+import type { Customers } from "~/services/customers.server";
 
 /** What the server builds once at start-up and hands to every loader and action. */
 export interface AppServices {
@@ -46,6 +48,10 @@ export interface AppServices {
   payments: PaymentService;
   /** Customer accounts: registration, sign-in, password reset. */
   auth: AuthService;
+  /** Customer profiles (details, saved address) and the orders that are theirs. */
+  customers: Customers;
+  /** The paid and access memberships: prices, periods bought, registered access needs. */
+  memberships: Memberships;
   /** Resolves when every dependency the site needs to answer is reachable. */
   ready(): Promise<boolean>;
   close(): Promise<void>;

@@ -15,6 +15,7 @@ import { useContext, useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { UNSAFE_DataRouterStateContext } from "react-router-dom";
 import { AuthenticityTokenProvider } from "remix-utils/csrf/react";
+import { currentCustomer } from "~/accounts/session.server";
 import { captureQueryParameters, resolveTheme } from "~/buyer-context.server";
 import { ErrorPage, errorKind } from "~/components/error-page";
 import { useNonce } from "~/components/nonce";
@@ -49,11 +50,14 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   if (flashed.clear) headers.append("Set-Cookie", flashed.clear);
 
   const wordingSet = context.i18n.wordingSetFor(params.venueSlug ?? context.config.venueSlug);
+  // Only what the header needs: every page's data reaches the browser, and an email need not.
+  const customer = await currentCustomer(request, context);
   return data(
     {
       locale,
       theme,
       wordingSet,
+      customer: customer ? { firstName: customer.firstName } : null,
       csrf,
       trackedEvents: flashed.events,
       env: publicEnv(context.config, theme, context.i18n.version),
@@ -138,7 +142,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <a className="skip-link" href="#main-content">
           {t("frame.skipLink")}
         </a>
-        <SiteHeader theme={theme} />
+        <SiteHeader theme={theme} customer={root?.customer ?? null} />
         <main id="main-content" className="page" tabIndex={-1}>
           {children}
         </main>

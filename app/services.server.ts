@@ -21,10 +21,12 @@ import { createReservations } from "~/ticketing/reservations.server";
 import { createSeatSearch } from "~/ticketing/seat-search.server";
 import { createSeatMaps } from "~/ticketing/seat-map.server";
 import { createVouchers } from "~/ticketing/vouchers.server";
+import { createMemberships } from "~/ticketing/memberships.server";
 import { createFulfilment } from "~/checkout/fulfilment.server";
 import { createMailTransport, createOutbox } from "~/email/outbox.server";
 import { createSandboxGateway } from "~/payments/sandbox.server";
 import { createAuth } from "~/services/auth.server";
+import { createCustomers } from "~/services/customers.server";
 import { createPaymentService } from "~/services/payments.server";
 
 export interface ServiceOptions {
@@ -74,7 +76,8 @@ export async function createAppServices({
   const orders = createOrders(store, clock);
   const promotions = createPromotions(store, clock);
   const vouchers = createVouchers(store, clock);
-  const checkout = createCheckout({ store, baskets, orders, promotions, vouchers, inventory });
+  const memberships = createMemberships(store, clock);
+  const checkout = createCheckout({ store, baskets, orders, promotions, vouchers, inventory, memberships });
   const outbox = createOutbox({
     store,
     clock,
@@ -127,6 +130,8 @@ export async function createAppServices({
     sandboxGateway,
     payments,
     auth: createAuth(store, clock),
+    customers: createCustomers(store, clock),
+    memberships,
     ready: async () => {
       await sql`select 1`.execute(store.db);
       return true;

@@ -1,5 +1,21 @@
 import { z } from "zod";
-import { email, pass, requiredText, textField } from "~/checkout/forms/fields";
+import type { PostalAddress } from "~/checkout/contact-details";
+import { US_STATES } from "~/checkout/forms/contacts";
+import {
+  choiceField,
+  city,
+  email,
+  fail,
+  optionalText,
+  ownUkPostcode,
+  pass,
+  phone,
+  requiredText,
+  textField,
+  usZip,
+  type Country,
+  type FieldCheck,
+} from "~/checkout/forms/fields";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "~/services/auth.server";
 
 // The account forms' schemas, shared by the actions and Conform in the browser. Passwords are
@@ -54,3 +70,131 @@ export const forgottenPasswordSchema = z.object({ email });
 export const resetPasswordSchema = z.object({ password: newPassword });
 
 export const PASSWORD_FIELDS = ["password"];
+
+/** Creating an account on the confirmation page: the order gives the email and the name. */
+export const signUpSchema = z.object({ password: newPassword });
+
+/** The first message a field schema gave, or `fallback`. */
+function firstMessage(error: z.ZodError, fallback: string): string {
+  return error.issues[0]?.message ?? fallback;
+}
+
+/** A field that may be left empty (null); what is typed must pass `schema`, with its messages. */
+function orNone<T>(schema: z.ZodType<T, z.ZodTypeDef, string | undefined>, message: string) {
+  return textField((text): FieldCheck<T | null> => {
+    if (!text) return pass(null);
+    const result = schema.safeParse(text);
+    return result.success ? pass(result.data) : fail(firstMessage(result.error, message));
+  });
+}
+
+const ADDRESS_FIELDS = ["addressLine1", "addressLine2", "city", "state", "postcode", "zip"] as const;
+
+/** The saved address's fields, checked as the contact step checks a delivery address. */
+function addressSchemas(country: Country) {
+  return {
+    addressLine1: requiredText("validation.address"),
+    addressLine2: optionalText("validation.address"),
+    city: city(country),
+    ...(country === "US"
+      ? {
+          state: choiceField(
+            US_STATES.map((state) => state.code),
+            "validation.state",
+          ),
+          zip: usZip,
+        }
+      : { postcode: ownUkPostcode }),
+  } satisfies Partial<Record<(typeof ADDRESS_FIELDS)[number], z.ZodTypeAny>>;
+}
+
+const rawText = z.string().optional();
+
+/**
+ * Manage details: the name, phone and contact consent a customer keeps, and an optional saved
+ * address. The address is all or nothing: left wholly empty it is removed; once any part is typed,
+ * every required part is checked with the contact step's own rules and messages, and only in the
+ * deployment's country (post and mail go nowhere else).
+ */
+export function detailsSchema(country: Country) {
+  const address = addressSchemas(country);
+  return z
+    .object({
+      firstName: requiredText("validation.firstName"),
+      lastName: requiredText("validation.lastName"),
+      phone: orNone(phone(country), "validation.phone"),
+      addressLine1: rawText,
+      addressLine2: rawText,
+      city: rawText,
+      state: rawText,
+      postcode: rawText,
+      zip: rawText,
+      contactConsent: z
+        .string()
+        .optional()
+        .transform((value) => value === "on"),
+    })
+    .superRefine((value, ctx) => {
+      if (!ADDRESS_FIELDS.some((name) => value[name]?.trim())) return;
+      for (const [name, schema] of Object.entries(address)) {
+        const result = schema.safeParse(value[name as keyof typeof address]);
+        if (!result.success)
+          ctx.addIssue({
+            code: z.ZodIssueCode.custom,
+            path: [name],
+            message: firstMessage(result.error, "validation.address"),
+          });
+      }
+    })
+    .transform(({ firstName, lastName, phone: phoneNumber, contactConsent, ...raw }) => {
+      const given = ADDRESS_FIELDS.some((name) => raw[name]?.trim());
+      // Valid by now (the refinement above), so parsing again only normalises.
+      const parts = given
+        ? Object.fromEntries(
+            Object.entries(address).map(([name, schema]) => [
+              name,
+              schema.parse(raw[name as keyof typeof address]) as string,
+            ]),
+          )
+        : null;
+      const saved: PostalAddress | null = parts
+        ? {
+            line1: parts.addressLine1 ?? "",
+            line2: parts.addressLine2 ?? "",
+            city: parts.city ?? "",
+            postcode: parts.postcode ?? parts.zip ?? "",
+            state: parts.state ?? null,
+            country,
+          }
+        : null;
+      return { firstName, lastName, phone: phoneNumber, contactConsent, address: saved };
+    });
+}
+
+export const DETAILS_FIELDS = [
+  "firstName",
+  "lastName",
+  "phone",
+  "addressLine1",
+  "addressLine2",
+  "city",
+  "state",
+  "postcode",
+  "zip",
+];
+
+/**
+ * Where Manage details goes once the changes are saved: My account, which then says so. A flag in
+ * the address rather than a session flash: nothing to store, and a reload saying it again is true.
+ */
+export const DETAILS_SAVED_PATH = "/account?saved=details";
+
+export const detailsSaved = (request: Request) => new URL(request.url).searchParams.get("saved") === "details";
+
+/** The confirmation page's sign-up failed for a reason typing again will not fix (a form error). */
+export const SIGN_UP_FAILED = "account.signUp.failed";
+
+/** Where a successful sign-up on the confirmation page lands, saying so. */
+export const ACCOUNT_CREATED_PATH = "/checkout/confirmation?account=created";
+
+export const accountCreated = (request: Request) => new URL(request.url).searchParams.get("account") === "created";

@@ -1,8 +1,8 @@
 import { data, redirect, type AppLoadContext } from "@remix-run/node";
-import { NO_BENEFITS, type BasketPrice, type MemberBenefits } from "~/ticketing/baskets.server";
+import type { BasketPrice, MemberBenefits } from "~/ticketing/baskets.server";
 import type { Order } from "~/ticketing/orders.server";
 import type { Reservation } from "~/ticketing/reservations.server";
-import { readBuyer, type Buyer } from "./buyer.server";
+import { benefitsFor, readBuyer, type Buyer } from "./buyer.server";
 import type { StepFrame } from "~/components/checkout-step";
 import { parseContactDetails, type ContactDetails } from "./contact-details";
 import { basketSummary } from "./summary.server";
@@ -26,16 +26,17 @@ export interface VenueQuestion {
 export interface CheckoutState {
   buyer: Buyer;
   basketId: string;
-  reservation: Reservation;
+  /** The held seats and places; null when the basket carries only the membership. */
+  reservation: Reservation | null;
+  /** The venue of the reservation; null with it. */
   venue: {
     id: string;
     slug: string;
     name: string;
-    country: "GB" | "US";
-    currency: "GBP" | "USD";
-    supportPhone: string;
     protectionFee: number;
-  };
+  } | null;
+  /** Where the basket is sold: the venue's country and currency, or the deployment's. */
+  seller: { country: "GB" | "US"; currency: "GBP" | "USD" };
   extras: { id: string; name: string; description: string; price: number }[];
   deliveryMethods: { id: string; kind: "eTicket" | "post" | "boxOffice"; fee: number; countries: string[] }[];
   questions: VenueQuestion[];
@@ -82,9 +83,10 @@ const STEPS: readonly Step[] = [
   },
   {
     name: "ticket-protection",
-    // Members with protection included see it included rather than a choice.
-    applies: (state) => state.venue.protectionFee > 0 || state.benefits.protectionIncluded,
-    done: (state) => state.answers.protection !== null || state.benefits.protectionIncluded,
+    // A member has it included: there is nothing to ask (the summary says so).
+    applies: (state) =>
+      state.reservation !== null && (state.venue?.protectionFee ?? 0) > 0 && !state.benefits.protectionIncluded,
+    done: (state) => state.answers.protection !== null,
   },
   {
     name: "collection",
@@ -113,50 +115,56 @@ export function stepToShow(state: CheckoutState, wanted: StepName): StepName {
   return next?.name ?? "payment";
 }
 
-export function benefitsFor(_buyer: Buyer): MemberBenefits {
-  // Accounts and memberships (issue 6) widen this; a guest has none.
-  return NO_BENEFITS;
-}
-
-/** Everything a step needs, or null when the buyer has no reservation to check out. */
-export async function loadCheckout(request: Request, context: AppLoadContext): Promise<CheckoutState | null> {
-  const buyer = await readBuyer(request, context);
-  if (!buyer.basketId) return null;
-  const basketId = buyer.basketId;
-  const reservation = await context.reservations.current(basketId);
-  if (!reservation) return null;
-  const { db } = context.store;
-  const [basket, venue, extraRows, order] = await Promise.all([
-    db.selectFrom("baskets").selectAll().where("id", "=", basketId).executeTakeFirstOrThrow(),
-    db
-      .selectFrom("venues")
-      .select(["id", "slug", "name", "country", "currency", "support_phone", "protection_fee"])
-      .where("slug", "=", reservation.show.venueSlug)
-      .executeTakeFirstOrThrow(),
-    db.selectFrom("basket_extras").select(["extra_id", "quantity"]).where("basket_id", "=", basketId).execute(),
-    context.orders.byBasket(basketId),
-  ]);
+/** What the basket's venue offers beside the tickets; nothing for a membership on its own. */
+async function venueOffer(db: AppLoadContext["store"]["db"], venueId: string | undefined) {
+  if (!venueId) return { extras: [], deliveryMethods: [], questions: [] };
   const [extras, deliveryMethods, questions] = await Promise.all([
     db
       .selectFrom("extras")
       .select(["id", "name", "description", "price"])
-      .where("venue_id", "=", venue.id)
+      .where("venue_id", "=", venueId)
       .orderBy("sort_order")
       .execute(),
     db
       .selectFrom("delivery_methods")
       .select(["id", "kind", "fee", "countries"])
-      .where("venue_id", "=", venue.id)
+      .where("venue_id", "=", venueId)
       .orderBy("sort_order")
       .execute(),
     db
       .selectFrom("venue_questions")
       .select(["id", "kind", "label", "options"])
-      .where("venue_id", "=", venue.id)
+      .where("venue_id", "=", venueId)
       .orderBy("sort_order")
       .execute(),
   ]);
-  const benefits = benefitsFor(buyer);
+  return { extras, deliveryMethods, questions };
+}
+
+/** Everything a step needs, or null when the buyer has nothing (no seats, no membership) to check out. */
+export async function loadCheckout(request: Request, context: AppLoadContext): Promise<CheckoutState | null> {
+  const buyer = await readBuyer(request, context);
+  if (!buyer.basketId) return null;
+  const basketId = buyer.basketId;
+  const { db } = context.store;
+  const [reservation, basket] = await Promise.all([
+    context.reservations.current(basketId),
+    db.selectFrom("baskets").selectAll().where("id", "=", basketId).executeTakeFirst(),
+  ]);
+  if (!basket || (!reservation && !basket.membership_product_id)) return null;
+  const [venue, extraRows, order] = await Promise.all([
+    reservation
+      ? db
+          .selectFrom("venues")
+          .select(["id", "slug", "name", "country", "currency", "protection_fee"])
+          .where("slug", "=", reservation.show.venueSlug)
+          .executeTakeFirstOrThrow()
+      : undefined,
+    db.selectFrom("basket_extras").select(["extra_id", "quantity"]).where("basket_id", "=", basketId).execute(),
+    context.orders.byBasket(basketId),
+  ]);
+  const { extras, deliveryMethods, questions } = await venueOffer(db, venue?.id);
+  const benefits = await benefitsFor(context, buyer);
   let price = await context.baskets.price(basketId, benefits);
   if (!price) return null;
   if (basket.last_seen_prices === null) {
@@ -168,15 +176,10 @@ export async function loadCheckout(request: Request, context: AppLoadContext): P
     buyer,
     basketId,
     reservation,
-    venue: {
-      id: venue.id,
-      slug: venue.slug,
-      name: venue.name,
-      country: venue.country,
-      currency: venue.currency,
-      supportPhone: venue.support_phone,
-      protectionFee: venue.protection_fee,
-    },
+    venue: venue ? { id: venue.id, slug: venue.slug, name: venue.name, protectionFee: venue.protection_fee } : null,
+    seller: venue
+      ? { country: venue.country, currency: venue.currency }
+      : { country: context.config.market.country, currency: context.config.market.currency },
     extras,
     deliveryMethods: deliveryMethods.map((method) => ({ ...method, countries: method.countries.split(",") })),
     questions: questions.map((question) => ({
@@ -217,6 +220,28 @@ export async function guardStep(request: Request, context: AppLoadContext, step:
   return state;
 }
 
+/**
+ * The contact details a signed-in customer's profile gives, to start the contact step from. The
+ * saved address only where it can be posted to (the deployment's country).
+ */
+export async function profileContacts(context: AppLoadContext, state: CheckoutState): Promise<ContactDetails | null> {
+  if (!state.buyer.customerId) return null;
+  const profile = await context.customers.profile(state.buyer.customerId);
+  if (!profile) return null;
+  return {
+    firstName: profile.firstName,
+    lastName: profile.lastName,
+    email: profile.email,
+    phone: profile.phone ?? "",
+    address: profile.address?.country === state.seller.country ? profile.address : null,
+    answers: {},
+    contactConsent: profile.contactConsent,
+  };
+}
+
+/** What tracked events name the basket by: its performance (a membership has none). */
+export const trackedPerformance = (state: CheckoutState) => state.reservation?.performanceId ?? "";
+
 /** The step after this one that applies to the basket (where a step's action sends the buyer on). */
 export function nextStepPath(state: CheckoutState, after: StepName): string {
   const index = STEP_ORDER.indexOf(after);
@@ -230,7 +255,7 @@ export async function stepFrame(context: AppLoadContext, state: CheckoutState): 
     steps: stepsFor(state),
     summary: await basketSummary(context, state.reservation, state.price.priced),
     priceChanged: state.price.changed,
-    holdExpired: state.reservation.expired,
+    holdExpired: state.reservation?.expired ?? false,
   };
 }
 

@@ -33,11 +33,13 @@ export async function catalogueNames(db: Store["db"], priced: PricedBasket) {
 
 export async function basketSummary(
   context: AppLoadContext,
-  reservation: Reservation,
+  reservation: Reservation | null,
   priced: PricedBasket,
 ): Promise<SummaryView> {
-  const seats = new Map(reservation.seats.map((seat) => [`seat:${reservation.performanceId}:${seat.seatId}`, seat]));
-  const areas = new Map(reservation.standing.map((claim) => [claim.claimId, claim.section]));
+  const seats = new Map(
+    (reservation?.seats ?? []).map((seat) => [`seat:${reservation?.performanceId}:${seat.seatId}`, seat]),
+  );
+  const areas = new Map((reservation?.standing ?? []).map((claim) => [claim.claimId, claim.section]));
   return summarise(priced, {
     ...(await catalogueNames(context.store.db, priced)),
     ticket: (ref): SummaryLabel => {

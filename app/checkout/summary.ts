@@ -60,6 +60,12 @@ export function summarise(priced: PricedBasket, names: SummaryNames): SummaryVie
           note: line.included ? { key: "summary.includedWithMembership" } : undefined,
           amount: line.amount,
         };
+      case "membership":
+        return {
+          id,
+          label: { key: "summary.membership", values: { name: line.name, count: line.months } },
+          amount: line.amount,
+        };
       case "delivery":
         return { id, label: { key: `delivery.${line.method}` }, amount: line.amount };
       case "transactionFee":

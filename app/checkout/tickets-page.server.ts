@@ -4,6 +4,7 @@ import type { Params } from "@remix-run/react";
 import { notFound, parseParams, performanceId } from "~/routing/params";
 import { showFromParams } from "~/routing/show-params.server";
 import { saleRefusal, type Entitlements } from "~/ticketing/inventory.server";
+import { benefitsOf } from "~/ticketing/memberships";
 import { basketCookieHeader, entitlementsFor, readBuyer } from "./buyer.server";
 
 // What the tickets page and its actions both need: the show and performance from the URL, who the
@@ -17,7 +18,7 @@ export async function ticketsContext(request: Request, params: Params, context: 
   const venue = await context.catalogue.venue(show.venueSlug);
   if (!venue) throw notFound();
   const buyer = await readBuyer(request, context);
-  const { entitlements, promo } = await entitlementsFor(context, buyer, {
+  const { entitlements, promo, membership } = await entitlementsFor(context, buyer, {
     performanceId: performance.id,
     titleSlug: show.slug,
     venueSlug: show.venueSlug,
@@ -32,6 +33,8 @@ export async function ticketsContext(request: Request, params: Params, context: 
     buyer,
     entitlements,
     promo,
+    membership,
+    benefits: benefitsOf(membership),
     refusal,
     reservation,
     /** A live reservation for another performance: choosing here first asks "Empty your cart?". */
@@ -49,7 +52,11 @@ export async function ticketsContext(request: Request, params: Params, context: 
  */
 export function withAccessDeclaration(entitlements: Entitlements, declared: boolean): Entitlements {
   if (!declared) return entitlements;
-  return { ...entitlements, restrictions: new Set([...entitlements.restrictions, "wheelchair"]) };
+  return {
+    ...entitlements,
+    restrictions: new Set([...entitlements.restrictions, "wheelchair"]),
+    companions: Math.max(entitlements.companions, 1),
+  };
 }
 
 /** The buyer's basket id, made now (with its cookie) if they have none yet. */

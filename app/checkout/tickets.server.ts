@@ -1,5 +1,5 @@
 import type { AppLoadContext } from "@remix-run/node";
-import type { BasketPrice } from "~/ticketing/baskets.server";
+import { NO_BENEFITS, type BasketPrice, type MemberBenefits } from "~/ticketing/baskets.server";
 import type { Reservation } from "~/ticketing/reservations.server";
 import type { ClientEvent } from "~/tracking/events";
 import { track } from "~/tracking/track.server";
@@ -36,13 +36,21 @@ const MARKED_TYPES = new Set(["wheelchair", "companion", "access", "package", "p
 /** Price options a buyer may pick by themselves (member prices come with membership, promo ones with a code). */
 const OPEN_KINDS = new Set(["full", "concession", "child"]);
 
-export function ticketsView(reservation: Reservation, price: BasketPrice | undefined): TicketsView {
+export function ticketsView(
+  reservation: Reservation,
+  price: BasketPrice | undefined,
+  benefits: MemberBenefits = NO_BENEFITS,
+): TicketsView {
   const amountOf = new Map(
     (price?.priced.lines ?? []).flatMap((line) => (line.kind === "ticket" ? [[line.ref, line] as const] : [])),
   );
   const optionsOf = (bandId: string) =>
     reservation.priceOptions
-      .filter((option) => option.priceBandId === bandId && OPEN_KINDS.has(option.kind))
+      .filter(
+        (option) =>
+          option.priceBandId === bandId &&
+          (OPEN_KINDS.has(option.kind) || (option.kind === "member" && benefits.memberPrices)),
+      )
       .map((option) => ({
         id: option.id,
         label: option.label,
@@ -102,6 +110,7 @@ export async function saveTicketChoices(
   context: AppLoadContext,
   reservation: Reservation,
   form: FormData,
+  benefits: MemberBenefits = NO_BENEFITS,
 ): Promise<{ errors: FieldErrors; events: ClientEvent[] }> {
   const errors: FieldErrors = {};
   const events: ClientEvent[] = [];
@@ -122,7 +131,7 @@ export async function saveTicketChoices(
     const chosen = form.get(ticket.field);
     if (typeof chosen !== "string" || !chosen || chosen === ticket.current) continue;
     events.push(track(context, "updateTicketPrice.request", { performanceId }));
-    const result = await context.baskets.choosePriceOption(reservation.basketId, ticket.ref, chosen);
+    const result = await context.baskets.choosePriceOption(reservation.basketId, ticket.ref, chosen, benefits);
     if (result.ok) {
       events.push(track(context, "updateTicketPrice.success", { performanceId }));
     } else {

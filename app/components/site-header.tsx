@@ -2,7 +2,7 @@ import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { THEME_LOGO_TEXT, type ThemeName } from "~/themes/themes";
 
-export function SiteHeader({ theme }: { theme: ThemeName }) {
+export function SiteHeader({ theme, customer }: { theme: ThemeName; customer: { firstName: string } | null }) {
   const { t } = useTranslation();
   return (
     <header className="site-header">
@@ -18,6 +18,13 @@ export function SiteHeader({ theme }: { theme: ThemeName }) {
       <p className="site-header__support">
         {t("frame.supportPrompt")}{" "}
         <a href={`tel:${t("venue.supportPhone").replace(/\s+/g, "")}`}>{t("venue.supportPhone")}</a>
+      </p>
+      <p className="site-header__account">
+        {customer ? (
+          <Link to="/account">{t("header.myAccount")}</Link>
+        ) : (
+          <Link to="/account/sign-in">{t("header.signIn")}</Link>
+        )}
       </p>
     </header>
   );

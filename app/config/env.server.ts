@@ -167,6 +167,12 @@ function toConfig(env: z.output<typeof envSchema>) {
     sessionSecrets: secrets.length > 0 ? secrets : [DEV_SESSION_SECRET],
     domain: env.DOMAIN,
     language: env.LANGUAGE,
+    // Where the deployment sells what belongs to no venue (the membership): a US deployment in
+    // dollars, the rest in pounds, as the language already says.
+    market:
+      env.LANGUAGE === "en-US"
+        ? { country: "US" as const, currency: "USD" as const, timeZone: "America/New_York" }
+        : { country: "GB" as const, currency: "GBP" as const, timeZone: "Europe/London" },
     theme: env.THEME,
     routingType: env.ROUTING_TYPE,
     showPage: env.SHOW_PAGE,

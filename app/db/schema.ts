@@ -159,6 +159,8 @@ export interface BasketTable {
   extras_done: Generated<number>;
   /** The contact details step's answers as JSON (ContactDetails); null until given. */
   contacts: string | null;
+  /** The paid membership, when the basket carries it. */
+  membership_product_id: string | null;
 }
 
 export interface VenueQuestionTable {
@@ -315,6 +317,37 @@ export interface CustomerTable {
   updated_at: string;
 }
 
+export interface MembershipProductTable {
+  id: string;
+  kind: "plus";
+  name: string;
+  currency: string;
+  price: number;
+  months: number;
+}
+
+export interface MembershipTable {
+  id: string;
+  customer_id: string;
+  kind: "plus";
+  /** The order that bought this period. */
+  order_id: string | null;
+  starts_at: string;
+  ends_at: string;
+  created_at: string;
+}
+
+export interface AccessRegistrationTable {
+  customer_id: string;
+  /** 1: a wheelchair user, who books wheelchair spaces. */
+  wheelchair: number;
+  /** How many companion seats they book beside a wheelchair space (0–2). */
+  companions: number;
+  other_needs: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface AuthSessionTable {
   /** SHA-256 of the token in the customer's cookie. */
   id: string;
@@ -409,6 +442,9 @@ export interface Database {
   guess_attempts: GuessAttemptTable;
   orders: OrderTable;
   customers: CustomerTable;
+  membership_products: MembershipProductTable;
+  memberships: MembershipTable;
+  access_registrations: AccessRegistrationTable;
   auth_sessions: AuthSessionTable;
   password_resets: PasswordResetTable;
   order_payments: OrderPaymentTable;

@@ -9,7 +9,8 @@ import {
 } from "@remix-run/react";
 import { formatInTimeZone, fromZonedTime } from "date-fns-tz";
 import { useTranslation } from "react-i18next";
-import { readBuyer, promoCookieHeader } from "~/checkout/buyer.server";
+import { membershipOf, readBuyer, promoCookieHeader } from "~/checkout/buyer.server";
+import { entitlementsOf } from "~/ticketing/memberships";
 import { CalendarFilters, filterSummary, type CalendarFilterValues } from "~/components/calendar-filters";
 import { addMonths, formatMonth, type PerformanceView } from "~/components/calendar-format";
 import { formatMoney } from "~/components/format";
@@ -197,7 +198,8 @@ async function loadCalendar(request: Request, context: AppLoadContext, show: Sho
     facts = await factsFor(filter);
   }
 
-  const audiences = withPromoEntitlements(GUEST, promo.promo).presale;
+  const membership = await membershipOf(context, await readBuyer(request, context));
+  const audiences = entitlementsOf(membership, withPromoEntitlements(GUEST, promo.promo)).presale;
   const views: PerformanceView[] = performances.map((performance) => {
     const state = saleState(performance, now, audiences);
     const level = facts.availability.get(performance.id)?.level ?? "soldOut";
@@ -242,6 +244,8 @@ async function loadCalendar(request: Request, context: AppLoadContext, show: Sho
     presale: {
       shown: views.some((view) => view.state === "presale"),
       unlocked: views.some((view) => view.state === "presaleUnlocked"),
+      // Whose key opened it: the membership when the buyer has one that qualifies, else the code.
+      unlockedBy: entitlementsOf(membership, GUEST).presale.size > 0 ? ("membership" as const) : ("code" as const),
     },
     promo: promo.outcome,
     trackedEvents: promo.events,
@@ -284,7 +288,8 @@ export default function Calendar() {
       ) : null}
       {page.presale.unlocked ? (
         <p className="calendar__presale">
-          <span className="calendar-performance__tag">{t("calendar.presaleTag")}</span> {t("calendar.presaleUnlocked")}
+          <span className="calendar-performance__tag">{t("calendar.presaleTag")}</span>{" "}
+          {t(page.presale.unlockedBy === "membership" ? "calendar.presaleMember" : "calendar.presaleUnlocked")}
         </p>
       ) : null}
       <nav className="calendar__months" aria-label={t("calendar.monthsNav")}>

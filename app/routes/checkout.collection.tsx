@@ -21,7 +21,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const state = await guardStep(request, context, "collection");
   return {
     frame: await stepFrame(context, state),
-    currency: state.venue.currency,
+    currency: state.seller.currency,
     methods: state.deliveryMethods.map((method) => ({ id: method.id, kind: method.kind, fee: method.fee })),
     chosen: state.answers.deliveryMethodId,
   };

@@ -1,24 +1,167 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { parseWithZod } from "@conform-to/zod";
 import { useTranslation } from "react-i18next";
+import { ACCOUNT_CREATED_PATH, SIGN_UP_FAILED, accountCreated, signUpSchema } from "~/accounts/forms";
+import { currentCustomer, signInCookie } from "~/accounts/session.server";
+import { parseContactDetails } from "~/checkout/contact-details";
+import { errorsForSummary } from "~/checkout/forms";
 import { paidOrder } from "~/checkout/order.server";
 import { orderView } from "~/checkout/order-view.server";
 import { BasketSummary } from "~/components/checkout-step";
+import { ErrorSummary, type SummaryError } from "~/components/error-summary";
+import { TextField } from "~/components/form-fields";
 import { formatDateTime } from "~/components/format";
+import { PostForm } from "~/components/post-form";
+import { useSchemaForm } from "~/components/use-schema-form";
+import type { AuthService } from "~/services/auth.server";
 
 // /checkout/confirmation: the order just paid for. Reached only through a paid order (its cookie,
 // set when the payment succeeded): coming back to this URL without paying confirms nothing.
+//
+// A guest may create an account here with just a password: the order gives the email and the
+// name, and the order becomes the new account's. The action acts only on the order this page
+// shows (found by the buyer's own cookies, never by anything posted), only while it has no customer.
 
 export const handle = { titleKey: "checkout.steps.confirmation" };
 
+/** What the page offers about accounts: the sign-up form, news that it worked, or nothing. */
+type SignUp = "offer" | "created" | null;
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const order = await paidOrder(request, context);
-  return { order: order ? await orderView(context.store.db, order) : null };
+  if (!order) return { order: null, signUp: null, supportPhone: "" };
+  const [view, customer, language] = await Promise.all([
+    orderView(context.store.db, order),
+    currentCustomer(request, context),
+    context.i18n.getLocale(request),
+  ]);
+  const signUp: SignUp = customer
+    ? accountCreated(request) && order.customer_id === customer.id
+      ? "created"
+      : null
+    : order.customer_id
+      ? null
+      : "offer";
+  // The venue's own number, as the confirmation email gives it.
+  const venueWording = await context.i18n.createInstance(language, context.i18n.wordingSetFor(view.venueSlug));
+  return { order: view, signUp, supportPhone: venueWording.t("venue.supportPhone") };
+}
+
+type Registered = Awaited<ReturnType<AuthService["register"]>>;
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const order = await paidOrder(request, context);
+  // No order of this buyer's, or they are signed in already: the page shows what there is to show.
+  if (!order || (await currentCustomer(request, context))) return redirect("/checkout/confirmation", 303);
+  const submission = parseWithZod(await request.formData(), { schema: signUpSchema });
+  const hideFields = ["password"];
+  if (submission.status !== "success") return data(submission.reply({ hideFields }), { status: 400 });
+  const failed = (status: number) => data(submission.reply({ formErrors: [SIGN_UP_FAILED], hideFields }), { status });
+  if (order.customer_id) return failed(409);
+
+  const contacts = parseContactDetails(order.contacts);
+  let registered: Registered;
+  try {
+    registered = await context.auth.register({
+      email: order.email,
+      password: submission.value.password,
+      firstName: contacts?.firstName ?? order.customer_name,
+      lastName: contacts?.lastName ?? "",
+      address: context.clientAddress,
+    });
+  } catch (error) {
+    context.logger.error({ err: error, orderId: order.id }, "account after purchase not created");
+    return failed(500);
+  }
+  if (!registered.ok) {
+    context.logger.info({ orderId: order.id, reason: registered.reason }, "account after purchase refused");
+    return failed(registered.reason === "throttled" ? 429 : 409);
+  }
+  try {
+    const claimed = await context.customers.claimOrder(order.id, registered.customer.id);
+    if (!claimed) context.logger.warn({ orderId: order.id }, "order already had a customer when its buyer signed up");
+  } catch (error) {
+    // The account exists and the buyer is about to be signed in to it: that much has worked.
+    context.logger.error({ err: error, orderId: order.id }, "order not linked to the account created for it");
+  }
+  context.logger.info({ customerId: registered.customer.id, orderId: order.id }, "customer registered after purchase");
+  return redirect(ACCOUNT_CREATED_PATH, {
+    status: 303,
+    headers: { "Set-Cookie": await signInCookie(context, registered.token) },
+  });
+}
+
+type SignUpForm = ReturnType<typeof useSchemaForm<typeof signUpSchema>>;
+
+/** Create an account with a password, or, when that failed, the ways on from here. */
+function SignUpOffer({
+  email,
+  supportPhone,
+  signUpForm: [form, fields],
+  failed,
+}: {
+  email: string;
+  supportPhone: string;
+  signUpForm: SignUpForm;
+  failed: boolean;
+}) {
+  const { t } = useTranslation();
+  return (
+    <section className="sign-up" aria-labelledby="sign-up-heading">
+      <h2 id="sign-up-heading">{t("account.signUp.title")}</h2>
+      {failed ? (
+        <div className="message message--error" id="sign-up-failed" tabIndex={-1}>
+          <p>
+            <strong>{t(SIGN_UP_FAILED)}</strong>
+          </p>
+          <ul>
+            <li>
+              <Link to="/account/sign-in">{t("account.signUp.signIn")}</Link>
+            </li>
+            <li>
+              <Link to="/account/forgotten-password">{t("account.signUp.resetPassword")}</Link>
+            </li>
+            <li>
+              <a href={`tel:${supportPhone.replace(/\s+/g, "")}`}>
+                {t("account.signUp.contactSupport", { phone: supportPhone })}
+              </a>
+            </li>
+          </ul>
+        </div>
+      ) : (
+        <>
+          <p>{t("account.signUp.intro", { email })}</p>
+          <PostForm id={form.id} onSubmit={form.onSubmit}>
+            <TextField
+              field={fields.password}
+              label={t("account.password")}
+              hint={t("account.passwordHint")}
+              type="password"
+              autoComplete="new-password"
+            />
+            <div className="form-actions">
+              <button type="submit" className="button">
+                {t("account.signUp.submit")}
+              </button>
+            </div>
+          </PostForm>
+        </>
+      )}
+    </section>
+  );
 }
 
 export default function Confirmation() {
   const { t, i18n } = useTranslation();
-  const { order } = useLoaderData<typeof loader>();
+  const { order, signUp, supportPhone } = useLoaderData<typeof loader>();
+  const signUpForm = useSchemaForm(signUpSchema, useActionData<typeof action>());
+  const [form] = signUpForm;
+  // A failure typing again will not fix: the form gives way to where to go from here.
+  const failed = form.errors?.includes(SIGN_UP_FAILED) ?? false;
+  const errors: SummaryError[] = failed
+    ? [{ field: "sign-up-failed", text: t(SIGN_UP_FAILED) }]
+    : errorsForSummary(form.allErrors, ["password"], t);
   if (!order) {
     return (
       <>
@@ -32,11 +175,20 @@ export default function Confirmation() {
   }
   return (
     <div className="order-confirmation">
+      {signUp === "offer" ? <ErrorSummary errors={errors} /> : null}
       <h1>{t("checkout.steps.confirmation")}</h1>
       <div className="message" role="status">
         <p>{t("confirmation.thanks", { name: order.customerName })}</p>
         <p>{t("confirmation.emailSent", { email: order.email })}</p>
       </div>
+      {signUp === "created" ? (
+        <div className="message" role="status">
+          <p>{t("account.signUp.created")}</p>
+          <p>
+            <Link to="/account">{t("account.signUp.myTickets")}</Link>
+          </p>
+        </div>
+      ) : null}
       <dl className="order-facts">
         <dt>{t("confirmation.number")}</dt>
         <dd className="order-facts__number">{order.number}</dd>
@@ -84,6 +236,9 @@ export default function Confirmation() {
         </>
       ) : null}
       <BasketSummary summary={order.summary} />
+      {signUp === "offer" ? (
+        <SignUpOffer email={order.email} supportPhone={supportPhone} signUpForm={signUpForm} failed={failed} />
+      ) : null}
     </div>
   );
 }

@@ -9,6 +9,7 @@ import {
   guardStep,
   needsAddress,
   nextStepPath,
+  profileContacts,
   stepFrame,
   unlockForChange,
   type CheckoutState,
@@ -25,9 +26,9 @@ import { PostForm } from "~/components/post-form";
 export const handle = { titleKey: "checkout.steps.contacts" };
 export const ErrorBoundary = CheckoutStepBoundary;
 
-function schemaOptions(state: Pick<CheckoutState, "venue" | "questions"> & { needsAddress: boolean }) {
+function schemaOptions(state: Pick<CheckoutState, "seller" | "questions"> & { needsAddress: boolean }) {
   return {
-    country: state.venue.country,
+    country: state.seller.country,
     needsAddress: state.needsAddress,
     questions: state.questions.map((question) => ({ id: question.id, kind: question.kind, options: question.options })),
   };
@@ -35,7 +36,8 @@ function schemaOptions(state: Pick<CheckoutState, "venue" | "questions"> & { nee
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const state = await guardStep(request, context, "contacts");
-  const contacts = state.answers.contacts;
+  // A signed-in customer starts from their profile; what they change here stays with this order.
+  const contacts = state.answers.contacts ?? (await profileContacts(context, state));
   const address = contacts?.address;
   return {
     frame: await stepFrame(context, state),
@@ -84,7 +86,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
             city: value.city,
             postcode: value.postcode ?? value.zip ?? "",
             state: value.state ?? null,
-            country: state.venue.country,
+            country: state.seller.country,
           }
         : null,
     answers: value.question ?? {},

@@ -3,7 +3,14 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { useTranslation } from "react-i18next";
-import { acceptOwnChange, guardStep, nextStepPath, stepFrame, unlockForChange } from "~/checkout/flow.server";
+import {
+  acceptOwnChange,
+  guardStep,
+  nextStepPath,
+  stepFrame,
+  trackedPerformance,
+  unlockForChange,
+} from "~/checkout/flow.server";
 import { errorsForSummary, extrasSchema } from "~/checkout/forms";
 import { CheckoutStep, CheckoutStepBoundary } from "~/components/checkout-step";
 import { formatMoney } from "~/components/format";
@@ -19,10 +26,10 @@ export const ErrorBoundary = CheckoutStepBoundary;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const state = await guardStep(request, context, "extras");
-  const performanceId = state.reservation.performanceId;
+  const performanceId = trackedPerformance(state);
   return {
     frame: await stepFrame(context, state),
-    currency: state.venue.currency,
+    currency: state.seller.currency,
     extras: state.extras.map((extra) => ({ ...extra, quantity: state.answers.quantities[extra.id] ?? 0 })),
     trackedEvents: [
       track(context, "fetchUpsells.request", { performanceId }),

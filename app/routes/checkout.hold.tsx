@@ -1,8 +1,8 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { basketCookieHeader, promoCookieHeader, readBuyer } from "~/checkout/buyer.server";
-import { benefitsFor, unlockForChange } from "~/checkout/flow.server";
+import { basketCookieHeader, benefitsFor, promoCookieHeader, readBuyer } from "~/checkout/buyer.server";
+import { unlockForChange } from "~/checkout/flow.server";
 import { reservationPaths, safeReturnPath } from "~/checkout/hold.server";
 import { ReleaseDialog } from "~/components/hold-panel";
 import { RemovePromoDialog } from "~/components/promo-removal";
@@ -49,7 +49,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
   if (intent === "acknowledge-prices") {
     // The buyer has read the new prices: they become the ones later prices are compared with.
-    const price = buyer.basketId ? await context.baskets.price(buyer.basketId, benefitsFor(buyer)) : undefined;
+    const price = buyer.basketId
+      ? await context.baskets.price(buyer.basketId, await benefitsFor(context, buyer))
+      : undefined;
     if (buyer.basketId && price) {
       await context.baskets.acknowledgePrices(buyer.basketId, price.fingerprint);
       await flashEvents(context, headers, [

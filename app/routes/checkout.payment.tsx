@@ -5,7 +5,14 @@ import { parseWithZod } from "@conform-to/zod";
 import { useTranslation } from "react-i18next";
 import { promoCookieHeader } from "~/checkout/buyer.server";
 import { fullName } from "~/checkout/contact-details";
-import { acceptOwnChange, guardStep, stepFrame, unlockForChange, type CheckoutState } from "~/checkout/flow.server";
+import {
+  acceptOwnChange,
+  guardStep,
+  stepFrame,
+  trackedPerformance,
+  unlockForChange,
+  type CheckoutState,
+} from "~/checkout/flow.server";
 import { cardTypeNames, errorsForSummary, promoSchema, voucherSchema } from "~/checkout/forms";
 import { acceptedBrands, payFormSchema, readCard, type PayFormOptions, type PayMethod } from "~/checkout/pay-form";
 import { redirectForPayment } from "~/checkout/order.server";
@@ -28,14 +35,16 @@ export const ErrorBoundary = CheckoutStepBoundary;
 
 /**
  * Card and PayPal wherever a gateway is set up; the wallets the deployment registered for, which
- * the page itself offers only with script and where the browser has them.
+ * the page itself offers only with script and where the browser has them. Sponsored-partner seats
+ * are paid by the partner's card and nothing else: PayPal and wallets could be funded by any card.
  */
-function methodsFor(context: LoaderFunctionArgs["context"]): PayMethod[] {
-  return context.payments ? ["card", "paypal", ...context.config.wallets] : [];
+function methodsFor(context: LoaderFunctionArgs["context"], state: CheckoutState): PayMethod[] {
+  if (!context.payments) return [];
+  return sponsoredSeats(state) ? ["card"] : ["card", "paypal", ...context.config.wallets];
 }
 
 function sponsoredSeats(state: CheckoutState): boolean {
-  return state.reservation.seats.some((seat) => seat.restrictions.includes("amex"));
+  return (state.reservation?.seats ?? []).some((seat) => seat.restrictions.includes("amex"));
 }
 
 async function promoCode(context: LoaderFunctionArgs["context"], state: CheckoutState) {
@@ -52,8 +61,8 @@ async function promoCode(context: LoaderFunctionArgs["context"], state: Checkout
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const state = await guardStep(request, context, "payment");
-  const performanceId = state.reservation.performanceId;
-  const methods = methodsFor(context);
+  const performanceId = trackedPerformance(state);
+  const methods = methodsFor(context, state);
   const events: ClientEvent[] = [
     track(context, "fetchPaymentMethods.request", { performanceId }),
     methods.length
@@ -70,11 +79,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     methods,
     brands: acceptedBrands(sponsoredSeats(state)),
     sponsored: sponsoredSeats(state),
-    voucherKind: state.venue.country === "US" ? ("giftCard" as const) : ("voucher" as const),
+    voucherKind: state.seller.country === "US" ? ("giftCard" as const) : ("voucher" as const),
     promo: await promoCode(context, state),
     toPay: state.price.priced.toPay,
-    currency: state.venue.currency,
-    expired: state.reservation.expired,
+    currency: state.seller.currency,
+    expired: state.reservation?.expired ?? false,
     retry,
     trackedEvents: events,
   };
@@ -89,17 +98,20 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const form = await request.formData();
   const intent = form.get("intent");
   const headers = new Headers();
-  const performanceId = state.reservation.performanceId;
+  const performanceId = trackedPerformance(state);
   const fail = (result: ActionResult, status = 400) => data({ intent, result }, { status });
 
   if (intent === "promo") {
     const submission = parseWithZod(form, { schema: promoSchema });
     if (submission.status !== "success") return fail(submission.reply());
+    // Promo codes are for tickets; a membership on its own has none to discount or unlock.
+    if (!state.reservation || !state.venue)
+      return fail(submission.reply({ fieldErrors: { promoCode: ["promo.notForEvent"] } }));
     const check = await context.promotions.check(submission.value.promoCode, {
       performanceId,
       titleSlug: state.reservation.show.titleSlug,
       venueSlug: state.venue.slug,
-      currency: state.venue.currency,
+      currency: state.seller.currency,
     });
     if (!check.ok) {
       const event = check.reason === "alreadyUsed" ? "promoSingleUseError" : "promoManualError";
@@ -115,14 +127,16 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
 
   if (intent === "voucher") {
-    const kind = state.venue.country === "US" ? "giftCard" : "voucher";
+    const kind = state.seller.country === "US" ? "giftCard" : "voucher";
     const submission = parseWithZod(form, { schema: voucherSchema(kind) });
     if (submission.status !== "success") return fail(submission.reply());
+    if (sponsoredSeats(state))
+      return fail(submission.reply({ fieldErrors: { voucherNumber: ["payment.brandNotAccepted"] } }));
     const session = await context.sessions.getSession(request);
     const found = await context.vouchers.lookup(
       submission.value.voucherNumber,
       submission.value.voucherCode,
-      state.venue.currency,
+      state.seller.currency,
       [`basket:${state.basketId}`, `visitor:${String(session.get("visitorId") ?? "none")}`],
     );
     if (!found.ok) return fail(submission.reply({ fieldErrors: { voucherNumber: [`vouchers.${found.reason}`] } }));
@@ -140,9 +154,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
 
   // Pay.
-  if (state.reservation.expired) return fail({ form: "pay", error: { key: "payment.expiredBody" } }, 409);
+  if (state.reservation?.expired) return fail({ form: "pay", error: { key: "payment.expiredBody" } }, 409);
   const options: PayFormOptions = {
-    methods: methodsFor(context),
+    methods: methodsFor(context, state),
     brands: acceptedBrands(sponsoredSeats(state)),
     now: context.clock.now(),
     free: state.price.priced.toPay === 0,
@@ -161,18 +175,19 @@ export async function action({ request, context }: ActionFunctionArgs) {
       email: contacts.email,
       contacts: JSON.stringify(contacts),
       language: await context.i18n.getLocale(request),
+      customerId: state.buyer.customerId,
     },
     state.benefits,
   );
   if (!placed.ok) {
     events.push(track(context, "makePayment.failure", { performanceId, reason: placed.reason }));
     if (placed.reason === "priceChanged") return redirect("/checkout/payment");
-    const key =
-      placed.reason === "promoUsed"
-        ? "promo.alreadyUsed"
-        : placed.reason === "voucherSpent"
-          ? "vouchers.empty"
-          : "checkout.emptyBasket";
+    const key = {
+      promoUsed: "promo.alreadyUsed",
+      voucherSpent: "vouchers.empty",
+      signInRequired: "membership.signInToBuy",
+      empty: "checkout.emptyBasket",
+    }[placed.reason];
     return fail({ form: "pay", error: { key } }, 409);
   }
   const method = submission.value.method;
@@ -322,7 +337,7 @@ export default function Payment() {
                   options={[
                     { value: "card", label: t("payment.card"), hint: t("payment.accepted", { cardTypes }) },
                     { value: "paypal", label: t("payment.paypal"), hint: t("payment.paypalHint") },
-                  ]}
+                  ].filter((option) => methods.includes(option.value as PayMethod))}
                 />
                 <fieldset className="card-details">
                   <legend>{t("payment.card")}</legend>

@@ -1,7 +1,7 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { readBuyer } from "~/checkout/buyer.server";
+import { benefitsFor, readBuyer } from "~/checkout/buyer.server";
 import { reservationPaths } from "~/checkout/hold.server";
 import { saveTicketChoices, ticketsView, type FieldErrors } from "~/checkout/tickets.server";
 import { ErrorSummary } from "~/components/error-summary";
@@ -21,13 +21,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const reservation = buyer.basketId ? await context.reservations.current(buyer.basketId) : null;
   if (!reservation || reservation.expired || !buyer.basketId) return { offer: null };
   const paths = reservationPaths(context, reservation);
+  const benefits = await benefitsFor(context, buyer);
   return {
     offer: {
       show: reservation.show.name,
       venue: reservation.show.venueName,
       startsAt: reservation.startsAt,
       timeZone: reservation.show.timeZone,
-      tickets: ticketsView(reservation, await context.baskets.price(buyer.basketId)),
+      tickets: ticketsView(reservation, await context.baskets.price(buyer.basketId, benefits), benefits),
       ticketsHref: paths.tickets,
     },
   };
@@ -45,7 +46,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     await flashEvents(context, headers, events);
     return redirect(`${reservationPaths(context, reservation).tickets}#best-title`, { headers });
   }
-  const { errors, events } = await saveTicketChoices(context, reservation, form);
+  const { errors, events } = await saveTicketChoices(context, reservation, form, await benefitsFor(context, buyer));
   if (Object.keys(errors).length) return data({ errors: errors as FieldErrors }, { status: 400 });
   await flashEvents(context, headers, events);
   return redirect("/checkout/extras", { headers });

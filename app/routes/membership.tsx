@@ -1,7 +1,235 @@
-import { EmptyStatePage } from "~/components/empty-state-page";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { parseWithZod } from "@conform-to/zod";
+import { useTranslation } from "react-i18next";
+import { accessSchema, COMPANION_CHOICES } from "~/accounts/membership-forms";
+import { requireCustomer, signInPath } from "~/accounts/session.server";
+import { benefitsFor, membershipOf, readBuyer } from "~/checkout/buyer.server";
+import { ensureBasket } from "~/checkout/tickets-page.server";
+import { unlockForChange } from "~/checkout/flow.server";
+import { errorsForSummary } from "~/checkout/forms";
+import { ErrorSummary } from "~/components/error-summary";
+import { CheckboxField, RadioGroup, TextField } from "~/components/form-fields";
+import { formatDate, formatMoney } from "~/components/format";
+import { PostForm } from "~/components/post-form";
+import { useSchemaForm } from "~/components/use-schema-form";
+
+// /membership, the catalogue route: the paid ("plus") membership, bought through the checkout like
+// tickets (the basket carries it; no seats), and the access membership, which records the access
+// needs a customer registers once. Both belong to an account, so joining asks a guest to sign in.
 
 export const handle = { titleKey: "membership.title" };
 
+const ACCESS_FIELDS = ["wheelchair", "companions", "otherNeeds"];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const buyer = await readBuyer(request, context);
+  const { market } = context.config;
+  const [product, status, basket] = await Promise.all([
+    context.memberships.product(market.currency),
+    membershipOf(context, buyer),
+    buyer.basketId
+      ? context.store.db
+          .selectFrom("baskets")
+          .select("membership_product_id")
+          .where("id", "=", buyer.basketId)
+          .executeTakeFirst()
+      : undefined,
+  ]);
+  const saved = new URL(request.url).searchParams.get("saved");
+  return {
+    plus: product
+      ? { name: product.name, price: product.price, currency: product.currency, months: product.months }
+      : null,
+    status,
+    timeZone: market.timeZone,
+    signedIn: buyer.customerId !== null,
+    signInHref: signInPath("/membership"),
+    inBasket: Boolean(basket?.membership_product_id),
+    saved: saved === "access" || saved === "left" ? saved : null,
+  };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const customer = await requireCustomer(request, context);
+  const form = await request.formData();
+  const intent = form.get("intent");
+  const buyer = await readBuyer(request, context);
+
+  if (intent === "join" || intent === "remove") {
+    const product = await context.memberships.product(context.config.market.currency);
+    if (intent === "join" && !product) return redirect("/membership", 303);
+    const headers = new Headers();
+    const basketId = await ensureBasket(context, buyer.basketId, headers);
+    await unlockForChange(context, await context.orders.byBasket(basketId));
+    const benefits = await benefitsFor(context, buyer);
+    const before = await context.baskets.price(basketId, benefits);
+    await context.baskets.setMembership(basketId, intent === "join" ? product!.id : null);
+    // The buyer's own change: the new total is the one they have seen, unless an earlier change
+    // is still waiting for them to acknowledge it.
+    const after = await context.baskets.price(basketId, benefits);
+    if (before && !before.changed && after) await context.baskets.acknowledgePrices(basketId, after.fingerprint);
+    context.logger.info({ customerId: customer.id, intent }, "membership in basket changed");
+    return redirect(intent === "join" ? "/checkout/payment" : "/membership", { status: 303, headers });
+  }
+
+  if (intent === "leave-access") {
+    await context.memberships.leaveAccess(customer.id);
+    return redirect("/membership?saved=left", 303);
+  }
+
+  const submission = parseWithZod(form, { schema: accessSchema });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  await context.memberships.registerAccess(customer.id, {
+    wheelchair: submission.value.wheelchair,
+    companions: Number(submission.value.companions),
+    otherNeeds: submission.value.otherNeeds || null,
+  });
+  return redirect("/membership?saved=access", 303);
+}
+
 export default function Membership() {
-  return <EmptyStatePage titleKey="membership.title" messageKey="membership.empty" />;
+  const { t, i18n } = useTranslation();
+  const page = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const [form, fields] = useSchemaForm(accessSchema, lastResult);
+  const locale = i18n.language;
+  const { plus, access } = page.status;
+  const companions = access?.companions ?? 0;
+  return (
+    <>
+      <ErrorSummary errors={errorsForSummary(form.allErrors, ACCESS_FIELDS, t)} />
+      <h1>{t("membership.title")}</h1>
+      {page.saved ? (
+        <p className="message message--success" role="status">
+          {t(page.saved === "access" ? "membership.access.saved" : "membership.access.left")}
+        </p>
+      ) : null}
+
+      <section className="membership" aria-labelledby="plus-title">
+        <h2 id="plus-title">{t("membership.plus.title")}</h2>
+        {page.plus ? (
+          <>
+            <p className="membership__price">
+              {t("membership.plus.price", {
+                price: formatMoney(page.plus.price, page.plus.currency, locale),
+                count: page.plus.months,
+              })}
+            </p>
+            <ul className="membership__benefits">
+              <li>{t("membership.plus.presale")}</li>
+              <li>{t("membership.plus.memberPrices")}</li>
+              <li>{t("membership.plus.noTransactionFee")}</li>
+              <li>{t("membership.plus.protection")}</li>
+            </ul>
+            {plus ? (
+              <p className="message message--info">
+                {t("membership.plus.member", { date: formatDate(plus.endsAt, page.timeZone, locale) })}
+              </p>
+            ) : null}
+            {!page.signedIn ? (
+              <p>
+                <Link to={page.signInHref} className="button">
+                  {t("membership.signInToJoin")}
+                </Link>
+              </p>
+            ) : page.inBasket ? (
+              <>
+                <p>{t("membership.plus.inBasket")}</p>
+                <div className="form-actions">
+                  <Link to="/checkout/payment" className="button">
+                    {t("membership.plus.checkout")}
+                  </Link>
+                  <PostForm>
+                    <button type="submit" name="intent" value="remove" className="button button--secondary">
+                      {t("membership.plus.remove")}
+                    </button>
+                  </PostForm>
+                </div>
+              </>
+            ) : (
+              <PostForm>
+                <button type="submit" name="intent" value="join" className="button">
+                  {t(plus ? "membership.plus.renew" : "membership.plus.join", {
+                    price: formatMoney(page.plus.price, page.plus.currency, locale),
+                  })}
+                </button>
+              </PostForm>
+            )}
+          </>
+        ) : (
+          <p className="empty-state">{t("membership.empty")}</p>
+        )}
+      </section>
+
+      <section className="membership" aria-labelledby="access-title">
+        <h2 id="access-title">{t("membership.access.title")}</h2>
+        <p>{t("membership.access.body")}</p>
+        <ul className="membership__benefits">
+          <li>{t("membership.access.spaces")}</li>
+          <li>{t("membership.access.noTransactionFee")}</li>
+        </ul>
+        {access ? (
+          <div className="message message--info">
+            <p>{t("membership.access.member")}</p>
+            <ul>
+              {access.wheelchair ? <li>{t("membership.access.wheelchairUser")}</li> : null}
+              {access.wheelchair ? <li>{t("membership.access.companionCount", { count: companions })}</li> : null}
+              {access.otherNeeds ? <li>{t("membership.access.otherSaved", { needs: access.otherNeeds })}</li> : null}
+            </ul>
+          </div>
+        ) : null}
+        {page.signedIn ? (
+          <>
+            <PostForm id={form.id} onSubmit={form.onSubmit}>
+              <input type="hidden" name="intent" value="access" />
+              <CheckboxField
+                field={{
+                  ...fields.wheelchair,
+                  defaultChecked: fields.wheelchair.defaultValue === "on" || (!lastResult && access?.wheelchair),
+                }}
+                label={t("membership.access.wheelchair")}
+                hint={t("membership.access.wheelchairHint")}
+              />
+              <RadioGroup
+                field={{ ...fields.companions, defaultValue: fields.companions.defaultValue ?? String(companions) }}
+                legend={t("membership.access.companions")}
+                hint={t("membership.access.companionsHint")}
+                options={COMPANION_CHOICES.map((value) => ({
+                  value,
+                  label: t("membership.access.companionChoice", { count: Number(value) }),
+                }))}
+              />
+              <TextField
+                field={{
+                  ...fields.otherNeeds,
+                  defaultValue: fields.otherNeeds.defaultValue ?? access?.otherNeeds ?? "",
+                }}
+                label={t("membership.access.other")}
+                hint={t("membership.access.otherHint")}
+              />
+              <div className="form-actions">
+                <button type="submit" className="button">
+                  {t(access ? "membership.access.update" : "membership.access.join")}
+                </button>
+              </div>
+            </PostForm>
+            {access ? (
+              <PostForm>
+                <button type="submit" name="intent" value="leave-access" className="button button--secondary">
+                  {t("membership.access.leave")}
+                </button>
+              </PostForm>
+            ) : null}
+          </>
+        ) : (
+          <p>
+            <Link to={page.signInHref} className="button">
+              {t("membership.signInToJoin")}
+            </Link>
+          </p>
+        )}
+      </section>
+    </>
+  );
 }

@@ -9,14 +9,16 @@ import { calendarPath, ticketsPath, venuePath } from "~/routing/paths";
 import { showFromParams } from "~/routing/show-params.server";
 import { saleState } from "~/ticketing/availability.server";
 import { GUEST } from "~/ticketing/inventory.server";
+import { entitlementsOf } from "~/ticketing/memberships";
+import { membershipOf, readBuyer } from "~/checkout/buyer.server";
 import { track } from "~/tracking/track.server";
 
 export const handle = { title: (data: { show?: { name: string } } | undefined) => data?.show?.name };
 
 const NEXT_PERFORMANCES = 5;
 
-export async function loader({ params, context }: LoaderFunctionArgs) {
-  const request = track(context, "fetchShow.request");
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const requested = track(context, "fetchShow.request");
   let show: Awaited<ReturnType<typeof showFromParams>>;
   try {
     show = await showFromParams(params, context);
@@ -34,9 +36,11 @@ export async function loader({ params, context }: LoaderFunctionArgs) {
       context.catalogue.nextPerformances(show.runId, now, NEXT_PERFORMANCES),
     ]);
     const availability = await context.availability.summary(next.map((performance) => performance.id));
+    const membership = await membershipOf(context, await readBuyer(request, context));
+    const { presale } = entitlementsOf(membership, GUEST);
     const performances: PerformanceView[] = next.map((performance) => {
-      // A guest's view: presale performances say so, and their tickets page explains who can book.
-      const state = saleState(performance, now, GUEST.presale);
+      // Presale performances say so to anyone not in their audience, whose tickets page explains who can book.
+      const state = saleState(performance, now, presale);
       const level = availability.get(performance.id)?.level ?? "soldOut";
       const bookable = (state === "onSale" || state === "presale") && level !== "soldOut";
       return {
@@ -67,7 +71,7 @@ export async function loader({ params, context }: LoaderFunctionArgs) {
       span: span ? { first: span.first, last: span.last } : null,
       performances,
       calendarHref: calendarPath(mode, show.slug, show.venueSlug),
-      trackedEvents: [request, track(context, "fetchShow.success", ids)],
+      trackedEvents: [requested, track(context, "fetchShow.success", ids)],
     };
     return page;
   } catch (error) {

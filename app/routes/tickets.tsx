@@ -51,7 +51,9 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     trackedEvents.push(track(context, "fetchAdmissions.success", { performanceId: performance.id }));
   }
   const tickets =
-    ownReservation && buyer.basketId ? ticketsView(ownReservation, await context.baskets.price(buyer.basketId)) : null;
+    ownReservation && buyer.basketId
+      ? ticketsView(ownReservation, await context.baskets.price(buyer.basketId, page.benefits), page.benefits)
+      : null;
   const seatLimit = performance.seat_limit;
   return {
     show: { name: show.name, venueName: show.venueName, timeZone: show.timeZone },
@@ -75,6 +77,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
         }
       : null,
     promo: page.promo?.ok ? { code: page.promo.promo.code } : null,
+    /** The access membership already records a wheelchair user: no declaration to tick. */
+    accessRegistered: page.membership.access?.wheelchair === true,
     trackedEvents,
   };
 }
@@ -129,14 +133,17 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 
   if (intent === "continue") {
     if (!ownReservation || ownReservation.expired) return redirect(back.pathname + back.search);
-    const { errors, events } = await saveTicketChoices(context, ownReservation, form);
+    const { errors, events } = await saveTicketChoices(context, ownReservation, form, page.benefits);
     if (Object.keys(errors).length) return fail({ errors }, events);
     await flashEvents(context, headers, events);
     return redirect("/checkout/extras", { headers });
   }
 
-  const declared = form.get("access") === "wheelchair";
-  const entitlements = withAccessDeclaration(page.entitlements, declared);
+  // An access member registered as a wheelchair user has the entitlement already, with the number
+  // of companions they registered; the declaration is for everyone else.
+  const registered = page.membership.access?.wheelchair === true;
+  const declared = registered || form.get("access") === "wheelchair";
+  const entitlements = registered ? page.entitlements : withAccessDeclaration(page.entitlements, declared);
   const basketId = await ensureBasket(context, page.buyer.basketId, headers);
   const current = ownReservation;
 
@@ -382,7 +389,11 @@ export default function Tickets() {
                     sections={view.filterSections}
                   />
                 </div>
-                <AccessDeclaration id="best-access" error={fieldError("access")}>
+                <AccessDeclaration
+                  id="best-access"
+                  error={fieldError("access")}
+                  registered={loaderData.accessRegistered}
+                >
                   <div className="field">
                     <label htmlFor="wheelchairSpaces">{t("tickets.wheelchairSpaces")}</label>
                     <select id="wheelchairSpaces" name="wheelchairSpaces" defaultValue="0">
@@ -445,7 +456,11 @@ export default function Tickets() {
               <SeatMapFilters view={view} filter={view.filter} />
               <PostForm ref={seatForm} id="seat-map-form" className="seat-map-form" autoComplete="off">
                 <input type="hidden" name="intent" value="select" />
-                <AccessDeclaration id="map-access" error={fieldError("access")} />
+                <AccessDeclaration
+                  id="map-access"
+                  error={fieldError("access")}
+                  registered={loaderData.accessRegistered}
+                />
                 <SeatMap
                   view={view}
                   onToggle={(seatId, checked, sponsored) => {
@@ -475,13 +490,23 @@ export default function Tickets() {
 function AccessDeclaration({
   id,
   error,
+  registered,
   children,
 }: {
   id: string;
   error?: { key: string };
+  registered: boolean;
   children?: React.ReactNode;
 }) {
   const { t } = useTranslation();
+  if (registered)
+    return (
+      <fieldset className="access-declaration">
+        <legend>{t("tickets.accessLegend")}</legend>
+        <p className="hint">{t("tickets.accessRegistered")}</p>
+        {children}
+      </fieldset>
+    );
   return (
     <fieldset className="access-declaration">
       <legend>{t("tickets.accessLegend")}</legend>

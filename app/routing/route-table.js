@@ -89,6 +89,7 @@ export const SHARED_ROUTES = [
   { name: "account/sign-in", path: "account/sign-in", file: "routes/account.sign-in.tsx" },
   { name: "account/register", path: "account/register", file: "routes/account.register.tsx" },
   { name: "account/sign-out", path: "account/sign-out", file: "routes/account.sign-out.tsx" },
+  { name: "account/details", path: "account/details", file: "routes/account.details.tsx" },
   {
     name: "account/forgotten-password",
     path: "account/forgotten-password",

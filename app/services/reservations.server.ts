@@ -24,6 +24,8 @@ export type ReserveOutcome =
 export function refusalMessage(refusal: Refusal): Message {
   if (refusal.reason === "seat-limit")
     return { key: "engine.seat-limit", values: { seatSelectionLimit: refusal.seatSelectionLimit ?? 0 } };
+  if (refusal.reason === "companion-limit")
+    return { key: "engine.companion-limit", values: { companionLimit: refusal.companionLimit ?? 0 } };
   if (refusal.reason === "busy") return { key: "reserve.connectionError" };
   return { key: `engine.${refusal.reason}` };
 }

@@ -99,7 +99,37 @@ export function createBaskets(store: Store, clock: Clock) {
       .executeTakeFirst();
   }
 
+  /**
+   * The membership the basket carries, in the currency of its tickets (a basket is paid in one
+   * currency; the operator prices the membership in each one it sells in).
+   */
+  async function basketMembership(productId: string | null, currency: string | undefined) {
+    if (!productId) return undefined;
+    const chosen = await db
+      .selectFrom("membership_products")
+      .selectAll()
+      .where("id", "=", productId)
+      .executeTakeFirst();
+    if (!chosen || !currency || chosen.currency === currency) return chosen;
+    return db
+      .selectFrom("membership_products")
+      .selectAll()
+      .where("kind", "=", chosen.kind)
+      .where("currency", "=", currency)
+      .executeTakeFirst();
+  }
+
   return {
+    /** Puts the paid membership in the basket (creating the basket), or takes it out. */
+    async setMembership(basketId: string, productId: string | null) {
+      const now = clock.now().toISOString();
+      await db
+        .insertInto("baskets")
+        .values({ id: basketId, created_at: now, updated_at: now, membership_product_id: productId })
+        .onConflict((oc) => oc.column("id").doUpdateSet({ membership_product_id: productId, updated_at: now }))
+        .execute();
+    },
+
     /**
      * Chooses a price option for one held seat (or standing claim). The option must belong to the
      * seat's band for this performance; member prices only for members.
@@ -260,9 +290,13 @@ export function createBaskets(store: Store, clock: Clock) {
         .orderBy("basket_vouchers.applied_at")
         .execute();
 
+      const membership = await basketMembership(basket.membership_product_id, venue?.currency);
       const priced = priceBasket({
-        currency: (venue?.currency ?? "GBP") as Currency,
+        currency: (venue?.currency ?? membership?.currency ?? "GBP") as Currency,
         tickets,
+        membership: membership
+          ? { productId: membership.id, name: membership.name, months: membership.months, price: membership.price }
+          : null,
         extras: extras.map((extra) => ({ id: extra.id, unitPrice: extra.price, quantity: extra.quantity })),
         protection: {
           chosen: basket.protection_choice === null ? null : basket.protection_choice === 1,

@@ -211,11 +211,29 @@ const voucher = z.object({
   expires: isoDateTime,
 });
 
+// The paid ("plus") membership the operator sells: one price per currency. Its benefits are the
+// domain's (app/ticketing/memberships.ts), the same for every operator.
+const membershipProduct = z.object({
+  kind: z.literal("plus"),
+  name,
+  months: z.number().int().min(1).max(60),
+  prices: z
+    .array(
+      z.object({ currency: z.enum(["GBP", "USD"]), price: money.refine((value) => value > 0, "must be more than 0") }),
+    )
+    .min(1)
+    .refine(
+      (prices) => new Set(prices.map((entry) => entry.currency)).size === prices.length,
+      "one price per currency",
+    ),
+});
+
 export const catalogueFile = z.object({
   venues: z.array(venue).default([]),
   shows: z.array(show).default([]),
   promoCodes: z.array(promoCode).default([]),
   vouchers: z.array(voucher).default([]),
+  memberships: z.array(membershipProduct).max(1).default([]),
 });
 
 export type CatalogueFile = z.infer<typeof catalogueFile>;

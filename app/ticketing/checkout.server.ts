@@ -4,6 +4,8 @@ import type { Inventory } from "./inventory.server";
 import type { Order, Orders } from "./orders.server";
 import type { Promotions } from "./promotions.server";
 import type { Vouchers } from "./vouchers.server";
+import type { Memberships } from "./memberships.server";
+import type { PricedBasket } from "./pricing";
 
 // The order's life around payment: placing it (idempotently, spending the promo code's use and
 // the vouchers' money), completing it when payment succeeds (the held seats become sold), and
@@ -16,9 +18,17 @@ export interface Customer {
   contacts?: string | null;
   /** The language the buyer used, for the emails. */
   language?: string | null;
+  /** The signed-in customer, whose order it becomes (and who gets a membership it buys). */
+  customerId?: string | null;
 }
 
-export type PlaceRefusal = "empty" | "promoUsed" | "voucherSpent" | "priceChanged";
+export type PlaceRefusal = "empty" | "promoUsed" | "voucherSpent" | "priceChanged" | "signInRequired";
+
+/** The membership an order buys, from the prices the buyer agreed to. */
+export function membershipLine(priced: PricedBasket) {
+  for (const line of priced.lines) if (line.kind === "membership") return line;
+  return undefined;
+}
 
 export function createCheckout(deps: {
   store: Store;
@@ -27,8 +37,9 @@ export function createCheckout(deps: {
   promotions: Promotions;
   vouchers: Vouchers;
   inventory: Inventory;
+  memberships: Memberships;
 }) {
-  const { store, baskets, orders, promotions, vouchers, inventory } = deps;
+  const { store, baskets, orders, promotions, vouchers, inventory, memberships } = deps;
 
   async function holdsOf(basketId: string) {
     return store.db.selectFrom("holds").select("id").where("basket_id", "=", basketId).execute();
@@ -54,8 +65,12 @@ export function createCheckout(deps: {
       const reopening = existing?.status === "failed" || existing?.status === "cancelled";
       if (existing && !reopening) return { ok: true, order: existing };
       const price = await baskets.price(basketId, benefits);
-      if (!price || !price.priced.lines.some((line) => line.kind === "ticket")) return { ok: false, reason: "empty" };
+      if (!price || !price.priced.lines.some((line) => line.kind === "ticket" || line.kind === "membership"))
+        return { ok: false, reason: "empty" };
       if (price.changed) return { ok: false, reason: "priceChanged" };
+      // A membership belongs to an account: nobody buys one anonymously.
+      const membership = membershipLine(price.priced);
+      if (membership && !customer.customerId) return { ok: false, reason: "signInRequired" };
       const basket = await store.db
         .selectFrom("baskets")
         .select(["promo_code_id"])
@@ -69,19 +84,20 @@ export function createCheckout(deps: {
         .select(["performances.id", "titles.name"])
         .where("holds.basket_id", "=", basketId)
         .orderBy("holds.created_at", "desc")
-        .executeTakeFirstOrThrow();
+        .executeTakeFirst();
       const delivery = price.priced.lines.find((line) => line.kind === "delivery");
       const placement = {
         basketId,
         customerName: customer.name,
         email: customer.email,
-        performanceId: performance.id,
-        showName: performance.name,
+        performanceId: performance?.id ?? null,
+        showName: performance?.name ?? membership?.name ?? "",
         deliveryMethod: delivery?.kind === "delivery" ? delivery.method : null,
         priced: price.priced,
         promoCodeId: basket.promo_code_id,
         contacts: customer.contacts ?? null,
         language: customer.language ?? null,
+        customerId: customer.customerId ?? null,
       };
       let order: Order;
       if (existing && reopening) {
@@ -109,11 +125,18 @@ export function createCheckout(deps: {
       return { ok: true, order };
     },
 
-    /** Payment succeeded: the seats become sold and the order paid. */
+    /** Payment succeeded: the seats become sold, a membership it bought begins, the order is paid. */
     async completeOrder(order: Order): Promise<{ ok: true } | { ok: false; reason: "expired" }> {
       for (const hold of await holdsOf(order.basket_id)) {
         const sold = await inventory.sellHold(hold.id, order.id);
         if (!sold.ok && sold.reason === "expired") return { ok: false, reason: "expired" };
+      }
+      const membership = membershipLine(JSON.parse(order.lines) as PricedBasket);
+      if (membership && order.customer_id) {
+        const customerId = order.customer_id;
+        await store.db
+          .transaction()
+          .execute((trx) => memberships.grant(trx, { customerId, orderId: order.id, months: membership.months }));
       }
       await orders.settle(order.id, "paid");
       return { ok: true };

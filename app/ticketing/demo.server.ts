@@ -11,7 +11,11 @@ import { activeClaim, createInventory, type Entitlements } from "./inventory.ser
 // completely sold out (catalogue/demo-sales.json). The sales go through the engine, as box-office
 // sales would: holds within each performance's seat limit, then sold.
 
-const BOX_OFFICE: Entitlements = { restrictions: new Set(RESTRICTIONS), presale: new Set(["plus-member", "promo"]) };
+const BOX_OFFICE: Entitlements = {
+  restrictions: new Set(RESTRICTIONS),
+  presale: new Set(["plus-member", "promo"]),
+  companions: 10,
+};
 
 const salesFile = z.array(
   z.object({

@@ -7,6 +7,7 @@ export type RefusalReason =
   | "sales-closed"
   | "presale"
   | "restricted"
+  | "companion-limit"
   | "not-found"
   | "expired"
   | "extension-limit"
@@ -19,6 +20,8 @@ export interface Refusal {
   seatSelectionLimit?: number;
   /** For "unavailable": the seats that were taken. */
   seatIds?: number[];
+  /** For "companion-limit": how many companion seats this buyer may book. */
+  companionLimit?: number;
 }
 
 export const refuse = (reason: RefusalReason, details: Omit<Refusal, "ok" | "reason"> = {}): Refusal => ({

@@ -25,6 +25,7 @@ export interface ImportSummary {
   performances: number;
   promoCodes: number;
   vouchers: number;
+  memberships: number;
 }
 
 const WEEKDAYS = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"] as const;
@@ -317,7 +318,15 @@ export async function importCatalogue(store: Store, input: unknown, clock: Clock
   if (problems.length) throw new CatalogueError(problems);
 
   const now = clock.now();
-  const summary: ImportSummary = { venues: 0, shows: 0, seats: 0, performances: 0, promoCodes: 0, vouchers: 0 };
+  const summary: ImportSummary = {
+    venues: 0,
+    shows: 0,
+    seats: 0,
+    performances: 0,
+    promoCodes: 0,
+    vouchers: 0,
+    memberships: 0,
+  };
 
   await store.db.transaction().execute(async (trx) => {
     const venues = new Map<string, KnownVenue>();
@@ -501,6 +510,19 @@ export async function importCatalogue(store: Store, input: unknown, clock: Clock
         .execute();
     }
     summary.vouchers = file.vouchers.length;
+    for (const product of file.memberships) {
+      for (const { currency, price } of product.prices) {
+        // A re-import changes what the membership costs from now on; periods already bought stay.
+        await trx
+          .insertInto("membership_products")
+          .values({ id: randomUUID(), kind: product.kind, name: product.name, currency, price, months: product.months })
+          .onConflict((oc) =>
+            oc.columns(["kind", "currency"]).doUpdateSet({ name: product.name, price, months: product.months }),
+          )
+          .execute();
+      }
+    }
+    summary.memberships = file.memberships.length;
   });
   // A bulk load leaves PostgreSQL's planner without statistics until autovacuum comes round;
   // gather them now so the first buyers do not meet nested loops over thousands of seats.

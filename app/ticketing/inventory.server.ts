@@ -24,9 +24,11 @@ export interface Entitlements {
   restrictions: ReadonlySet<Restriction>;
   /** Presale audiences this buyer belongs to ("plus-member", "promo"). */
   presale: ReadonlySet<string>;
+  /** How many companion seats (beside wheelchair spaces) one basket may hold for a performance. */
+  companions: number;
 }
 
-export const GUEST: Entitlements = { restrictions: new Set(["amex"]), presale: new Set() };
+export const GUEST: Entitlements = { restrictions: new Set(["amex"]), presale: new Set(), companions: 0 };
 
 export interface Held {
   ok: true;
@@ -117,6 +119,20 @@ export function createInventory(
       .where(activeStandingClaim(now))
       .executeTakeFirstOrThrow();
     return Number(seats.count) + Number(standing.count ?? 0);
+  }
+
+  async function companionSeatsInBasket(trx: Db, basketId: string, performanceId: string, now: string) {
+    const row = await trx
+      .selectFrom("seat_claims")
+      .innerJoin("holds", "holds.id", "seat_claims.hold_id")
+      .innerJoin("seats", "seats.id", "seat_claims.seat_id")
+      .select((eb) => eb.fn.countAll<number>().as("count"))
+      .where("holds.basket_id", "=", basketId)
+      .where("seat_claims.performance_id", "=", performanceId)
+      .where("seats.seat_type", "=", "companion")
+      .where(activeClaim(now))
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
   }
 
   /** The basket's hold for this performance, created if it has none; new places share its expiry. */
@@ -232,6 +248,12 @@ export function createInventory(
               .some((key) => !entitlements.restrictions.has(key as Restriction)),
           );
           if (restricted) return refuse("restricted");
+          const companions = seats.filter((seat) => seat.seat_type === "companion").length;
+          if (companions > 0) {
+            const held = await companionSeatsInBasket(trx, input.basketId, input.performanceId, nowIso);
+            if (held + companions > entitlements.companions)
+              return refuse("companion-limit", { companionLimit: entitlements.companions });
+          }
 
           const already = await placesInBasket(trx, input.basketId, input.performanceId, nowIso);
           if (already + seatIds.length > performance.seat_limit) {

@@ -29,6 +29,8 @@ export interface NewOrder {
   /** ContactDetails as JSON (never card data). */
   contacts: string | null;
   language?: string | null;
+  /** The signed-in customer placing it: the order is theirs. */
+  customerId?: string | null;
 }
 
 export type Order = OrderTable;
@@ -50,6 +52,7 @@ function placementColumns(order: NewOrder) {
     promo_code_id: order.promoCodeId,
     contacts: order.contacts,
     language: order.language ?? null,
+    customer_id: order.customerId ?? null,
   };
 }
 
@@ -120,11 +123,16 @@ export function createOrders(store: Store, clock: Clock) {
       return db.selectFrom("orders").selectAll().where("id", "=", orderId).executeTakeFirst();
     },
 
-    /** A customer's paid orders with when their performance starts, soonest first. */
+    /**
+     * A customer's paid orders, soonest performance first, each with its venue (for the time zone)
+     * and the places it bought. An order for no performance (a membership) has nulls there.
+     */
     async paidByCustomer(customerId: string) {
-      return db
+      const orders = await db
         .selectFrom("orders")
         .leftJoin("performances", "performances.id", "orders.performance_id")
+        .leftJoin("runs", "runs.id", "performances.run_id")
+        .leftJoin("venues", "venues.id", "runs.venue_id")
         .select([
           "orders.id",
           "orders.number",
@@ -132,12 +140,34 @@ export function createOrders(store: Store, clock: Clock) {
           "orders.access_key",
           "orders.total",
           "orders.currency",
+          "orders.delivery_method",
+          "orders.performance_id",
           "performances.starts_at",
+          "venues.name as venue_name",
+          "venues.time_zone",
         ])
         .where("orders.customer_id", "=", customerId)
         .where("orders.status", "=", "paid")
         .orderBy("performances.starts_at")
+        .orderBy("orders.number")
         .execute();
+      const tickets = orders.length
+        ? await db
+            .selectFrom("order_tickets")
+            .select(["order_id", "label"])
+            .where(
+              "order_id",
+              "in",
+              orders.map((order) => order.id),
+            )
+            .orderBy("order_id")
+            .orderBy("sort_order")
+            .execute()
+        : [];
+      return orders.map((order) => ({
+        ...order,
+        tickets: tickets.filter((ticket) => ticket.order_id === order.id).map((ticket) => ticket.label),
+      }));
     },
 
     async byAccessKey(key: string): Promise<Order | undefined> {

@@ -27,6 +27,8 @@ export interface PricingInput {
   currency: Currency;
   tickets: PricedTicketInput[];
   extras: ExtraInput[];
+  /** The paid membership, when the basket carries it. */
+  membership: { productId: string; name: string; months: number; price: number } | null;
   /** The buyer's answer: true (protect), false (declined), or null (not asked yet). */
   protection: { chosen: boolean | null; feePerTicket: number };
   delivery: { method: string; fee: number } | null;
@@ -41,6 +43,7 @@ export interface PricingInput {
 export type PriceLine =
   | { kind: "ticket"; ref: string; priceOptionId: string; faceValue: number; bookingFee: number; amount: number }
   | { kind: "extra"; id: string; quantity: number; unitPrice: number; amount: number }
+  | { kind: "membership"; productId: string; name: string; months: number; amount: number }
   | { kind: "protection"; tickets: number; feePerTicket: number; amount: number; included: boolean }
   | { kind: "delivery"; method: string; amount: number }
   | { kind: "transactionFee"; amount: number; waived: boolean }
@@ -82,6 +85,10 @@ export function priceBasket(input: PricingInput): PricedBasket {
   }
   for (const extra of input.extras) {
     if (extra.quantity > 0) lines.push({ kind: "extra", ...extra, amount: extra.unitPrice * extra.quantity });
+  }
+  if (input.membership) {
+    const { productId, name, months, price } = input.membership;
+    lines.push({ kind: "membership", productId, name, months, amount: price });
   }
   const ticketCount = input.tickets.length;
   if (ticketCount > 0 && (input.benefits.protectionIncluded || input.protection.chosen === true)) {

@@ -151,7 +151,7 @@ export function withPromoEntitlements(base: Entitlements, promo: PromoCode | nul
   const presale = new Set(base.presale);
   if (promo.rule_key === "unlockPresale") presale.add("promo");
   if (promo.rule_key === "unlockPromoSeats") restrictions.add("promo");
-  return { restrictions, presale };
+  return { ...base, restrictions, presale };
 }
 
 export type Promotions = ReturnType<typeof createPromotions>;

@@ -270,13 +270,13 @@ describe("the calendar loader", () => {
       const presale = page.performances.filter((performance) => performance.state === "presale");
       expect(presale.map((performance) => performance.day)).toEqual(["2026-12-06", "2026-12-07"]);
       expect(presale.every((performance) => performance.href?.includes("/tickets/"))).toBe(true);
-      expect(page.presale).toEqual({ shown: true, unlocked: false });
+      expect(page.presale).toEqual({ shown: true, unlocked: false, unlockedBy: "code" });
     });
 
     it("a promo code that unlocks presale shows presale performances as bookable", async () => {
       const { page } = await load("?pc=EARLYBIRD", { date: "2026-12-01" });
       expect(page.performances.filter((performance) => performance.state === "presaleUnlocked")).toHaveLength(2);
-      expect(page.presale).toEqual({ shown: false, unlocked: true });
+      expect(page.presale).toEqual({ shown: false, unlocked: true, unlockedBy: "code" });
     });
 
     it("performances not yet on sale say when they go on sale, with no link", async () => {

@@ -154,7 +154,7 @@ describe("CSRF", () => {
 
   it("a POST with the buyer's own token passes the check (and this page has no action: 405)", async () => {
     const { token, cookie } = await tokenAndCookies();
-    const response = await fetch(server.url("/membership"), {
+    const response = await fetch(server.url("/legal/privacy-policy"), {
       method: "POST",
       headers: { Cookie: cookie },
       body: new URLSearchParams({ csrf: token }),

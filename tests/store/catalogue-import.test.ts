@@ -52,7 +52,15 @@ describe.each(DIALECTS)("catalogue import on %s", (dialect) => {
 
   it("loads a whole catalogue: seats, prices and a schedule in the venue's time zone", async () => {
     const summary = await importCatalogue(store, smallCatalogue(), clock);
-    expect(summary).toEqual({ venues: 1, shows: 1, seats: 20, performances: 8, promoCodes: 0, vouchers: 0 });
+    expect(summary).toEqual({
+      venues: 1,
+      shows: 1,
+      seats: 20,
+      performances: 8,
+      promoCodes: 0,
+      vouchers: 0,
+      memberships: 0,
+    });
 
     const performances = await store.db.selectFrom("performances").selectAll().orderBy("starts_at").execute();
     expect(performances).toHaveLength(8);
@@ -151,6 +159,43 @@ describe.each(DIALECTS)("catalogue import on %s", (dialect) => {
     expect(problems).toEqual([
       'promoCodes[0] › code: a promo code "SPRING20" already exists',
       "promoCodes[0] › validUntil: must be after validFrom",
+    ]);
+  });
+
+  it("loads the paid membership's price in each currency, and a later file changes it", async () => {
+    const plus = (price: number) => ({
+      memberships: [
+        {
+          kind: "plus",
+          name: "Plus membership",
+          months: 12,
+          prices: [
+            { currency: "GBP", price },
+            { currency: "USD", price: 6000 },
+          ],
+        },
+      ],
+    });
+    expect((await importCatalogue(store, plus(4500), clock)).memberships).toBe(1);
+    await importCatalogue(store, plus(5000), clock);
+    const rows = await store.db.selectFrom("membership_products").selectAll().orderBy("currency").execute();
+    expect(rows.map((row) => [row.currency, row.price, row.months])).toEqual([
+      ["GBP", 5000, 12],
+      ["USD", 6000, 12],
+    ]);
+    const twice = {
+      memberships: [
+        {
+          ...plus(1).memberships[0],
+          prices: [
+            { currency: "GBP", price: 1 },
+            { currency: "GBP", price: 2 },
+          ],
+        },
+      ],
+    };
+    expect(await problemsOf(importCatalogue(store, twice, clock))).toEqual([
+      "memberships[0] › prices: one price per currency",
     ]);
   });
 

@@ -6,6 +6,7 @@ import { createInventory } from "~/ticketing/inventory.server";
 import { createOrders } from "~/ticketing/orders.server";
 import { createPromotions } from "~/ticketing/promotions.server";
 import { createVouchers } from "~/ticketing/vouchers.server";
+import { createMemberships } from "~/ticketing/memberships.server";
 import { seedSmallCatalogue } from "../support/engine";
 import { insertPromo, insertVoucher } from "../support/money";
 import { createTestStore, DIALECTS, type TestStore } from "../support/stores";
@@ -29,7 +30,15 @@ describe.each(DIALECTS)("placing and settling orders on %s", (dialect) => {
       orders,
       promotions,
       vouchers,
-      checkout: createCheckout({ store, baskets, orders, promotions, vouchers, inventory }),
+      checkout: createCheckout({
+        store,
+        baskets,
+        orders,
+        promotions,
+        vouchers,
+        inventory,
+        memberships: createMemberships(store, seed.clock),
+      }),
     };
   }
 

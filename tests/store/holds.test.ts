@@ -3,8 +3,12 @@ import { GUEST, type Entitlements, type Inventory } from "~/ticketing/inventory.
 import { useSeededStore, type SeededStore } from "../support/engine";
 import { DIALECTS, type TestStore } from "../support/stores";
 
-const ACCESS_MEMBER: Entitlements = { restrictions: new Set(["amex", "wheelchair", "accessZone"]), presale: new Set() };
-const PLUS_MEMBER: Entitlements = { restrictions: new Set(["amex"]), presale: new Set(["plus-member"]) };
+const ACCESS_MEMBER: Entitlements = {
+  restrictions: new Set(["amex", "wheelchair", "accessZone"]),
+  presale: new Set(),
+  companions: 1,
+};
+const PLUS_MEMBER: Entitlements = { restrictions: new Set(["amex"]), presale: new Set(["plus-member"]), companions: 1 };
 
 describe.each(DIALECTS)("seat holds on %s", (dialect) => {
   let store: TestStore;

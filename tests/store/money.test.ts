@@ -155,6 +155,7 @@ describe.each(DIALECTS)("promo codes, vouchers and orders on %s", (dialect) => {
       currency: "GBP",
       tickets: [{ ref: "A5", priceOptionId: "full", faceValue: 6500, bookingFee: 300 }],
       extras: [],
+      membership: null,
       protection: { chosen: false, feePerTicket: 250 },
       delivery: { method: "eTicket", fee: 0 },
       transactionFee: 295,

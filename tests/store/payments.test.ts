@@ -10,6 +10,7 @@ import { createInventory } from "~/ticketing/inventory.server";
 import { createOrders, type Order } from "~/ticketing/orders.server";
 import { createPromotions } from "~/ticketing/promotions.server";
 import { createVouchers } from "~/ticketing/vouchers.server";
+import { createMemberships } from "~/ticketing/memberships.server";
 import { seedSmallCatalogue } from "../support/engine";
 import { insertVoucher } from "../support/money";
 import { createTestStore, DIALECTS, type TestStore } from "../support/stores";
@@ -88,7 +89,15 @@ describe.each(DIALECTS)("paying for orders on %s", (dialect) => {
     const orders = createOrders(store, seed.clock);
     const promotions = createPromotions(store, seed.clock);
     const vouchers = createVouchers(store, seed.clock);
-    const checkout = createCheckout({ store, baskets, orders, promotions, vouchers, inventory });
+    const checkout = createCheckout({
+      store,
+      baskets,
+      orders,
+      promotions,
+      vouchers,
+      inventory,
+      memberships: createMemberships(store, seed.clock),
+    });
     const scripted = scriptedGateway();
     const paid: string[] = [];
     const payments = createPaymentService({

@@ -4,7 +4,7 @@ import { createReservations, type Reservations } from "~/ticketing/reservations.
 import { useSeededStore, type SeededStore } from "../support/engine";
 import { DIALECTS, type TestStore } from "../support/stores";
 
-const DECLARED: Entitlements = { restrictions: new Set(["amex", "wheelchair"]), presale: new Set() };
+const DECLARED: Entitlements = { restrictions: new Set(["amex", "wheelchair"]), presale: new Set(), companions: 1 };
 
 describe.each(DIALECTS)("changing a reservation on %s", (dialect) => {
   let store: TestStore;

@@ -24,7 +24,11 @@ import { smallCatalogue } from "../support/catalogue";
 import { useSeededStore, type SeededStore } from "../support/engine";
 import { DIALECTS, type TestStore } from "../support/stores";
 
-const ACCESS_BUYER: Entitlements = { restrictions: new Set(["amex", "wheelchair", "accessZone"]), presale: new Set() };
+const ACCESS_BUYER: Entitlements = {
+  restrictions: new Set(["amex", "wheelchair", "accessZone"]),
+  presale: new Set(),
+  companions: 1,
+};
 
 /** The small catalogue with a restricted-view pair and a package seat in row B. */
 function catalogueWithNotes(): CatalogueInput {

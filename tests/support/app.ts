@@ -44,10 +44,15 @@ export async function testContext(env: Record<string, string> = {}, clock?: Cloc
 /** The production build, served as server.ts serves it, on a free port. Needs `npm run build`. */
 export async function startServer(
   env: Record<string, string> = {},
-  options: { seed?: (services: AppServices) => Promise<void>; adjust?: (services: AppServices) => void } = {},
+  options: {
+    seed?: (services: AppServices) => Promise<void>;
+    adjust?: (services: AppServices) => void;
+    /** The clock every service reads (a fixedClock lets a test move time). */
+    clock?: Clock;
+  } = {},
 ) {
   const build = (await import(pathToFileURL(`${ROOT}build/index.js`).href)) as ServerBuild;
-  const services = await testServices(env);
+  const services = await testServices(env, options.clock);
   await options.seed?.(services);
   options.adjust?.(services);
   const app = createServerApp({ build, services, logger: createLogger("silent"), root: ROOT });

@@ -16,6 +16,7 @@ const REFUSALS: Record<RefusalReason, true> = {
   "sales-closed": true,
   presale: true,
   restricted: true,
+  "companion-limit": true,
   "not-found": true,
   expired: true,
   "extension-limit": true,

@@ -8,6 +8,7 @@ const basket = (overrides: Partial<PricingInput> = {}): PricingInput => ({
     { ref: "A6", priceOptionId: "conc-a", faceValue: 5000, bookingFee: 300 },
   ],
   extras: [{ id: "programme", unitPrice: 600, quantity: 2 }],
+  membership: null,
   protection: { chosen: null, feePerTicket: 250 },
   delivery: { method: "post", fee: 195 },
   transactionFee: 295,
@@ -115,5 +116,17 @@ describe("pricing a basket", () => {
     expect(hasPriceChanged(seen, priceBasket(basket()))).toBe(false);
     expect(hasPriceChanged(seen, priceBasket(basket({ transactionFee: 300 })))).toBe(true);
     expect(hasPriceChanged(null, priceBasket(basket({ transactionFee: 300 })))).toBe(false);
+  });
+  it("prices the paid membership as a line of its own; a membership alone has no transaction fee", () => {
+    const membership = { productId: "plus-gbp", name: "Plus membership", months: 12, price: 4500 };
+    const alone = priceBasket(
+      basket({ tickets: [], extras: [], delivery: null, membership, protection: { chosen: true, feePerTicket: 250 } }),
+    );
+    expect(alone.lines).toEqual([
+      { kind: "membership", productId: "plus-gbp", name: "Plus membership", months: 12, amount: 4500 },
+    ]);
+    expect(alone.total).toBe(4500);
+    const withTickets = priceBasket(basket({ membership }));
+    expect(withTickets.total).toBe(priceBasket(basket()).total + 4500);
   });
 });

@@ -1,0 +1,514 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { formatDateTime } from "~/components/format";
+import { startServer } from "../support/app";
+import { buyerBrowser } from "../support/browser";
+import { seedSmall } from "../support/seed";
+
+// The account pages as a browser without script uses them: the header's link, Manage details,
+// My tickets, and creating an account on the confirmation page after buying as a guest. Purchases
+// go through the real checkout and the sandbox gateway.
+
+type Buyer = ReturnType<typeof buyerBrowser>;
+type Server = Awaited<ReturnType<typeof startServer>>;
+
+const CARD = { method: "card", cardNumber: "4242 4242 4242 4242", cardOwner: "Jo Bloggs", expiry: "12/30", cvv: "123" };
+const PASSWORD = "correct horse battery";
+// Far from UTC and from London, so a time shown in the wrong zone shows.
+const VENUE_TIME_ZONE = "Asia/Tokyo";
+
+/** The page's text as a reader sees it: React writes apostrophes and quotes as entities. */
+const decode = (html: string) => html.replaceAll("&#x27;", "'").replaceAll("&quot;", '"').replaceAll("&amp;", "&");
+
+const headerOf = (html: string) => /<header[\s\S]*?<\/header>/.exec(html)?.[0] ?? "";
+
+/** The part of a page between two pieces of its text. */
+function between(html: string, from: string, to: string): string {
+  const start = html.indexOf(from);
+  expect(start, `"${from}" on the page`).toBeGreaterThanOrEqual(0);
+  const end = html.indexOf(to, start);
+  expect(end, `"${to}" after "${from}"`).toBeGreaterThan(start);
+  return html.slice(start, end);
+}
+
+/** The <input> with this id, as the server wrote it. */
+const inputTag = (html: string, id: string) => new RegExp(`<input[^>]*id="${id}"[^>]*>`).exec(html)?.[0] ?? "";
+
+async function register(buyer: Buyer, who: { firstName: string; lastName: string; email: string }) {
+  const made = await buyer.post("/account/register", { ...who, password: PASSWORD, redirectTo: "" });
+  expect(made.headers.get("Location")).toBe("/account");
+}
+
+const ADDRESS_GB = { addressLine1: "1 High Street", addressLine2: "", city: "London", postcode: "sw1a1aa" };
+
+describe("account pages", () => {
+  let server: Server;
+  let performanceId: string;
+  let pastPerformanceId: string;
+  let seats: Map<string, number>;
+  let eTicketDelivery: string;
+
+  beforeAll(async () => {
+    server = await startServer(
+      {},
+      {
+        seed: async (services) => {
+          await seedSmall(services);
+          const db = services.store.db;
+          await db.updateTable("venues").set({ time_zone: VENUE_TIME_ZONE }).execute();
+          // The week's last performance is moved into the past: what My tickets lists as past.
+          const last = await db
+            .selectFrom("performances")
+            .select("id")
+            .orderBy("starts_at", "desc")
+            .executeTakeFirstOrThrow();
+          const twoDaysAgo = new Date(services.clock.now().getTime() - 2 * 24 * 60 * 60_000).toISOString();
+          await db.updateTable("performances").set({ starts_at: twoDaysAgo }).where("id", "=", last.id).execute();
+        },
+      },
+    );
+    const db = server.services.store.db;
+    const performances = await db.selectFrom("performances").selectAll().orderBy("starts_at").execute();
+    pastPerformanceId = performances[0]!.id;
+    performanceId = performances.find((performance, index) => index > 0 && performance.presale_from === null)!.id;
+    const rows = await db.selectFrom("seats").select(["id", "row_name", "label"]).execute();
+    seats = new Map(rows.map((row) => [`${row.row_name}${row.label}`, row.id]));
+    eTicketDelivery = (
+      await db.selectFrom("delivery_methods").select("id").where("kind", "=", "eTicket").executeTakeFirstOrThrow()
+    ).id;
+  });
+  afterAll(() => server.close());
+  beforeEach(async () => {
+    await server.services.store.db.deleteFrom("seat_claims").where("status", "=", "held").execute();
+  });
+
+  const browser = () => buyerBrowser(server.url);
+
+  /** Buys seats by e-ticket, without script, through every step to the confirmation page. */
+  async function buy(buyer: Buyer, names: string[], contacts: { firstName: string; lastName: string; email: string }) {
+    const ticketsPage = `/shows/test-show/test-hall/tickets/${performanceId}`;
+    const held = await buyer.post(ticketsPage, [
+      ["intent", "select"],
+      ...names.map((name) => ["seat", String(seats.get(name))] as [string, string]),
+    ]);
+    expect(held.status).toBe(302);
+    await buyer.post(ticketsPage, { intent: "continue" });
+    // Each step answered in turn; a step the checkout skips for this buyer just sends them on.
+    await buyer.post("/checkout/extras", {});
+    await buyer.post("/checkout/ticket-protection", { protection: "no" });
+    await buyer.post("/checkout/collection", { deliveryMethod: eTicketDelivery });
+    await buyer.post("/checkout/contacts", {
+      ...contacts,
+      confirmEmail: contacts.email,
+      phone: "020 7946 0000",
+      termsAccepted: "on",
+    });
+    const paid = await buyer.post("/checkout/payment", { intent: "pay", ...CARD });
+    expect(paid.headers.get("Location")).toBe("/checkout/confirmation");
+    return server.services.store.db
+      .selectFrom("orders")
+      .selectAll()
+      .where("email", "=", contacts.email)
+      .where("status", "=", "paid")
+      .orderBy("created_at", "desc")
+      .executeTakeFirstOrThrow();
+  }
+
+  describe("the header", () => {
+    it("offers Sign in to a guest and My account to a signed-in customer, on every page", async () => {
+      const buyer = browser();
+      const guest = headerOf(decode(await (await buyer.get("/")).text()));
+      expect(guest).toMatch(/<a[^>]*href="\/account\/sign-in"[^>]*>Sign in<\/a>/);
+      expect(guest).not.toContain("My account");
+
+      await register(buyer, { firstName: "Hedda", lastName: "Gabler", email: "hedda@example.com" });
+      for (const path of ["/", "/legal/privacy-policy", "/checkout/confirmation"]) {
+        const header = headerOf(decode(await (await buyer.get(path)).text()));
+        expect(header).toMatch(/<a[^>]*href="\/account"[^>]*>My account<\/a>/);
+        expect(header).not.toContain("/account/sign-in");
+      }
+      // The page's data says who is signed in only as far as the header needs: never the email.
+      expect(await (await buyer.get("/legal/privacy-policy")).text()).not.toContain("hedda@example.com");
+
+      await buyer.post("/account/sign-out", {});
+      expect(headerOf(await (await buyer.get("/")).text())).toContain('href="/account/sign-in"');
+    });
+  });
+
+  describe("Manage details", () => {
+    const JO = { firstName: "Jo", lastName: "Bloggs", email: "jo.details@example.com" };
+
+    it("asks a guest to sign in first", async () => {
+      const response = await browser().get("/account/details");
+      expect(response.status).toBe(303);
+      expect(response.headers.get("Location")).toBe("/account/sign-in?redirectTo=%2Faccount%2Fdetails");
+    });
+
+    it("shows the saved details, saves changes and says so on My account", async () => {
+      const buyer = browser();
+      await register(buyer, JO);
+      const page = decode(await (await buyer.get("/account/details")).text());
+      expect(page).toContain("<h1>Manage your details</h1>");
+      expect(inputTag(page, "firstName")).toContain('value="Jo"');
+      expect(inputTag(page, "lastName")).toContain('value="Bloggs"');
+      expect(page).toContain(JO.email);
+      // The email is shown, not offered for change.
+      expect(page).not.toMatch(/<input[^>]*name="email"/);
+      expect(inputTag(page, "contactConsent")).not.toContain("checked");
+
+      const saved = await buyer.post("/account/details", {
+        firstName: "Joanna",
+        lastName: "Bloggs",
+        phone: "020 7946 0000",
+        ...ADDRESS_GB,
+        contactConsent: "on",
+      });
+      expect(saved.status).toBe(303);
+      expect(saved.headers.get("Location")).toBe("/account?saved=details");
+      const home = await (await buyer.get("/account?saved=details")).text();
+      expect(home).toMatch(/<div class="message" role="status"><p>Your details have been saved\.<\/p>/);
+      expect(await (await buyer.get("/account")).text()).not.toContain("Your details have been saved.");
+
+      const again = await (await buyer.get("/account/details")).text();
+      expect(inputTag(again, "firstName")).toContain('value="Joanna"');
+      expect(inputTag(again, "phone")).toContain('value="+442079460000"');
+      expect(inputTag(again, "addressLine1")).toContain('value="1 High Street"');
+      expect(inputTag(again, "postcode")).toContain('value="SW1A 1AA"');
+      expect(inputTag(again, "contactConsent")).toContain("checked");
+
+      const customer = await server.services.store.db
+        .selectFrom("customers")
+        .select("id")
+        .where("email_key", "=", JO.email)
+        .executeTakeFirstOrThrow();
+      expect(await server.services.customers.profile(customer.id)).toMatchObject({
+        firstName: "Joanna",
+        phone: "+442079460000",
+        address: {
+          line1: "1 High Street",
+          line2: "",
+          city: "London",
+          postcode: "SW1A 1AA",
+          state: null,
+          country: "GB",
+        },
+        contactConsent: true,
+      });
+
+      // Emptied, the address and the phone are removed; unticked, consent is withdrawn.
+      expect((await buyer.post("/account/details", { firstName: "Joanna", lastName: "Bloggs" })).status).toBe(303);
+      expect(await server.services.customers.profile(customer.id)).toMatchObject({
+        phone: null,
+        address: null,
+        contactConsent: false,
+      });
+    });
+
+    it("words every mistake as the contact step does, keeping what was typed", async () => {
+      const buyer = browser();
+      await register(buyer, { ...JO, email: "jo.mistakes@example.com" });
+      const refused = await buyer.post("/account/details", {
+        firstName: " ",
+        lastName: "Bloggs",
+        phone: "12345",
+        addressLine1: "2 Low Road",
+        city: "",
+        postcode: "90210",
+      });
+      expect(refused.status).toBe(400);
+      const page = decode(await refused.text());
+      expect(page).toMatch(/<title>Error: /);
+      expect(page).toContain("There is a problem");
+      for (const text of [
+        "Please enter your first name",
+        "Please enter a valid phone number",
+        "Please enter your city",
+        "Valid UK postcodes only",
+      ])
+        expect(page).toContain(text);
+      expect(page).toContain('href="#firstName"');
+      expect(inputTag(page, "firstName")).toContain('aria-describedby="firstName-error"');
+      expect(inputTag(page, "addressLine1")).toContain('value="2 Low Road"');
+      expect(inputTag(page, "phone")).toContain('value="12345"');
+      expect(page).not.toContain("Your changes were not saved.");
+    });
+  });
+
+  describe("My tickets", () => {
+    it("lists upcoming and past orders apart, in the venue's time, each with its places and e-tickets", async () => {
+      const buyer = browser();
+      await register(buyer, { firstName: "Sam", lastName: "Lee", email: "sam.tickets@example.com" });
+      const db = server.services.store.db;
+      const customer = await db
+        .selectFrom("customers")
+        .select("id")
+        .where("email_key", "=", "sam.tickets@example.com")
+        .executeTakeFirstOrThrow();
+      const someoneElse = randomUUID();
+      const insert = async (number: string, performance: string | null, customerId: string | null = customer.id) => {
+        const id = randomUUID();
+        const now = new Date().toISOString();
+        await db
+          .insertInto("orders")
+          .values({
+            id,
+            number,
+            basket_id: randomUUID(),
+            status: "paid",
+            currency: "GBP",
+            customer_name: "Sam Lee",
+            email: "sam.tickets@example.com",
+            performance_id: performance,
+            show_name: performance ? "Test Show" : "Plus membership",
+            delivery_method: performance ? "eTicket" : null,
+            lines: "{}",
+            total: 7_350,
+            to_pay: 7_350,
+            promo_code_id: null,
+            contacts: null,
+            paid_at: now,
+            language: "en-GB",
+            access_key: randomBytes(24).toString("base64url"),
+            customer_id: customerId,
+            created_at: now,
+            updated_at: now,
+          })
+          .execute();
+        await db
+          .insertInto("order_tickets")
+          .values({
+            id: randomUUID(),
+            order_id: id,
+            ref: `seat:${number}`,
+            label: `Stalls, row A, seat ${number.slice(-1)}`,
+            barcode: randomBytes(10).toString("hex").toUpperCase(),
+            sort_order: 0,
+          })
+          .execute();
+        return id;
+      };
+      await insert("UPCOM-00001", performanceId);
+      await insert("PASTO-00002", pastPerformanceId);
+      await insert("MEMBR-00003", null);
+      await insert("OTHER-00004", performanceId, someoneElse);
+
+      const page = decode(await (await buyer.get("/account")).text());
+      const main = between(page, "<h2", "</main>");
+      const upcoming = between(main, "Upcoming performances", "Past performances");
+      const past = main.slice(main.indexOf("Past performances"));
+      expect(upcoming).toContain("UPCOM-00001");
+      expect(upcoming).not.toContain("PASTO-00002");
+      expect(past).toContain("PASTO-00002");
+      expect(past).not.toContain("UPCOM-00001");
+      // A membership is not a ticket, and another customer's order is not Sam's.
+      expect(main).not.toContain("MEMBR-00003");
+      expect(main).not.toContain("OTHER-00004");
+
+      const starts = await db
+        .selectFrom("performances")
+        .select("starts_at")
+        .where("id", "=", performanceId)
+        .executeTakeFirstOrThrow();
+      expect(upcoming).toContain(formatDateTime(starts.starts_at, VENUE_TIME_ZONE, "en-GB"));
+      expect(upcoming).not.toContain(formatDateTime(starts.starts_at, "UTC", "en-GB"));
+      expect(upcoming).toContain("Stalls, row A, seat 1");
+      expect(upcoming).toContain("£73.50");
+      expect(upcoming).toContain("Test Hall");
+
+      // The link is the order's own e-tickets page (that it shows the barcodes is the purchase test's).
+      const upcomingKey = await db
+        .selectFrom("orders")
+        .select("access_key")
+        .where("number", "=", "UPCOM-00001")
+        .executeTakeFirstOrThrow();
+      expect(upcoming).toContain(`href="/e-tickets/${upcomingKey.access_key}"`);
+    });
+
+    it("links to Manage details and Sign out", async () => {
+      const buyer = browser();
+      await register(buyer, { firstName: "Lin", lastName: "Ma", email: "lin@example.com" });
+      const page = decode(await (await buyer.get("/account")).text());
+      expect(page).toMatch(/<a[^>]*href="\/account\/details"[^>]*>Manage your details<\/a>/);
+      expect(page).toMatch(/<a[^>]*href="\/account\/sign-out"[^>]*>Sign out<\/a>/);
+    });
+  });
+
+  describe("creating an account after buying", () => {
+    it("a guest sets a password, is signed in, and finds the order under My tickets", async () => {
+      const buyer = browser();
+      const order = await buy(buyer, ["B3", "B4"], { firstName: "Ada", lastName: "Byron", email: "ada@example.com" });
+      const page = decode(await (await buyer.get("/checkout/confirmation")).text());
+      expect(page).toContain("Create an account");
+      expect(page).toContain("Choose a password to create an account for ada@example.com.");
+      // A new password: the browser offers to make one up, and never fills in an old one.
+      expect(inputTag(page, "password")).toContain('type="password" autoComplete="new-password"');
+      expect(inputTag(page, "password")).not.toContain("value=");
+
+      const short = await buyer.post("/checkout/confirmation", { password: "short" });
+      expect(short.status).toBe(400);
+      const shortPage = decode(await short.text());
+      expect(shortPage).toMatch(/<title>Error: /);
+      expect(shortPage).toContain("Your password must be between 8 and 200 characters long");
+      expect(shortPage).not.toContain("Sorry, we couldn't create your account");
+
+      const made = await buyer.post("/checkout/confirmation", { password: PASSWORD });
+      expect(made.status).toBe(303);
+      expect(made.headers.get("Location")).toBe("/checkout/confirmation?account=created");
+      const done = decode(await (await buyer.get("/checkout/confirmation?account=created")).text());
+      expect(done).toContain("Your account has been created.");
+      expect(done).toMatch(/<a[^>]*href="\/account"[^>]*>See your tickets in My account<\/a>/);
+      expect(done).not.toMatch(/<input[^>]*name="password"/);
+      expect(done).not.toContain(PASSWORD);
+
+      const stored = await server.services.store.db
+        .selectFrom("customers")
+        .selectAll()
+        .where("email_key", "=", "ada@example.com")
+        .executeTakeFirstOrThrow();
+      expect(stored).toMatchObject({ first_name: "Ada", last_name: "Byron" });
+      const linked = await server.services.store.db
+        .selectFrom("orders")
+        .select("customer_id")
+        .where("id", "=", order.id)
+        .executeTakeFirstOrThrow();
+      expect(linked.customer_id).toBe(stored.id);
+
+      const home = decode(await (await buyer.get("/account")).text());
+      expect(home).toContain("Signed in as Ada Byron (ada@example.com).");
+      const upcoming = between(home, "Upcoming performances", "Past performances");
+      expect(upcoming).toContain(order.number);
+      expect(upcoming).toContain("Stalls, row B, seat 3");
+      const link = /href="(\/e-tickets\/[\w-]+)"/.exec(upcoming)![1]!;
+      expect((await (await buyer.get(link)).text()).match(/<svg/g)?.length).toBe(2);
+
+      // Posting again changes nothing: the order is Ada's, and she is signed in.
+      const repeat = await buyer.post("/checkout/confirmation", { password: PASSWORD });
+      expect(repeat.headers.get("Location")).toBe("/checkout/confirmation");
+    });
+
+    it("an email that has an account already: the spec's wording and the three ways on, and the order stays unclaimed", async () => {
+      await register(browser(), { firstName: "Kim", lastName: "Park", email: "kim@example.com" });
+      const buyer = browser();
+      const order = await buy(buyer, ["B5"], { firstName: "Kim", lastName: "Park", email: "kim@example.com" });
+      const refused = await buyer.post("/checkout/confirmation", { password: PASSWORD });
+      expect(refused.status).toBe(409);
+      const page = decode(await refused.text());
+      expect(page).toMatch(/<title>Error: /);
+      const failure = between(page, '<div class="message message--error" id="sign-up-failed"', "</div>");
+      expect(failure).toContain("Sorry, we couldn't create your account");
+      expect(failure).toMatch(/<a[^>]*href="\/account\/sign-in"[^>]*>Sign in to your account<\/a>/);
+      expect(failure).toMatch(/<a[^>]*href="\/account\/forgotten-password"[^>]*>Reset your password<\/a>/);
+      expect(failure).toMatch(/<a[^>]*href="tel:02079460000"[^>]*>Contact support on 020 7946 0000<\/a>/);
+      // The summary at the top leads to it; no point asking for the password again.
+      expect(page).toContain('href="#sign-up-failed"');
+      expect(page).not.toMatch(/<input[^>]*name="password"/);
+      expect(page).not.toContain(PASSWORD);
+      expect(buyer.cookies.has("auth")).toBe(false);
+      const unclaimed = await server.services.store.db
+        .selectFrom("orders")
+        .select("customer_id")
+        .where("id", "=", order.id)
+        .executeTakeFirstOrThrow();
+      expect(unclaimed.customer_id).toBeNull();
+    });
+
+    it("acts only on the buyer's own paid order: another browser's post creates nothing", async () => {
+      const count = async () =>
+        (
+          await server.services.store.db
+            .selectFrom("customers")
+            .select((eb) => eb.fn.countAll<number>().as("n"))
+            .executeTakeFirstOrThrow()
+        ).n;
+      const before = Number(await count());
+      const stranger = browser();
+      const posted = await stranger.post("/checkout/confirmation", { password: PASSWORD, orderId: randomUUID() });
+      expect(posted.status).toBe(303);
+      expect(posted.headers.get("Location")).toBe("/checkout/confirmation");
+      expect(Number(await count())).toBe(before);
+    });
+
+    it("a signed-in buyer's confirmation offers no account", async () => {
+      const buyer = browser();
+      await register(buyer, { firstName: "Ravi", lastName: "Shah", email: "ravi@example.com" });
+      await buy(buyer, ["B6"], { firstName: "Ravi", lastName: "Shah", email: "ravi@example.com" });
+      const page = decode(await (await buyer.get("/checkout/confirmation")).text());
+      expect(page).toContain("Thank you, Ravi Shah.");
+      expect(page).not.toContain("Create an account");
+      expect(page).not.toMatch(/<input[^>]*name="password"/);
+      expect(page).not.toContain("Your account has been created.");
+    });
+
+    it("nor does a guest's order once someone is signed in in that browser", async () => {
+      const buyer = browser();
+      const order = await buy(buyer, ["B7"], { firstName: "Noor", lastName: "Ali", email: "noor@example.com" });
+      expect(decode(await (await buyer.get("/checkout/confirmation")).text())).toContain("Create an account");
+      await register(buyer, { firstName: "Noor", lastName: "Ali", email: "noor.other@example.com" });
+      const page = decode(await (await buyer.get("/checkout/confirmation")).text());
+      expect(page).toContain(order.number);
+      expect(page).not.toContain("Create an account");
+      expect((await buyer.post("/checkout/confirmation", { password: PASSWORD })).headers.get("Location")).toBe(
+        "/checkout/confirmation",
+      );
+      expect(
+        (
+          await server.services.store.db
+            .selectFrom("orders")
+            .select("customer_id")
+            .where("id", "=", order.id)
+            .executeTakeFirstOrThrow()
+        ).customer_id,
+      ).toBeNull();
+    });
+  });
+});
+
+describe("Manage details when the update fails", () => {
+  let server: Server;
+  let failure: "refused" | "thrown" = "refused";
+  beforeAll(async () => {
+    server = await startServer(
+      {},
+      {
+        adjust: (services) => {
+          // The profile service's seam: the same page, with a store that will not take the change.
+          services.customers = {
+            ...services.customers,
+            updateProfile: () =>
+              failure === "refused" ? Promise.resolve(false) : Promise.reject(new Error("the store went away")),
+          };
+        },
+      },
+    );
+  });
+  afterAll(() => server.close());
+
+  it.each(["refused", "thrown"] as const)(
+    "an update that is %s: the spec's wording, and what was typed is kept",
+    async (kind) => {
+      failure = kind;
+      const buyer = buyerBrowser(server.url);
+      await register(buyer, { firstName: "Al", lastName: "Jones", email: `al.${kind}@example.com` });
+      const response = await buyer.post("/account/details", {
+        firstName: "Alan",
+        lastName: "Jones",
+        phone: "020 7946 0000",
+        ...ADDRESS_GB,
+        contactConsent: "on",
+      });
+      expect(response.status).toBe(500);
+      const page = decode(await response.text());
+      expect(page).toMatch(/<title>Error: /);
+      expect(page).toContain("Your changes were not saved.");
+      expect(inputTag(page, "firstName")).toContain('value="Alan"');
+      expect(inputTag(page, "addressLine1")).toContain('value="1 High Street"');
+      expect(inputTag(page, "contactConsent")).toContain("checked");
+      const profile = await server.services.store.db
+        .selectFrom("customers")
+        .select(["first_name", "address"])
+        .where("email_key", "=", `al.${kind}@example.com`)
+        .executeTakeFirstOrThrow();
+      expect(profile).toEqual({ first_name: "Al", address: null });
+    },
+  );
+});

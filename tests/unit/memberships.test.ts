@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import { GUEST } from "~/ticketing/inventory.server";
+import { benefitsOf, entitlementsOf, NOT_A_MEMBER, type MembershipStatus } from "~/ticketing/memberships";
+import { withAccessDeclaration } from "~/checkout/tickets-page.server";
+
+const PLUS: MembershipStatus = { plus: { endsAt: "2027-11-23T12:00:00.000Z" }, access: null };
+const WHEELCHAIR: MembershipStatus = { plus: null, access: { wheelchair: true, companions: 2, otherNeeds: null } };
+const OTHER_NEEDS: MembershipStatus = { plus: null, access: { wheelchair: false, companions: 0, otherNeeds: "Aisle" } };
+
+describe("membership benefits", () => {
+  it("a guest has none", () => {
+    expect(benefitsOf(NOT_A_MEMBER)).toEqual({
+      protectionIncluded: false,
+      noTransactionFee: false,
+      memberPrices: false,
+    });
+    expect(entitlementsOf(NOT_A_MEMBER, GUEST)).toEqual(GUEST);
+  });
+
+  it("Plus: no transaction fee, protection included, member prices and presale", () => {
+    expect(benefitsOf(PLUS)).toEqual({ protectionIncluded: true, noTransactionFee: true, memberPrices: true });
+    const entitlements = entitlementsOf(PLUS, GUEST);
+    expect([...entitlements.presale]).toEqual(["plus-member"]);
+    expect(entitlements.restrictions.has("wheelchair")).toBe(false);
+  });
+
+  it("access: no transaction fee and protection included, but neither member prices nor presale", () => {
+    expect(benefitsOf(OTHER_NEEDS)).toEqual({ protectionIncluded: true, noTransactionFee: true, memberPrices: false });
+    expect(entitlementsOf(OTHER_NEEDS, GUEST).presale.size).toBe(0);
+  });
+
+  it("access: access-zone seats for every access member; wheelchair spaces and companions for wheelchair users", () => {
+    const other = entitlementsOf(OTHER_NEEDS, GUEST);
+    expect(other.restrictions.has("accessZone")).toBe(true);
+    expect(other.restrictions.has("wheelchair")).toBe(false);
+    expect(other.companions).toBe(0);
+    const wheelchair = entitlementsOf(WHEELCHAIR, GUEST);
+    expect(wheelchair.restrictions.has("wheelchair")).toBe(true);
+    expect(wheelchair.companions).toBe(2);
+    // Sponsored seats stay open to everyone whatever the membership.
+    expect(wheelchair.restrictions.has("amex")).toBe(true);
+  });
+
+  it("a guest's access declaration allows one companion seat", () => {
+    expect(withAccessDeclaration(GUEST, false)).toBe(GUEST);
+    expect(withAccessDeclaration(GUEST, true).companions).toBe(1);
+  });
+});
