@@ -16,7 +16,6 @@ import {
   type Country,
   type FieldCheck,
 } from "~/checkout/forms/fields";
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "~/services/auth.server";
 
 // The account forms' schemas, shared by the actions and Conform in the browser. Passwords are
 // never trimmed (a space may be part of one) and never sent back into the page.
@@ -30,6 +29,11 @@ const currentPassword = z
     ctx.addIssue({ code: z.ZodIssueCode.custom, message: "validation.password" });
     return z.NEVER;
   });
+
+// Here, not in the auth service: the browser checks passwords with this schema too, and a
+// .server module's exports are undefined in the browser's bundle.
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 200;
 
 /** A new password: long enough to resist guessing, not so long that hashing it is a weapon. */
 export const newPassword = z

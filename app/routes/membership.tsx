@@ -92,10 +92,14 @@ export default function Membership() {
   const { t, i18n } = useTranslation();
   const page = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
-  const [form, fields] = useSchemaForm(accessSchema, lastResult);
-  const locale = i18n.language;
   const { plus, access } = page.status;
   const companions = access?.companions ?? 0;
+  const [form, fields] = useSchemaForm(accessSchema, lastResult, {
+    wheelchair: access?.wheelchair ? "on" : undefined,
+    companions: String(companions),
+    otherNeeds: access?.otherNeeds ?? undefined,
+  });
+  const locale = i18n.language;
   return (
     <>
       <ErrorSummary errors={errorsForSummary(form.allErrors, ACCESS_FIELDS, t)} />
@@ -184,15 +188,12 @@ export default function Membership() {
             <PostForm id={form.id} onSubmit={form.onSubmit}>
               <input type="hidden" name="intent" value="access" />
               <CheckboxField
-                field={{
-                  ...fields.wheelchair,
-                  defaultChecked: fields.wheelchair.defaultValue === "on" || (!lastResult && access?.wheelchair),
-                }}
+                field={fields.wheelchair}
                 label={t("membership.access.wheelchair")}
                 hint={t("membership.access.wheelchairHint")}
               />
               <RadioGroup
-                field={{ ...fields.companions, defaultValue: fields.companions.defaultValue ?? String(companions) }}
+                field={fields.companions}
                 legend={t("membership.access.companions")}
                 hint={t("membership.access.companionsHint")}
                 options={COMPANION_CHOICES.map((value) => ({
@@ -201,10 +202,7 @@ export default function Membership() {
                 }))}
               />
               <TextField
-                field={{
-                  ...fields.otherNeeds,
-                  defaultValue: fields.otherNeeds.defaultValue ?? access?.otherNeeds ?? "",
-                }}
+                field={fields.otherNeeds}
                 label={t("membership.access.other")}
                 hint={t("membership.access.otherHint")}
               />

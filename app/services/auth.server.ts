@@ -50,9 +50,6 @@ export const DEFAULT_AUTH_POLICY: AuthPolicy = {
   passwordCost: DEFAULT_PASSWORD_COST,
 };
 
-export const PASSWORD_MIN_LENGTH = 8;
-export const PASSWORD_MAX_LENGTH = 200;
-
 export interface ResetRequested {
   customer: Customer;
   /** The secret for the emailed link; never stored. */
@@ -175,8 +172,13 @@ export function createAuth(store: Store, clock: Clock, policy: AuthPolicy = DEFA
 
     async signIn({ email, password, address, previousToken }) {
       const keys = [accountKey(email), addressKey("signin", address)];
-      const refused = await throttled(signInThrottle, keys);
-      if (refused) return refused;
+      const waiting = await throttled(signInThrottle, keys);
+      if (waiting) {
+        // A try during the wait is a guess too (the password is not looked at): hammering reaches
+        // the lock at the same pace as patient guessing, and keeps it.
+        for (const key of keys) await signInThrottle.recordFailure(key);
+        return (await throttled(signInThrottle, keys)) ?? waiting;
+      }
       const row = await db
         .selectFrom("customers")
         .selectAll()

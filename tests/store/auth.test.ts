@@ -36,7 +36,8 @@ describe.each(DIALECTS)("the auth service on %s", (dialect) => {
   });
   afterEach(() => store.drop());
 
-  const register = (values: Partial<typeof JO & { address: string }> = {}) => auth.register({ ...JO, address: "10.0.0.1", ...values });
+  const register = (values: Partial<typeof JO & { address: string }> = {}) =>
+    auth.register({ ...JO, address: "10.0.0.1", ...values });
   const signIn = (password: string, address = "10.0.0.2", email = JO.email) =>
     auth.signIn({ email, password, address });
 
@@ -112,12 +113,24 @@ describe.each(DIALECTS)("the auth service on %s", (dialect) => {
     for (let attempt = 0; attempt < freeFailures; attempt += 1)
       expect(await signIn("wrong", `10.5.0.${attempt}`)).toEqual({ ok: false, reason: "invalid" });
     expect(await signIn("wrong", "10.5.1.0")).toEqual({ ok: false, reason: "invalid" });
-    // The next one, at once, is refused without looking at the password.
-    expect(await signIn(JO.password, "10.5.1.1")).toMatchObject({ ok: false, reason: "throttled" });
-    clock.advance(POLICY.signInThrottle.baseDelayMs);
+    // The next one, at once, is refused without looking at the password, and counts: the wait grows.
+    const early = await signIn(JO.password, "10.5.1.1");
+    expect(early).toMatchObject({ ok: false, reason: "throttled" });
+    const retryAt = Date.parse((early as { retryAt: string }).retryAt);
+    expect(retryAt - clock.now().getTime()).toBe(2 * POLICY.signInThrottle.baseDelayMs);
+    clock.set(new Date(retryAt));
     expect(await signIn(JO.password, "10.5.1.2")).toMatchObject({ ok: true });
     // The right password forgets the account's failures.
     expect(await signIn("wrong", "10.5.2.0")).toEqual({ ok: false, reason: "invalid" });
+  });
+
+  it("twenty quick tries lock the account as surely as patient ones: tries during a wait count", async () => {
+    await register();
+    for (let attempt = 0; attempt < 20; attempt += 1) await signIn("wrong", `10.6.0.${attempt}`);
+    const refused = await signIn(JO.password, "10.6.1.0");
+    expect(refused).toMatchObject({ ok: false, reason: "throttled" });
+    const retryAt = Date.parse((refused as { retryAt: string }).retryAt);
+    expect(retryAt - clock.now().getTime()).toBe(POLICY.signInThrottle.lockMinutes * 60_000);
   });
 
   it("one address trying many accounts is refused too", async () => {
