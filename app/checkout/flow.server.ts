@@ -239,6 +239,30 @@ export async function profileContacts(context: AppLoadContext, state: CheckoutSt
   };
 }
 
+/**
+ * A signed-in customer's phone and delivery address, kept with their account where it has none
+ * yet, so the next checkout starts with them. What the account already holds is changed only on
+ * Manage details. Never a reason to fail the step.
+ */
+export async function rememberForNextTime(
+  context: AppLoadContext,
+  state: CheckoutState,
+  contacts: ContactDetails,
+): Promise<void> {
+  if (!state.buyer.customerId) return;
+  try {
+    const profile = await context.customers.profile(state.buyer.customerId);
+    if (!profile) return;
+    const changes = {
+      ...(!profile.phone && contacts.phone && { phone: contacts.phone }),
+      ...(!profile.address && contacts.address && { address: contacts.address }),
+    };
+    if (Object.keys(changes).length) await context.customers.updateProfile(profile.customerId, changes);
+  } catch (error) {
+    context.logger.warn({ err: error }, "contact details not kept with the account");
+  }
+}
+
 /** What tracked events name the basket by: its performance (a membership has none). */
 export const trackedPerformance = (state: CheckoutState) => state.reservation?.performanceId ?? "";
 

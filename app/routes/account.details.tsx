@@ -1,14 +1,15 @@
 import { data, redirect, type ActionFunctionArgs, type AppLoadContext, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import { useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { useTranslation } from "react-i18next";
 import { DETAILS_FIELDS, DETAILS_SAVED_PATH, detailsSchema } from "~/accounts/forms";
 import { requireCustomer } from "~/accounts/session.server";
-import { errorsForSummary, US_STATES, type Country } from "~/checkout/forms";
+import { errorsForSummary, type Country } from "~/checkout/forms";
 import { ErrorSummary } from "~/components/error-summary";
-import { CheckboxField, SelectInput, TextField } from "~/components/form-fields";
+import { CheckboxField, TextField } from "~/components/form-fields";
+import { AddressFields } from "~/components/address-fields";
 import { PostForm } from "~/components/post-form";
+import { useSchemaForm } from "~/components/use-schema-form";
 
 // Manage details: the name, phone, saved delivery address and contact consent a customer keeps
 // with their account, which the checkout fills in for them. The email is how they sign in, so it
@@ -71,14 +72,7 @@ export default function ManageDetails() {
   const { email, country, saved } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   // As useSchemaForm, with the saved details as the starting values.
-  const [form, fields] = useForm({
-    lastResult,
-    defaultValue: saved,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: detailsSchema(country) }),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-  });
-  const us = country === "US";
+  const [form, fields] = useSchemaForm(detailsSchema(country), lastResult, saved);
   return (
     <>
       <ErrorSummary errors={errorsForSummary(form.allErrors, DETAILS_FIELDS, t)} />
@@ -98,32 +92,12 @@ export default function ManageDetails() {
           type="tel"
           autoComplete="tel"
         />
-        <fieldset className="address" aria-describedby="address-hint">
-          <legend>{t("account.details.addressTitle")}</legend>
-          <p className="hint" id="address-hint">
-            {t("account.details.addressHint")}
-          </p>
-          <TextField field={fields.addressLine1} label={t("contacts.addressLine1")} autoComplete="address-line1" />
-          <TextField field={fields.addressLine2} label={t("contacts.addressLine2")} autoComplete="address-line2" />
-          <TextField field={fields.city} label={t("contacts.city")} autoComplete="address-level2" />
-          {us ? (
-            <>
-              <SelectInput
-                field={fields.state}
-                label={t("contacts.state")}
-                placeholder={t("contacts.chooseState")}
-                options={US_STATES.map((state) => ({ value: state.code, label: state.name }))}
-                autoComplete="address-level1"
-              />
-              <TextField field={fields.zip} label={t("contacts.zip")} autoComplete="postal-code" inputMode="numeric" />
-            </>
-          ) : (
-            <TextField field={fields.postcode} label={t("contacts.postcode")} autoComplete="postal-code" />
-          )}
-          <p>
-            {t("contacts.country")}: {t(us ? "contacts.countryUS" : "contacts.countryGB")}
-          </p>
-        </fieldset>
+        <AddressFields
+          fields={fields}
+          country={country}
+          legend={t("account.details.addressTitle")}
+          hint={t("account.details.addressHint")}
+        />
         <CheckboxField field={fields.contactConsent} label={t("contacts.consent")} />
         <div className="form-actions">
           <button type="submit" className="button">

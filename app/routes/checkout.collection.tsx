@@ -1,6 +1,5 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { useTranslation } from "react-i18next";
 import { acceptOwnChange, guardStep, nextStepPath, stepFrame, unlockForChange } from "~/checkout/flow.server";
@@ -9,6 +8,7 @@ import { CheckoutStep, CheckoutStepBoundary } from "~/components/checkout-step";
 import { RadioGroup } from "~/components/form-fields";
 import { formatMoney } from "~/components/format";
 import { PostForm } from "~/components/post-form";
+import { useSchemaForm } from "~/components/use-schema-form";
 
 // /checkout/collection: how the tickets reach the buyer, from the venue's methods (e-ticket, post
 // or mail within the deployment's country, box office or "theatre collection" as the venue's
@@ -44,13 +44,7 @@ export default function Collection() {
   const { frame, methods, chosen, currency } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const ids = methods.map((method) => method.id);
-  const [form, fields] = useForm({
-    lastResult,
-    defaultValue: { deliveryMethod: chosen ?? undefined },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: deliverySchema(ids) }),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-  });
+  const [form, fields] = useSchemaForm(deliverySchema(ids), lastResult, { deliveryMethod: chosen ?? undefined });
   return (
     <CheckoutStep
       title={t("checkout.steps.collection")}

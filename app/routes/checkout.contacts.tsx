@@ -1,6 +1,5 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import { useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { useTranslation } from "react-i18next";
 import type { ContactDetails } from "~/checkout/contact-details";
@@ -10,14 +9,17 @@ import {
   needsAddress,
   nextStepPath,
   profileContacts,
+  rememberForNextTime,
   stepFrame,
   unlockForChange,
   type CheckoutState,
 } from "~/checkout/flow.server";
-import { contactsSchema, errorsForSummary, US_STATES } from "~/checkout/forms";
+import { contactsSchema, errorsForSummary } from "~/checkout/forms";
 import { CheckoutStep, CheckoutStepBoundary } from "~/components/checkout-step";
-import { CheckboxField, RadioGroup, SelectInput, TextField } from "~/components/form-fields";
+import { CheckboxField, RadioGroup, TextField } from "~/components/form-fields";
+import { AddressFields } from "~/components/address-fields";
 import { PostForm } from "~/components/post-form";
+import { useSchemaForm } from "~/components/use-schema-form";
 
 // /checkout/contacts: who the tickets are for and how to reach them; the delivery address when
 // the tickets go by post (mail in the US), limited to the deployment's country; the venue's own
@@ -94,6 +96,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   };
   await context.baskets.setContacts(state.basketId, JSON.stringify(contacts));
   await acceptOwnChange(context, state);
+  await rememberForNextTime(context, state, contacts);
   return redirect(nextStepPath(state, "contacts"));
 }
 
@@ -101,14 +104,7 @@ export default function Contacts() {
   const { t } = useTranslation();
   const { frame, options, questions, saved } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
-  const [form, fields] = useForm({
-    lastResult,
-    defaultValue: saved,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: contactsSchema(options) }),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-  });
-  const us = options.country === "US";
+  const [form, fields] = useSchemaForm(contactsSchema(options), lastResult, saved);
   const answers = fields.question.getFieldset();
   const order = [
     "firstName",
@@ -145,35 +141,12 @@ export default function Contacts() {
           autoComplete="tel"
         />
         {options.needsAddress ? (
-          <fieldset className="address">
-            <legend>{t("contacts.addressTitle")}</legend>
-            <p className="hint">{t("contacts.addressCountryHint")}</p>
-            <TextField field={fields.addressLine1} label={t("contacts.addressLine1")} autoComplete="address-line1" />
-            <TextField field={fields.addressLine2} label={t("contacts.addressLine2")} autoComplete="address-line2" />
-            <TextField field={fields.city} label={t("contacts.city")} autoComplete="address-level2" />
-            {us ? (
-              <>
-                <SelectInput
-                  field={fields.state}
-                  label={t("contacts.state")}
-                  placeholder={t("contacts.chooseState")}
-                  options={US_STATES.map((state) => ({ value: state.code, label: state.name }))}
-                  autoComplete="address-level1"
-                />
-                <TextField
-                  field={fields.zip}
-                  label={t("contacts.zip")}
-                  autoComplete="postal-code"
-                  inputMode="numeric"
-                />
-              </>
-            ) : (
-              <TextField field={fields.postcode} label={t("contacts.postcode")} autoComplete="postal-code" />
-            )}
-            <p>
-              {t("contacts.country")}: {t(us ? "contacts.countryUS" : "contacts.countryGB")}
-            </p>
-          </fieldset>
+          <AddressFields
+            fields={fields}
+            country={options.country}
+            legend={t("contacts.addressTitle")}
+            hint={t("contacts.addressCountryHint")}
+          />
         ) : null}
         {questions.length > 0 ? (
           <fieldset className="venue-questions">

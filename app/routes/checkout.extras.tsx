@@ -1,6 +1,5 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { useTranslation } from "react-i18next";
 import {
@@ -16,6 +15,7 @@ import { CheckoutStep, CheckoutStepBoundary } from "~/components/checkout-step";
 import { formatMoney } from "~/components/format";
 import { TextField } from "~/components/form-fields";
 import { PostForm } from "~/components/post-form";
+import { useSchemaForm } from "~/components/use-schema-form";
 import { track } from "~/tracking/track.server";
 
 // /checkout/extras: the performance's upsells ("Enhance your experience"), a quantity each.
@@ -58,12 +58,7 @@ export default function Extras() {
   const { frame, extras, currency } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const ids = extras.map((extra) => extra.id);
-  const [form, fields] = useForm({
-    lastResult,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: extrasSchema(ids) }),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-  });
+  const [form, fields] = useSchemaForm(extrasSchema(ids), lastResult);
   const quantities = fields.qty.getFieldset();
   const order = ids.map((id) => `qty.${id}`);
   return (

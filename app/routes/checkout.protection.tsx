@@ -1,6 +1,5 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import { useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { useTranslation } from "react-i18next";
 import {
@@ -16,6 +15,7 @@ import { CheckoutStep, CheckoutStepBoundary } from "~/components/checkout-step";
 import { RadioGroup } from "~/components/form-fields";
 import { formatMoney } from "~/components/format";
 import { PostForm } from "~/components/post-form";
+import { useSchemaForm } from "~/components/use-schema-form";
 import { flashEvents, track } from "~/tracking/track.server";
 
 // /checkout/ticket-protection: refund protection, sold per ticket. The buyer must answer yes or
@@ -54,13 +54,7 @@ export default function TicketProtection() {
   const { t } = useTranslation();
   const { frame, fee, chosen } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
-  const [form, fields] = useForm({
-    lastResult,
-    defaultValue: { protection: chosen ?? undefined },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: protectionSchema }),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-  });
+  const [form, fields] = useSchemaForm(protectionSchema, lastResult, { protection: chosen ?? undefined });
   return (
     <CheckoutStep
       title={t("checkout.steps.ticket-protection")}

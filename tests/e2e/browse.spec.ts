@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { expect, test, waitForHydration } from "./fixtures";
-import { freeSeats, reserveSeats, seatName } from "./seats";
+import { freeSeats, goToLastMonth, reserveSeats, seatName } from "./seats";
 
 // The demo catalogue, loaded when the server starts: every show's first performance is tomorrow,
 // so which month the calendar opens on depends on the day the suite runs. The journeys choose
@@ -40,17 +40,6 @@ async function followFirstDate(page: Page) {
     await expect(page.locator("caption")).not.toHaveText(month);
   }
   throw new Error("no bookable date in four months");
-}
-
-/** Follows the Next links to the last month of the run. */
-async function goToLastMonth(page: Page) {
-  const next = page.getByRole("link", { name: /^Next:/ });
-  for (let months = 0; months < 6 && (await next.count()) > 0; months += 1) {
-    const month = (await page.locator("caption").textContent())!;
-    await next.click();
-    await expect(page.locator("caption")).not.toHaveText(month);
-  }
-  await expect(next).toHaveCount(0);
 }
 
 test("a buyer finds a show, filters its calendar, picks two seats, continues and sees the hold countdown", async ({

@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { expect, test, waitForHydration } from "./fixtures";
 import { receivedMail } from "./mail-server";
-import { firstPerformance } from "./seats";
+import { firstPerformance, payByCard } from "./seats";
 
 // From held seats to a paid order, with script and without, in a UK and a US deployment: extras,
 // ticket protection, post (mail), contact details, a promo code and a part-paying voucher, a 3-D
@@ -100,15 +100,6 @@ async function answerSteps(
   await page.getByRole("button", { name: "Continue" }).click();
   await expect(page).toHaveURL(/\/checkout\/payment$/);
   await axe();
-}
-
-async function payByCard(page: Page, number: string) {
-  await page.getByLabel("Credit or debit card").check();
-  await page.getByLabel("Card number", { exact: true }).fill(number);
-  await page.getByLabel("Name on card").fill("Jo Bloggs");
-  await page.getByLabel("Expiry date").fill("12/30");
-  await page.getByLabel("Security code (CVV)").fill(number.startsWith("3") ? "1234" : "123");
-  await page.getByRole("button", { name: /^Pay / }).click();
 }
 
 for (const profile of PROFILES) {

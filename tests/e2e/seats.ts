@@ -60,3 +60,24 @@ export async function reserveSeats(page: Page, javaScriptEnabled: boolean, seats
   }
   if (!javaScriptEnabled) await page.getByRole("button", { name: "Reserve selected seats" }).click();
 }
+
+/** Pays by card on the payment page: the sandbox's test cards (README), CVV by brand. */
+export async function payByCard(page: Page, number: string) {
+  await page.getByLabel("Credit or debit card").check();
+  await page.getByLabel("Card number", { exact: true }).fill(number);
+  await page.getByLabel("Name on card").fill("Jo Bloggs");
+  await page.getByLabel("Expiry date").fill("12/30");
+  await page.getByLabel("Security code (CVV)").fill(number.startsWith("3") ? "1234" : "123");
+  await page.getByRole("button", { name: /^Pay / }).click();
+}
+
+/** The last month of a show's calendar, where the demo's presale performances are. */
+export async function goToLastMonth(page: Page) {
+  const next = page.getByRole("link", { name: /^Next:/ });
+  for (let months = 0; months < 6 && (await next.count()) > 0; months += 1) {
+    const month = (await page.locator("caption").textContent())!;
+    await next.click();
+    await expect(page.locator("caption")).not.toHaveText(month);
+  }
+  await expect(next).toHaveCount(0);
+}

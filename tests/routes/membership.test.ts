@@ -4,7 +4,8 @@ import type { AppServices } from "~/context";
 import { importCatalogue } from "~/ticketing/import-catalogue.server";
 import { startServer } from "../support/app";
 import { buyerBrowser } from "../support/browser";
-import { smallCatalogue } from "../support/catalogue";
+import { smallCatalogueWithMembership } from "../support/catalogue";
+import { insertVoucher } from "../support/money";
 
 // Memberships as a browser without script meets them: joining Plus through the checkout,
 // registering access needs, and what each membership then changes: presale, fees, protection,
@@ -24,24 +25,7 @@ const CONTACTS = {
 };
 
 async function seedWithMembership(services: AppServices) {
-  await importCatalogue(
-    services.store,
-    {
-      ...smallCatalogue(),
-      memberships: [
-        {
-          kind: "plus",
-          name: "Plus membership",
-          months: 12,
-          prices: [
-            { currency: "GBP", price: 4500 },
-            { currency: "USD", price: 6000 },
-          ],
-        },
-      ],
-    },
-    fixedClock(services.clock.now()),
-  );
+  await importCatalogue(services.store, smallCatalogueWithMembership(), fixedClock(services.clock.now()));
 }
 
 describe("membership", () => {
@@ -161,6 +145,47 @@ describe("membership", () => {
     expect(next).toBe("/checkout/collection");
   });
 
+  it("member prices are offered to a Plus member only, and only a member may choose one", async () => {
+    const guest = buyerBrowser(server.url);
+    expect((await select(guest, onSale, ["A5"])).status).toBe(302);
+    const guestPage = await (await guest.get(ticketsPage(onSale))).text();
+    expect(guestPage).not.toContain(">Member, ");
+    const memberOption = await server.services.store.db
+      .selectFrom("price_options")
+      .select("id")
+      .where("kind", "=", "member")
+      .executeTakeFirstOrThrow();
+    const refused = await guest.post(ticketsPage(onSale), {
+      intent: "continue",
+      [`price-seat-${seats.get("A5")}`]: memberOption.id,
+    });
+    expect(refused.status).toBe(400);
+
+    const member = buyerBrowser(server.url);
+    await joinPlus(member, await register(member));
+    expect((await select(member, onSale, ["A6"])).status).toBe(302);
+    expect(await (await member.get(ticketsPage(onSale))).text()).toContain(">Member, £63.00<");
+    const chosen = await member.post(ticketsPage(onSale), {
+      intent: "continue",
+      [`price-seat-${seats.get("A6")}`]: memberOption.id,
+    });
+    expect(chosen.headers.get("Location")).toBe("/checkout/extras");
+    expect(await (await member.get("/checkout/extras")).text()).toContain("Member");
+  });
+
+  it("a promo code cannot be used on a membership on its own", async () => {
+    const buyer = buyerBrowser(server.url);
+    const email = await register(buyer);
+    await buyer.post("/membership", { intent: "join" });
+    await buyer.post("/checkout/contacts", { ...CONTACTS, email, confirmEmail: email });
+    const refused = await buyer.post("/checkout/payment", { intent: "promo", promoCode: "ANYCODE" });
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain("Promo code is not valid for this event");
+    // Taking it out of the basket empties the checkout.
+    expect((await buyer.post("/membership", { intent: "remove" })).headers.get("Location")).toBe("/membership");
+    expect((await buyer.get("/checkout/payment")).status).toBe(404);
+  });
+
   it("a member's basket says which benefits applied; a guest's does not", async () => {
     const member = buyerBrowser(server.url);
     const email = await register(member);
@@ -181,6 +206,8 @@ describe("membership", () => {
     // The member's contact details are there already; the guest types them.
     const memberContacts = await (await member.get("/checkout/contacts")).text();
     expect(memberContacts).toContain(`value="${email}"`);
+    // The phone given when joining was kept with the account (it had none).
+    expect(memberContacts).toContain('value="+442079460000"');
     await member.post("/checkout/contacts", { ...CONTACTS, email, confirmEmail: email });
     await guest.post("/checkout/contacts", {
       ...CONTACTS,
@@ -277,6 +304,21 @@ describe("membership", () => {
     expect(await visa.text()).toContain("Please enter a valid American Express card number");
     const paypal = await buyer.post("/checkout/payment", { intent: "pay", method: "paypal" });
     expect(paypal.status).toBe(400);
+    expect(gateway.charges).toBe(charges);
+
+    const voucherId = await insertVoucher(server.services.store, { redemptionCode: "AMEX1" });
+    const voucher = await server.services.store.db
+      .selectFrom("vouchers")
+      .select("number")
+      .where("id", "=", voucherId)
+      .executeTakeFirstOrThrow();
+    const byVoucher = await buyer.post("/checkout/payment", {
+      intent: "voucher",
+      voucherNumber: voucher.number,
+      voucherCode: "AMEX1",
+    });
+    expect(byVoucher.status).toBe(400);
+    expect(await byVoucher.text()).toContain("This order can only be paid with an American Express card.");
     expect(gateway.charges).toBe(charges);
 
     const amex = await buyer.post("/checkout/payment", { intent: "pay", ...AMEX });

@@ -1,13 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createBaskets } from "~/ticketing/baskets.server";
-import { createCheckout } from "~/ticketing/checkout.server";
-import { createInventory } from "~/ticketing/inventory.server";
-import { createOrders } from "~/ticketing/orders.server";
-import { createPromotions } from "~/ticketing/promotions.server";
-import { createVouchers } from "~/ticketing/vouchers.server";
-import { createMemberships } from "~/ticketing/memberships.server";
-import { seedSmallCatalogue } from "../support/engine";
+import { createEngine, seedSmallCatalogue } from "../support/engine";
 import { insertPromo, insertVoucher } from "../support/money";
 import { createTestStore, DIALECTS, type TestStore } from "../support/stores";
 
@@ -18,29 +11,7 @@ describe.each(DIALECTS)("placing and settling orders on %s", (dialect) => {
   let seed: Awaited<ReturnType<typeof seedSmallCatalogue>>;
   let engine: ReturnType<typeof build>;
 
-  function build() {
-    const inventory = createInventory(store, seed.clock);
-    const baskets = createBaskets(store, seed.clock);
-    const orders = createOrders(store, seed.clock);
-    const promotions = createPromotions(store, seed.clock);
-    const vouchers = createVouchers(store, seed.clock);
-    return {
-      inventory,
-      baskets,
-      orders,
-      promotions,
-      vouchers,
-      checkout: createCheckout({
-        store,
-        baskets,
-        orders,
-        promotions,
-        vouchers,
-        inventory,
-        memberships: createMemberships(store, seed.clock),
-      }),
-    };
-  }
+  const build = () => createEngine(store, seed.clock);
 
   async function basketWith(seats: string[], extras: { promoId?: string; voucherId?: string } = {}) {
     const basketId = randomUUID();

@@ -1,14 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createBaskets } from "~/ticketing/baskets.server";
-import { createCheckout } from "~/ticketing/checkout.server";
-import { createInventory, GUEST } from "~/ticketing/inventory.server";
+import { GUEST } from "~/ticketing/inventory.server";
 import { benefitsOf, entitlementsOf, NOT_A_MEMBER } from "~/ticketing/memberships";
-import { createMemberships } from "~/ticketing/memberships.server";
-import { createOrders } from "~/ticketing/orders.server";
-import { createPromotions } from "~/ticketing/promotions.server";
-import { createVouchers } from "~/ticketing/vouchers.server";
-import { seedSmallCatalogue } from "../support/engine";
+import { smallCatalogueWithMembership } from "../support/catalogue";
+import { createEngine, seedSmallCatalogue } from "../support/engine";
 import { createTestStore, DIALECTS, type TestStore } from "../support/stores";
 
 // Memberships against a real store: buying the paid one through a basket, what each membership
@@ -19,22 +14,7 @@ describe.each(DIALECTS)("memberships on %s", (dialect) => {
   let seed: Awaited<ReturnType<typeof seedSmallCatalogue>>;
   let engine: ReturnType<typeof build>;
 
-  function build() {
-    const inventory = createInventory(store, seed.clock);
-    const baskets = createBaskets(store, seed.clock);
-    const orders = createOrders(store, seed.clock);
-    const memberships = createMemberships(store, seed.clock);
-    const checkout = createCheckout({
-      store,
-      baskets,
-      orders,
-      promotions: createPromotions(store, seed.clock),
-      vouchers: createVouchers(store, seed.clock),
-      inventory,
-      memberships,
-    });
-    return { inventory, baskets, orders, memberships, checkout };
-  }
+  const build = () => createEngine(store, seed.clock);
 
   async function newCustomer() {
     const id = randomUUID();
@@ -75,20 +55,7 @@ describe.each(DIALECTS)("memberships on %s", (dialect) => {
 
   beforeAll(async () => {
     store = await createTestStore(dialect, 20);
-    seed = await seedSmallCatalogue(store, {
-      ...(await import("../support/catalogue")).smallCatalogue(),
-      memberships: [
-        {
-          kind: "plus",
-          name: "Plus membership",
-          months: 12,
-          prices: [
-            { currency: "GBP", price: 4500 },
-            { currency: "USD", price: 6000 },
-          ],
-        },
-      ],
-    });
+    seed = await seedSmallCatalogue(store, smallCatalogueWithMembership());
     engine = build();
   });
   afterAll(() => store.drop());

@@ -4,14 +4,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { GatewayResult, PaymentGateway } from "~/payments/gateway";
 import { createLogger } from "~/server/logger.server";
 import { createPaymentService } from "~/services/payments.server";
-import { createBaskets } from "~/ticketing/baskets.server";
-import { createCheckout } from "~/ticketing/checkout.server";
-import { createInventory } from "~/ticketing/inventory.server";
-import { createOrders, type Order } from "~/ticketing/orders.server";
-import { createPromotions } from "~/ticketing/promotions.server";
-import { createVouchers } from "~/ticketing/vouchers.server";
-import { createMemberships } from "~/ticketing/memberships.server";
-import { seedSmallCatalogue } from "../support/engine";
+import type { Order } from "~/ticketing/orders.server";
+import { createEngine, seedSmallCatalogue } from "../support/engine";
 import { insertVoucher } from "../support/money";
 import { createTestStore, DIALECTS, type TestStore } from "../support/stores";
 
@@ -84,20 +78,7 @@ describe.each(DIALECTS)("paying for orders on %s", (dialect) => {
   let seed: Awaited<ReturnType<typeof seedSmallCatalogue>>;
 
   function build(inlineWaitMs = 1000) {
-    const inventory = createInventory(store, seed.clock);
-    const baskets = createBaskets(store, seed.clock);
-    const orders = createOrders(store, seed.clock);
-    const promotions = createPromotions(store, seed.clock);
-    const vouchers = createVouchers(store, seed.clock);
-    const checkout = createCheckout({
-      store,
-      baskets,
-      orders,
-      promotions,
-      vouchers,
-      inventory,
-      memberships: createMemberships(store, seed.clock),
-    });
+    const { inventory, baskets, orders, vouchers, checkout } = createEngine(store, seed.clock);
     const scripted = scriptedGateway();
     const paid: string[] = [];
     const payments = createPaymentService({

@@ -125,3 +125,21 @@ export function smallCatalogue() {
   } satisfies CatalogueInput;
   return structuredClone(catalogue);
 }
+
+/** The small catalogue with the Plus membership on sale, at £45 and $60 a year. */
+export function smallCatalogueWithMembership() {
+  return {
+    ...smallCatalogue(),
+    memberships: [
+      {
+        kind: "plus" as const,
+        name: "Plus membership",
+        months: 12,
+        prices: [
+          { currency: "GBP" as const, price: 4500 },
+          { currency: "USD" as const, price: 6000 },
+        ],
+      },
+    ],
+  } satisfies CatalogueInput;
+}

@@ -4,7 +4,14 @@ import type { DialectName } from "~/db/connection.server";
 import type { Store } from "~/db/connection.server";
 import type { CatalogueInput } from "~/ticketing/catalogue-file";
 import { importCatalogue } from "~/ticketing/import-catalogue.server";
+import type { Clock } from "~/clock";
+import { createBaskets } from "~/ticketing/baskets.server";
+import { createCheckout } from "~/ticketing/checkout.server";
 import { createInventory, type Inventory } from "~/ticketing/inventory.server";
+import { createMemberships } from "~/ticketing/memberships.server";
+import { createOrders } from "~/ticketing/orders.server";
+import { createPromotions } from "~/ticketing/promotions.server";
+import { createVouchers } from "~/ticketing/vouchers.server";
 import { smallCatalogue } from "./catalogue";
 import { createTestStore, type TestStore } from "./stores";
 
@@ -69,4 +76,16 @@ export function useSeededStore(
     await made!.store.db.deleteFrom("seat_claims").where("status", "!=", "withheld").execute();
     await made!.store.db.deleteFrom("standing_claims").execute();
   });
+}
+
+/** The engine's parts over one store and clock, wired as the server wires them. */
+export function createEngine(store: Store, clock: Clock) {
+  const inventory = createInventory(store, clock);
+  const baskets = createBaskets(store, clock);
+  const orders = createOrders(store, clock);
+  const promotions = createPromotions(store, clock);
+  const vouchers = createVouchers(store, clock);
+  const memberships = createMemberships(store, clock);
+  const checkout = createCheckout({ store, baskets, orders, promotions, vouchers, inventory, memberships });
+  return { inventory, baskets, orders, promotions, vouchers, memberships, checkout };
 }
