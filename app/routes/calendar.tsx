@@ -9,7 +9,7 @@ import {
 } from "@remix-run/react";
 import { formatInTimeZone, fromZonedTime } from "date-fns-tz";
 import { useTranslation } from "react-i18next";
-import { membershipOf, readBuyer, promoCookieHeader } from "~/checkout/buyer.server";
+import { membershipOf, readBuyer, promoCookieHeader, type Buyer } from "~/checkout/buyer.server";
 import { entitlementsOf } from "~/ticketing/memberships";
 import { CalendarFilters, filterSummary, type CalendarFilterValues } from "~/components/calendar-filters";
 import { addMonths, formatMonth, type PerformanceView } from "~/components/calendar-format";
@@ -88,7 +88,7 @@ function ruleView(promo: PromoCode, currency: string): PromoRuleView {
  * the outcome, or else the one the buyer already holds, if it is good for this show here. The
  * code itself never goes into a tracked event.
  */
-async function promoFor(request: Request, context: AppLoadContext, show: Show, url: URL, headers: Headers) {
+async function promoFor(context: AppLoadContext, buyer: Buyer, show: Show, url: URL, headers: Headers) {
   const events: ClientEvent[] = [];
   const promoContext = { runId: show.runId, titleSlug: show.slug, venueSlug: show.venueSlug, currency: show.currency };
   const fromLink = url.searchParams.get("pc");
@@ -116,10 +116,10 @@ async function promoFor(request: Request, context: AppLoadContext, show: Show, u
         : track(context, "promoDeeplinkError", { reason }),
     );
     // A bad link leaves a code the buyer already holds as it was.
-    const held = await heldPromo(request, context, promoContext);
+    const held = await heldPromo(context, buyer, promoContext);
     return { outcome: { outcome: reason } as PromoOutcome, promo: held, events };
   }
-  const held = await heldPromo(request, context, promoContext);
+  const held = await heldPromo(context, buyer, promoContext);
   const outcome: PromoOutcome | null = held
     ? { outcome: "applied", code: held.code, rule: ruleView(held, show.currency), fromLink: false }
     : null;
@@ -127,11 +127,10 @@ async function promoFor(request: Request, context: AppLoadContext, show: Show, u
 }
 
 async function heldPromo(
-  request: Request,
   context: AppLoadContext,
+  { promoCode }: Buyer,
   promoContext: Parameters<AppLoadContext["promotions"]["checkForRun"]>[1],
 ): Promise<PromoCode | null> {
-  const { promoCode } = await readBuyer(request, context);
   if (!promoCode) return null;
   const check = await context.promotions.checkForRun(promoCode, promoContext);
   return check.ok ? check.promo : null;
@@ -167,7 +166,9 @@ async function loadCalendar(request: Request, context: AppLoadContext, show: Sho
   const now = context.clock.now();
   const zone = show.timeZone;
   const headers = new Headers();
-  const promo = await promoFor(request, context, show, url, headers);
+  // Read once: the promo code and the membership both come from the buyer's cookies.
+  const buyer = await readBuyer(request, context);
+  const promo = await promoFor(context, buyer, show, url, headers);
 
   const span = await context.catalogue.runSpan(show.runId, now);
   const month = date
@@ -198,7 +199,7 @@ async function loadCalendar(request: Request, context: AppLoadContext, show: Sho
     facts = await factsFor(filter);
   }
 
-  const membership = await membershipOf(context, await readBuyer(request, context));
+  const membership = await membershipOf(context, buyer);
   const audiences = entitlementsOf(membership, withPromoEntitlements(GUEST, promo.promo)).presale;
   const views: PerformanceView[] = performances.map((performance) => {
     const state = saleState(performance, now, audiences);
