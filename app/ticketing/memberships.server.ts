@@ -3,20 +3,14 @@ import { addMonths } from "date-fns";
 import type { Transaction } from "kysely";
 import type { Clock } from "~/clock";
 import type { Store } from "~/db/connection.server";
-import type { Database } from "~/db/schema";
+import type { Database, MembershipProductTable } from "~/db/schema";
 import { MAX_COMPANIONS, NOT_A_MEMBER, type AccessNeeds, type MembershipStatus } from "./memberships";
 
 // Memberships in the store: what the paid one costs, the periods customers have bought, and the
 // access needs they registered.
 
-export interface MembershipProduct {
-  id: string;
-  kind: "plus";
-  name: string;
-  currency: string;
-  price: number;
-  months: number;
-}
+/** The paid membership as the operator prices it in one currency. */
+export type MembershipProduct = MembershipProductTable;
 
 export interface MembershipPeriod {
   startsAt: string;
