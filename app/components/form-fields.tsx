@@ -249,3 +249,20 @@ export function SelectInput({
     />
   );
 }
+
+/**
+ * A password being chosen (registering, resetting, an account after purchase): the same rules
+ * hint everywhere, and the browser's password manager may suggest one.
+ */
+export function NewPasswordField({ field, label }: { field: FieldLike; label: string }) {
+  const { t } = useTranslation();
+  return (
+    <TextField
+      field={field}
+      label={label}
+      hint={t("account.passwordHint")}
+      type="password"
+      autoComplete="new-password"
+    />
+  );
+}

@@ -7,7 +7,7 @@ import { throttledMessage } from "~/accounts/messages";
 import { authToken, currentCustomer, signInCookie } from "~/accounts/session.server";
 import { errorsForSummary } from "~/checkout/forms";
 import { ErrorSummary } from "~/components/error-summary";
-import { TextField } from "~/components/form-fields";
+import { NewPasswordField, TextField } from "~/components/form-fields";
 import { PostForm } from "~/components/post-form";
 import { useSchemaForm } from "~/components/use-schema-form";
 
@@ -59,13 +59,7 @@ export default function Register() {
         <TextField field={fields.firstName} label={t("contacts.firstName")} autoComplete="given-name" />
         <TextField field={fields.lastName} label={t("contacts.lastName")} autoComplete="family-name" />
         <TextField field={fields.email} label={t("account.email")} type="email" autoComplete="email" />
-        <TextField
-          field={fields.password}
-          label={t("account.password")}
-          hint={t("account.passwordHint")}
-          type="password"
-          autoComplete="new-password"
-        />
+        <NewPasswordField field={fields.password} label={t("account.password")} />
         <div className="form-actions">
           <button type="submit" className="button">
             {t("account.register.submit")}

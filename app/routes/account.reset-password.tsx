@@ -6,7 +6,7 @@ import { resetPasswordSchema } from "~/accounts/forms";
 import { signInCookie } from "~/accounts/session.server";
 import { errorsForSummary } from "~/checkout/forms";
 import { ErrorSummary } from "~/components/error-summary";
-import { TextField } from "~/components/form-fields";
+import { NewPasswordField } from "~/components/form-fields";
 import { PostForm } from "~/components/post-form";
 import { useSchemaForm } from "~/components/use-schema-form";
 
@@ -50,13 +50,7 @@ export default function ResetPassword() {
       <ErrorSummary errors={errorsForSummary(form.allErrors, ["password"], t)} />
       <h1>{t("account.reset.title")}</h1>
       <PostForm id={form.id} onSubmit={form.onSubmit}>
-        <TextField
-          field={fields.password}
-          label={t("account.newPassword")}
-          hint={t("account.passwordHint")}
-          type="password"
-          autoComplete="new-password"
-        />
+        <NewPasswordField field={fields.password} label={t("account.newPassword")} />
         <div className="form-actions">
           <button type="submit" className="button">
             {t("account.reset.submit")}

@@ -10,7 +10,7 @@ import { paidOrder } from "~/checkout/order.server";
 import { orderView } from "~/checkout/order-view.server";
 import { BasketSummary } from "~/components/checkout-step";
 import { ErrorSummary, type SummaryError } from "~/components/error-summary";
-import { TextField } from "~/components/form-fields";
+import { NewPasswordField } from "~/components/form-fields";
 import { formatDateTime } from "~/components/format";
 import { PostForm } from "~/components/post-form";
 import { useSchemaForm } from "~/components/use-schema-form";
@@ -133,13 +133,7 @@ function SignUpOffer({
         <>
           <p>{t("account.signUp.intro", { email })}</p>
           <PostForm id={form.id} onSubmit={form.onSubmit}>
-            <TextField
-              field={fields.password}
-              label={t("account.password")}
-              hint={t("account.passwordHint")}
-              type="password"
-              autoComplete="new-password"
-            />
+            <NewPasswordField field={fields.password} label={t("account.password")} />
             <div className="form-actions">
               <button type="submit" className="button">
                 {t("account.signUp.submit")}
