@@ -26,26 +26,19 @@ export function createMemberships(store: Store, clock: Clock) {
     async status(customerId: string | null): Promise<MembershipStatus> {
       if (!customerId) return NOT_A_MEMBER;
       const now = clock.now().toISOString();
+      // Periods not yet over: a renewal bought early starts when the current one ends, so the
+      // membership runs from the first of them to the end of the last.
       const [plus, access] = await Promise.all([
         db
           .selectFrom("memberships")
-          .select((eb) => eb.fn.max("ends_at").as("ends_at"))
+          .select((eb) => [eb.fn.min("starts_at").as("starts_at"), eb.fn.max("ends_at").as("ends_at")])
           .where("customer_id", "=", customerId)
           .where("kind", "=", "plus")
-          .where("starts_at", "<=", now)
           .where("ends_at", ">", now)
           .executeTakeFirst(),
         db.selectFrom("access_registrations").selectAll().where("customer_id", "=", customerId).executeTakeFirst(),
       ]);
-      // A renewal bought early starts when the current period ends: the membership lasts until the last one ends.
-      const latest = plus?.ends_at
-        ? await db
-            .selectFrom("memberships")
-            .select((eb) => eb.fn.max("ends_at").as("ends_at"))
-            .where("customer_id", "=", customerId)
-            .where("kind", "=", "plus")
-            .executeTakeFirst()
-        : undefined;
+      const latest = plus?.starts_at && String(plus.starts_at) <= now ? plus : undefined;
       return {
         plus: latest?.ends_at ? { endsAt: String(latest.ends_at) } : null,
         access: access
@@ -62,10 +55,6 @@ export function createMemberships(store: Store, clock: Clock) {
         .where("kind", "=", "plus")
         .where("currency", "=", currency)
         .executeTakeFirst();
-    },
-
-    async productById(id: string): Promise<MembershipProduct | undefined> {
-      return db.selectFrom("membership_products").selectAll().where("id", "=", id).executeTakeFirst();
     },
 
     /** Records (or changes) the customer's access needs: this is joining the access membership. */
