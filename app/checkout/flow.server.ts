@@ -278,7 +278,8 @@ export async function stepFrame(context: AppLoadContext, state: CheckoutState): 
   return {
     steps: stepsFor(state),
     summary: await basketSummary(context, state.reservation, state.price.priced),
-    priceChanged: state.price.changed,
+    // Seats lost to an expired hold change the total, but that is the expiry's news, not a price change.
+    priceChanged: state.price.changed && !state.reservation?.expired,
     holdExpired: state.reservation?.expired ?? false,
   };
 }

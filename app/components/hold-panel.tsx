@@ -80,9 +80,9 @@ export function HoldPanel({ hold, releaseTo }: { hold: HoldView; releaseTo?: str
           when: formatDateTime(hold.startsAt, hold.timeZone, i18n.language),
         })}
       </p>
-      {expired ? (
-        <p className="hold-panel__expired">{t("hold.expiredBody")}</p>
-      ) : (
+      {/* Once expired, the Session expired dialog below says so, with its two ways on: saying it
+          here as well made a screen reader read it twice. */}
+      {expired ? null : (
         <p className="hold-panel__clock">
           {t("hold.timeLeft")}{" "}
           <span className="hold-panel__time" role="timer" aria-live="off">

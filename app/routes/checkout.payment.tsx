@@ -71,8 +71,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     track(context, "fetchVouchers.request", { performanceId }),
     track(context, "fetchVouchers.success", { performanceId, count: state.price.priced.vouchers.length }),
   ];
-  // The order failed last time (declined, timed out, cancelled at PayPal): say so before the retry.
-  const retry = state.order?.status === "failed" || state.order?.status === "cancelled";
+  // The last payment failed (declined, timed out, cancelled at PayPal): say so before the retry.
+  // An order refused before any payment (a promo code used up meanwhile) had no payment to fail.
+  const lastPayment =
+    state.order?.status === "failed" || state.order?.status === "cancelled"
+      ? await context.payments.state(state.order)
+      : undefined;
+  const retry = lastPayment?.kind === "failed" || lastPayment?.kind === "timedOut";
   if (retry) events.push(track(context, "paymentRetryAlert", { performanceId }));
   return {
     frame: await stepFrame(context, state),
@@ -168,6 +173,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const events: ClientEvent[] = [
     track(context, "makePayment.request", { performanceId, method: submission.value.method }),
   ];
+  // What the Pay button said. A page without it, or with anything but a whole amount, is not one
+  // of ours as it stands now, and is refused like an out-of-date one.
+  const shown = Number(form.get("acceptedToPay"));
   const placed = await context.checkout.placeOrder(
     state.basketId,
     {
@@ -177,18 +185,20 @@ export async function action({ request, context }: ActionFunctionArgs) {
       language: await context.i18n.getLocale(request),
       customerId: state.buyer.customerId,
     },
+    { toPay: Number.isSafeInteger(shown) ? shown : -1 },
     state.benefits,
   );
   if (!placed.ok) {
     events.push(track(context, "makePayment.failure", { performanceId, reason: placed.reason }));
-    if (placed.reason === "priceChanged") return redirect("/checkout/payment");
+    await flashEvents(context, headers, events);
     const key = {
-      promoUsed: "promo.alreadyUsed",
-      voucherSpent: "vouchers.empty",
+      priceChanged: "payment.totalChanged",
+      promoUsed: "payment.promoUsedNotCharged",
+      voucherSpent: "payment.voucherSpentNotCharged",
       signInRequired: "membership.signInToBuy",
       empty: "checkout.emptyBasket",
     }[placed.reason];
-    return fail({ form: "pay", error: { key } }, 409);
+    return data({ intent, result: { form: "pay" as const, error: { key } } }, { status: 409, headers });
   }
   const method = submission.value.method;
   const input: PayInput =
@@ -245,6 +255,9 @@ export default function Payment() {
     onValidate: ({ formData }) => parseWithZod(formData, { schema: voucherSchema(voucherKind) }),
     shouldValidate: "onSubmit",
   });
+  // Pay was stopped because the amount had changed: the alert stays until the buyer has seen it,
+  // even when the page they pressed Pay on was only out of date (another tab's change).
+  const stoppedForPrice = formError?.error.key === "payment.totalChanged";
   const errors = [
     ...errorsForSummary(promoForm.allErrors, ["promoCode"], t),
     ...errorsForSummary(voucherForm.allErrors, ["voucherNumber", "voucherCode"], t),
@@ -253,7 +266,11 @@ export default function Payment() {
   const cardTypes = t("validation.orList", { items: cardTypeNames(brands) });
   const noMethods = methods.length === 0;
   return (
-    <CheckoutStep title={t("checkout.steps.payment")} frame={frame} errors={errors}>
+    <CheckoutStep
+      title={t("checkout.steps.payment")}
+      frame={stoppedForPrice ? { ...frame, priceChanged: true } : frame}
+      errors={errors}
+    >
       {retry ? (
         <div className="message message--error" role="alert">
           <p>{t("payment.retryAlert")}</p>
@@ -297,7 +314,7 @@ export default function Payment() {
             </button>
           </PostForm>
         ))}
-        {toPay > 0 ? (
+        {expired ? null : toPay > 0 ? (
           <PostForm id={voucherForm.id} onSubmit={voucherForm.onSubmit}>
             <input type="hidden" name="intent" value="voucher" />
             <TextField field={voucherFields.voucherNumber} label={t("payment.voucherNumber")} autoComplete="off" />
@@ -315,7 +332,13 @@ export default function Payment() {
         <h2 id="pay-title">{t("payment.methodLegend")}</h2>
         {formError ? <FormError error={formError.error} /> : null}
         {expired ? (
-          <p className="message message--error">{t("payment.expiredBody")}</p>
+          // Spec section 4: the pay button reads "Reservation expired". The hold panel beside it
+          // says why and offers to reselect or cancel, so the page does not say it again.
+          <div className="form-actions">
+            <button type="button" className="button" disabled>
+              {t("hold.reservationExpired")}
+            </button>
+          </div>
         ) : noMethods ? (
           <div className="message message--error" role="alert">
             <p>
@@ -326,6 +349,7 @@ export default function Payment() {
         ) : (
           <PostForm id={payForm.id} onSubmit={payForm.onSubmit}>
             <input type="hidden" name="intent" value="pay" />
+            <input type="hidden" name="acceptedToPay" value={toPay} />
             {toPay > 0 ? (
               <>
                 {sponsored ? <p className="message">{t("payment.sponsoredOnly")}</p> : null}

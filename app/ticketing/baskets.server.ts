@@ -1,7 +1,7 @@
 import type { Clock } from "~/clock";
 import type { Store } from "~/db/connection.server";
 import { activeClaim } from "./inventory.server";
-import { priceBasket, priceFingerprint, type Currency, type PricedBasket } from "./pricing";
+import { hasPriceChanged, priceBasket, priceFingerprint, type Currency, type PricedBasket } from "./pricing";
 import { priceRuleOf, type PromoCode } from "./promotions.server";
 
 // A basket's contents beyond its holds (price options, extras, protection, delivery, promo code,
@@ -315,11 +315,10 @@ export function createBaskets(store: Store, clock: Clock) {
           : null,
         vouchers: vouchers.map((voucher) => ({ id: voucher.id, balance: voucher.balance })),
       });
-      const fingerprint = priceFingerprint(priced);
       return {
         priced,
-        fingerprint,
-        changed: basket.last_seen_prices !== null && basket.last_seen_prices !== fingerprint,
+        fingerprint: priceFingerprint(priced),
+        changed: hasPriceChanged(basket.last_seen_prices, priced),
       };
     },
 

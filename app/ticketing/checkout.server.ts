@@ -55,19 +55,30 @@ export function createCheckout(deps: {
      * Creates the basket's order (once: a repeat returns the same order), at the prices the buyer
      * last accepted, and spends the promo code's use and the vouchers' money for it. An order that
      * failed or was cancelled (everything it spent given back) is placed again at today's prices.
+     *
+     * `accepted` is what the buyer's Pay button said. The order is placed only when that is exactly
+     * what is left to pay now: a voucher another buyer spent, a promo code used up or any price
+     * moved since the page was shown stops it, so nobody is charged an amount they did not see.
      */
     async placeOrder(
       basketId: string,
       customer: Customer,
+      accepted: { toPay: number },
       benefits: MemberBenefits = NO_BENEFITS,
     ): Promise<{ ok: true; order: Order } | { ok: false; reason: PlaceRefusal }> {
       const existing = await orders.byBasket(basketId);
       const reopening = existing?.status === "failed" || existing?.status === "cancelled";
-      if (existing && !reopening) return { ok: true, order: existing };
+      // Already placed (a second Pay, another tab, or a request a moment ago): its payment goes on
+      // at the amount accepted for it, and a page showing another amount is out of date.
+      const placedBefore = (order: Order) =>
+        order.status !== "pending_payment" || order.to_pay === accepted.toPay
+          ? ({ ok: true, order } as const)
+          : ({ ok: false, reason: "priceChanged" } as const);
+      if (existing && !reopening) return placedBefore(existing);
       const price = await baskets.price(basketId, benefits);
       if (!price || !price.priced.lines.some((line) => line.kind === "ticket" || line.kind === "membership"))
         return { ok: false, reason: "empty" };
-      if (price.changed) return { ok: false, reason: "priceChanged" };
+      if (price.changed || price.priced.toPay !== accepted.toPay) return { ok: false, reason: "priceChanged" };
       // A membership belongs to an account: nobody buys one anonymously.
       const membership = membershipLine(price.priced);
       if (membership && !customer.customerId) return { ok: false, reason: "signInRequired" };
@@ -103,11 +114,11 @@ export function createCheckout(deps: {
       if (existing && reopening) {
         const reopened = await orders.reopen(existing.id, placement);
         // Another request reopened it first; that one spends the code and vouchers.
-        if (!reopened) return { ok: true, order: (await orders.byBasket(basketId)) ?? existing };
+        if (!reopened) return placedBefore((await orders.byBasket(basketId)) ?? existing);
         order = reopened;
       } else {
         const placed = await orders.createOnce(placement);
-        if (!placed.created) return { ok: true, order: placed.order };
+        if (!placed.created) return placedBefore(placed.order);
         order = placed.order;
       }
 

@@ -123,11 +123,17 @@ export function priceBasket(input: PricingInput): PricedBasket {
 /**
  * A short fingerprint of everything the buyer is asked to pay. The basket keeps the one the buyer
  * last saw; a different one now means a price or fee changed, and the buyer must acknowledge it.
+ * What each voucher covers and what is left to pay are part of it: another buyer spending the same
+ * voucher changes what this buyer's card is charged, even though no price moved.
  */
 export function priceFingerprint(priced: PricedBasket): string {
-  return (
-    priced.lines.map((line) => `${line.kind}:${line.amount}`).join("|") + `|total:${priced.total}|${priced.currency}`
-  );
+  return [
+    ...priced.lines.map((line) => `${line.kind}:${line.amount}`),
+    `total:${priced.total}`,
+    ...priced.vouchers.map((voucher) => `voucher:${voucher.id}:${voucher.amount}`),
+    `toPay:${priced.toPay}`,
+    priced.currency,
+  ].join("|");
 }
 
 export function hasPriceChanged(lastSeen: string | null, priced: PricedBasket): boolean {

@@ -103,7 +103,7 @@ describe("account pages", () => {
       phone: "020 7946 0000",
       termsAccepted: "on",
     });
-    const paid = await buyer.post("/checkout/payment", { intent: "pay", ...CARD });
+    const paid = await buyer.pay({ ...CARD });
     expect(paid.headers.get("Location")).toBe("/checkout/confirmation");
     return server.services.store.db
       .selectFrom("orders")

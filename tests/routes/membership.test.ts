@@ -92,7 +92,7 @@ describe("membership", () => {
     expect(payment).toContain("Plus membership, 12 months");
     expect(payment).toContain("£45.00");
     expect(payment).not.toContain("Transaction fee");
-    const paid = await buyer.post("/checkout/payment", { intent: "pay", ...CARD });
+    const paid = await buyer.pay({ ...CARD });
     expect(paid.headers.get("Location")).toBe("/checkout/confirmation");
     const confirmation = await buyer.get("/checkout/confirmation");
     expect(confirmation.status).toBe(200);
@@ -299,10 +299,10 @@ describe("membership", () => {
 
     const gateway = server.services.sandboxGateway!;
     const charges = gateway.charges;
-    const visa = await buyer.post("/checkout/payment", { intent: "pay", ...CARD });
+    const visa = await buyer.pay({ ...CARD });
     expect(visa.status).toBe(400);
     expect(await visa.text()).toContain("Please enter a valid American Express card number");
-    const paypal = await buyer.post("/checkout/payment", { intent: "pay", method: "paypal" });
+    const paypal = await buyer.pay({ method: "paypal" });
     expect(paypal.status).toBe(400);
     expect(gateway.charges).toBe(charges);
 
@@ -321,7 +321,7 @@ describe("membership", () => {
     expect(await byVoucher.text()).toContain("This order can only be paid with an American Express card.");
     expect(gateway.charges).toBe(charges);
 
-    const amex = await buyer.post("/checkout/payment", { intent: "pay", ...AMEX });
+    const amex = await buyer.pay({ ...AMEX });
     expect(amex.headers.get("Location")).toBe("/checkout/confirmation");
     expect(gateway.charges).toBe(charges + 1);
   });

@@ -44,7 +44,7 @@ describe.each(DIALECTS)("placing and settling orders on %s", (dialect) => {
     const promoId = await newPromo(null);
     const voucherId = await newVoucher(1000);
     const basketId = await basketWith(["5", "6"], { promoId, voucherId });
-    const results = await Promise.all(Array.from({ length: 5 }, () => engine.checkout.placeOrder(basketId, JO)));
+    const results = await Promise.all(Array.from({ length: 5 }, () => engine.placeAsShown(basketId, JO)));
     const ids = new Set(results.map((result) => (result.ok ? result.order.id : result.reason)));
     expect(ids.size).toBe(1);
     const order = results[0]!.ok ? results[0]!.order : undefined;
@@ -65,23 +65,62 @@ describe.each(DIALECTS)("placing and settling orders on %s", (dialect) => {
 
   it("a single-use code already spent by another order: refused, and the second order is cancelled", async () => {
     const promoId = await newPromo(1);
-    const first = await engine.checkout.placeOrder(await basketWith(["3"], { promoId }), JO);
+    const first = await engine.placeAsShown(await basketWith(["3"], { promoId }), JO);
     expect(first.ok).toBe(true);
-    const second = await engine.checkout.placeOrder(await basketWith(["4"], { promoId }), JO);
+    const second = await engine.placeAsShown(await basketWith(["4"], { promoId }), JO);
     expect(second).toEqual({ ok: false, reason: "promoUsed" });
   });
 
   it("refuses an empty basket, and one whose prices changed since the buyer accepted them", async () => {
-    expect(await engine.checkout.placeOrder(randomUUID(), JO)).toEqual({ ok: false, reason: "empty" });
+    expect(await engine.placeAsShown(randomUUID(), JO)).toEqual({ ok: false, reason: "empty" });
     const basketId = await basketWith(["7"]);
     await engine.baskets.acknowledgePrices(basketId, "an older price");
-    expect(await engine.checkout.placeOrder(basketId, JO)).toEqual({ ok: false, reason: "priceChanged" });
+    expect(await engine.placeAsShown(basketId, JO)).toEqual({ ok: false, reason: "priceChanged" });
+  });
+
+  it("places the order only at the amount the buyer's Pay button showed", async () => {
+    const voucherId = await newVoucher(1000);
+    const first = await basketWith(["3"], { voucherId });
+    const second = await basketWith(["4"], { voucherId });
+    const shown = await engine.baskets.price(second);
+    await engine.baskets.acknowledgePrices(second, shown!.fingerprint);
+    // Both pages show the voucher's £10 taken off; the first buyer pays and spends it.
+    expect((await engine.placeAsShown(first, JO)).ok).toBe(true);
+    // The second page still says the old amount: stopped, nothing placed, nothing spent.
+    expect(await engine.checkout.placeOrder(second, JO, { toPay: shown!.priced.toPay })).toEqual({
+      ok: false,
+      reason: "priceChanged",
+    });
+    expect(await engine.orders.byBasket(second)).toBeUndefined();
+    // The basket itself knows the price moved, so the page shows the alert.
+    const now = await engine.baskets.price(second);
+    expect(now).toMatchObject({ changed: true, priced: { toPay: shown!.priced.toPay + 1000 } });
+    // Once the buyer has seen the new total, that total is what is placed.
+    await engine.baskets.acknowledgePrices(second, now!.fingerprint);
+    expect(await engine.checkout.placeOrder(second, JO, { toPay: now!.priced.toPay })).toMatchObject({
+      ok: true,
+      order: { to_pay: now!.priced.toPay },
+    });
+  });
+
+  it("a second Pay from a page showing another amount than the order's is refused, not charged", async () => {
+    const basketId = await basketWith(["5"]);
+    const placed = await engine.placeAsShown(basketId, JO);
+    if (!placed.ok) throw new Error(placed.reason);
+    expect(await engine.checkout.placeOrder(basketId, JO, { toPay: placed.order.to_pay + 1 })).toEqual({
+      ok: false,
+      reason: "priceChanged",
+    });
+    expect(await engine.checkout.placeOrder(basketId, JO, { toPay: placed.order.to_pay })).toMatchObject({
+      ok: true,
+      order: { id: placed.order.id },
+    });
   });
 
   it("completing sells the seats for good; failing gives the money and the code back", async () => {
     const promoId = await newPromo(1);
     const voucherId = await newVoucher(500);
-    const paid = await engine.checkout.placeOrder(await basketWith(["8"]), JO);
+    const paid = await engine.placeAsShown(await basketWith(["8"]), JO);
     if (!paid.ok) throw new Error(paid.reason);
     expect(await engine.checkout.completeOrder(paid.order)).toEqual({ ok: true });
     expect((await engine.orders.byBasket(paid.order.basket_id))?.status).toBe("paid");
@@ -97,7 +136,7 @@ describe.each(DIALECTS)("placing and settling orders on %s", (dialect) => {
     });
 
     seed.clock.set("2026-11-23T12:00:00.000Z");
-    const failing = await engine.checkout.placeOrder(await basketWith(["9"], { promoId, voucherId }), JO);
+    const failing = await engine.placeAsShown(await basketWith(["9"], { promoId, voucherId }), JO);
     if (!failing.ok) throw new Error(failing.reason);
     expect(await engine.vouchers.balanceOf(voucherId)).toBe(0);
     await engine.checkout.failOrder(failing.order, "failed");
@@ -113,7 +152,7 @@ describe.each(DIALECTS)("placing and settling orders on %s", (dialect) => {
   });
 
   it("an order whose hold ran out before payment completed is not sold", async () => {
-    const placed = await engine.checkout.placeOrder(await basketWith(["3"]), JO);
+    const placed = await engine.placeAsShown(await basketWith(["3"]), JO);
     if (!placed.ok) throw new Error(placed.reason);
     seed.clock.advance(16 * 60_000);
     expect(await engine.checkout.completeOrder(placed.order)).toEqual({ ok: false, reason: "expired" });

@@ -43,7 +43,7 @@ describe.each(DIALECTS)("memberships on %s", (dialect) => {
     const product = await engine.memberships.product("GBP");
     const basketId = randomUUID();
     await engine.baskets.setMembership(basketId, product!.id);
-    const placed = await engine.checkout.placeOrder(basketId, {
+    const placed = await engine.placeAsShown(basketId, {
       name: "Jo Bloggs",
       email: "jo@example.com",
       customerId,
@@ -80,7 +80,7 @@ describe.each(DIALECTS)("memberships on %s", (dialect) => {
     const product = await engine.memberships.product("GBP");
     const basketId = randomUUID();
     await engine.baskets.setMembership(basketId, product!.id);
-    expect(await engine.checkout.placeOrder(basketId, { name: "Jo", email: "jo@example.com" })).toEqual({
+    expect(await engine.placeAsShown(basketId, { name: "Jo", email: "jo@example.com" })).toEqual({
       ok: false,
       reason: "signInRequired",
     });

@@ -78,7 +78,7 @@ describe.each(DIALECTS)("paying for orders on %s", (dialect) => {
   let seed: Awaited<ReturnType<typeof seedSmallCatalogue>>;
 
   function build(inlineWaitMs = 1000) {
-    const { inventory, baskets, orders, vouchers, checkout } = createEngine(store, seed.clock);
+    const { inventory, baskets, orders, vouchers, checkout, placeAsShown } = createEngine(store, seed.clock);
     const scripted = scriptedGateway();
     const paid: string[] = [];
     const payments = createPaymentService({
@@ -93,7 +93,7 @@ describe.each(DIALECTS)("paying for orders on %s", (dialect) => {
         paid.push(order.id);
       },
     });
-    return { inventory, baskets, orders, vouchers, checkout, payments, scripted, paid };
+    return { inventory, baskets, orders, vouchers, checkout, placeAsShown, payments, scripted, paid };
   }
 
   async function basketWith(engine: ReturnType<typeof build>, seat: string, voucherId?: string) {
@@ -105,7 +105,7 @@ describe.each(DIALECTS)("paying for orders on %s", (dialect) => {
     });
     if (!held.ok) throw new Error(held.reason);
     if (voucherId) await engine.baskets.addVoucher(basketId, voucherId);
-    const placed = await engine.checkout.placeOrder(basketId, JO);
+    const placed = await engine.placeAsShown(basketId, JO);
     if (!placed.ok) throw new Error(placed.reason);
     return { basketId, order: placed.order };
   }
@@ -178,7 +178,7 @@ describe.each(DIALECTS)("paying for orders on %s", (dialect) => {
     expect(await engine.vouchers.balanceOf(voucherId)).toBe(500);
     expect(await seatStatus("5")).toMatchObject({ status: "held" });
 
-    const again = await engine.checkout.placeOrder(basketId, JO);
+    const again = await engine.placeAsShown(basketId, JO);
     expect(again).toMatchObject({ ok: true, order: { id: order.id, number: order.number, status: "pending_payment" } });
     expect(await engine.vouchers.balanceOf(voucherId)).toBe(0);
     const second = engine.payments.pay((again as { order: Order }).order, { method: "card", card: CARD }, REQUEST);

@@ -1,4 +1,5 @@
 import { createCookie } from "@remix-run/node";
+import { JSDOM } from "jsdom";
 import { TEST_SECRET } from "./app";
 
 /**
@@ -35,5 +36,26 @@ export function buyerBrowser(url: (path: string) => string) {
         await fetch(url(path), { method: "POST", headers: { Cookie: cookieHeader() }, body, redirect: "manual" }),
       );
     },
+    /**
+     * Presses Pay on the payment page as it stands now: the Pay form's own hidden fields (the
+     * amount its button shows among them) with the buyer's entries.
+     */
+    async pay(entries: Record<string, string>) {
+      const shown = payForm(await (await this.get("/checkout/payment")).text());
+      return this.post("/checkout/payment", { ...shown.fields, ...entries });
+    },
+  };
+}
+
+/** The payment page's Pay form: its hidden fields (but the CSRF token, which `post` adds) and its button's words. */
+export function payForm(html: string) {
+  const form = new JSDOM(html).window.document.querySelector<HTMLFormElement>("form#pay");
+  if (!form) throw new Error("no Pay form on the page");
+  const hidden = [...form.querySelectorAll<HTMLInputElement>("input[type=hidden]")].filter(
+    (input) => input.name !== "csrf",
+  );
+  return {
+    fields: Object.fromEntries(hidden.map((input) => [input.name, input.value])),
+    label: form.querySelector("button[type=submit]")?.textContent ?? "",
   };
 }

@@ -5,8 +5,8 @@ import type { Store } from "~/db/connection.server";
 import type { CatalogueInput } from "~/ticketing/catalogue-file";
 import { importCatalogue } from "~/ticketing/import-catalogue.server";
 import type { Clock } from "~/clock";
-import { createBaskets } from "~/ticketing/baskets.server";
-import { createCheckout } from "~/ticketing/checkout.server";
+import { createBaskets, NO_BENEFITS, type MemberBenefits } from "~/ticketing/baskets.server";
+import { createCheckout, type Customer } from "~/ticketing/checkout.server";
 import { createInventory, type Inventory } from "~/ticketing/inventory.server";
 import { createMemberships } from "~/ticketing/memberships.server";
 import { createOrders } from "~/ticketing/orders.server";
@@ -87,5 +87,10 @@ export function createEngine(store: Store, clock: Clock) {
   const vouchers = createVouchers(store, clock);
   const memberships = createMemberships(store, clock);
   const checkout = createCheckout({ store, baskets, orders, promotions, vouchers, inventory, memberships });
-  return { inventory, baskets, orders, promotions, vouchers, memberships, checkout };
+  /** Pay pressed on a page showing the basket as it is priced now (what the payment page shows). */
+  async function placeAsShown(basketId: string, customer: Customer, benefits: MemberBenefits = NO_BENEFITS) {
+    const shown = await baskets.price(basketId, benefits);
+    return checkout.placeOrder(basketId, customer, { toPay: shown?.priced.toPay ?? 0 }, benefits);
+  }
+  return { inventory, baskets, orders, promotions, vouchers, memberships, checkout, placeAsShown };
 }

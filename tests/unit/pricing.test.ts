@@ -116,6 +116,9 @@ describe("pricing a basket", () => {
     expect(hasPriceChanged(seen, priceBasket(basket()))).toBe(false);
     expect(hasPriceChanged(seen, priceBasket(basket({ transactionFee: 300 })))).toBe(true);
     expect(hasPriceChanged(null, priceBasket(basket({ transactionFee: 300 })))).toBe(false);
+    // Nothing priced differently, but a voucher now covers less: the card would be charged more.
+    const withVoucher = priceFingerprint(priceBasket(basket({ vouchers: [{ id: "v1", balance: 500 }] })));
+    expect(hasPriceChanged(withVoucher, priceBasket(basket({ vouchers: [{ id: "v1", balance: 0 }] })))).toBe(true);
   });
   it("prices the paid membership as a line of its own; a membership alone has no transaction fee", () => {
     const membership = { productId: "plus-gbp", name: "Plus membership", months: 12, price: 4500 };

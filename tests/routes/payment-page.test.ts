@@ -1,0 +1,126 @@
+import { JSDOM } from "jsdom";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServer } from "../support/app";
+import { buyerBrowser, payForm } from "../support/browser";
+import { insertPromo } from "../support/money";
+import { seedSmall } from "../support/seed";
+
+// Issue 14, item 7: the payment page tells the buyer only what is true. A refusal before any
+// payment is not a failed payment; an expired reservation is not a price change, nor an order
+// paid by vouchers.
+
+type Buyer = ReturnType<typeof buyerBrowser>;
+
+const CARD = { method: "card", cardNumber: "4242 4242 4242 4242", cardOwner: "Jo Bloggs", expiry: "12/30", cvv: "123" };
+
+const text = (html: string) => new JSDOM(html).window.document.body.textContent ?? "";
+
+describe("the payment page", () => {
+  let server: Awaited<ReturnType<typeof startServer>>;
+  let performanceId: string;
+  let seats: Map<string, number>;
+
+  beforeAll(async () => {
+    server = await startServer({}, { seed: seedSmall });
+    const db = server.services.store.db;
+    performanceId = (
+      await db
+        .selectFrom("performances")
+        .select("id")
+        .where("presale_from", "is", null)
+        .orderBy("starts_at")
+        .executeTakeFirstOrThrow()
+    ).id;
+    const rows = await db.selectFrom("seats").select(["id", "row_name", "label"]).execute();
+    seats = new Map(rows.map((row) => [`${row.row_name}${row.label}`, row.id]));
+  });
+  afterAll(() => server.close());
+
+  async function toPayment(buyer: Buyer, seat: string) {
+    const db = server.services.store.db;
+    const tickets = `/shows/test-show/test-hall/tickets/${performanceId}`;
+    expect(
+      (
+        await buyer.post(tickets, [
+          ["intent", "select"],
+          ["seat", String(seats.get(seat))],
+        ])
+      ).status,
+    ).toBe(302);
+    await buyer.post(tickets, { intent: "continue" });
+    const extra = await db.selectFrom("extras").select("id").executeTakeFirstOrThrow();
+    await buyer.post("/checkout/extras", { [`qty.${extra.id}`]: "0" });
+    await buyer.post("/checkout/ticket-protection", { protection: "no" });
+    const eTicket = await db
+      .selectFrom("delivery_methods")
+      .select("id")
+      .where("kind", "=", "eTicket")
+      .executeTakeFirstOrThrow();
+    await buyer.post("/checkout/collection", { deliveryMethod: eTicket.id });
+    const contacts = await buyer.post("/checkout/contacts", {
+      firstName: "Jo",
+      lastName: "Bloggs",
+      email: "jo@example.com",
+      confirmEmail: "jo@example.com",
+      phone: "020 7946 0000",
+      termsAccepted: "on",
+    });
+    expect(contacts.headers.get("Location")).toBe("/checkout/payment");
+  }
+
+  it("a promo code used up before Pay: nothing charged, and no talk of a payment that never happened", async () => {
+    const promoId = await insertPromo(server.services.store, { code: "LASTONE", usage_limit: 1 });
+    const buyer = buyerBrowser(server.url);
+    await toPayment(buyer, "B4");
+    expect((await buyer.post("/checkout/payment", { intent: "promo", promoCode: "LASTONE" })).status).toBe(302);
+    // Someone else's order takes the code's last use while this buyer types their card.
+    await server.services.store.db
+      .updateTable("promo_codes")
+      .set({ used_count: 1 })
+      .where("id", "=", promoId)
+      .execute();
+
+    const refused = await buyer.pay(CARD);
+    expect(refused.status).toBe(409);
+    const page = text(await refused.text());
+    expect(page).toContain("This promo code has already been used, so nothing has been charged.");
+    expect(page).not.toContain("Your last payment didn't go through");
+    const again = text(await (await buyer.get("/checkout/payment")).text());
+    expect(again).not.toContain("Your last payment didn't go through");
+  });
+
+  it("a declined card is a payment that didn't go through, and the page says so", async () => {
+    const buyer = buyerBrowser(server.url);
+    await toPayment(buyer, "B5");
+    const declined = await buyer.pay({ ...CARD, cardNumber: "4000 0000 0000 0002" });
+    expect(declined.headers.get("Location")).toBe("/checkout/failed");
+    expect(text(await (await buyer.get("/checkout/payment")).text())).toContain("Your last payment didn't go through");
+  });
+
+  it("an expired reservation: the button reads Reservation expired, with no price change or voucher cover claimed", async () => {
+    const buyer = buyerBrowser(server.url);
+    await toPayment(buyer, "B6");
+    const past = new Date(Date.now() - 60_000).toISOString();
+    const db = server.services.store.db;
+    await db.updateTable("seat_claims").set({ held_until: past }).where("seat_id", "=", seats.get("B6")!).execute();
+    await db
+      .updateTable("holds")
+      .set({ expires_at: past })
+      .where("id", "in", db.selectFrom("seat_claims").select("hold_id").where("seat_id", "=", seats.get("B6")!))
+      .execute();
+
+    const html = await (await buyer.get("/checkout/payment")).text();
+    const document = new JSDOM(html).window.document;
+    const page = document.body.textContent ?? "";
+    expect(page).not.toContain("Prices have changed");
+    expect(page).not.toMatch(/vouchers cover the whole order/);
+    expect(page.split("Your session has timed out.").length - 1).toBeLessThanOrEqual(1);
+    expect(() => payForm(html)).toThrow();
+    const button = [...document.querySelectorAll("button")].find((candidate) =>
+      candidate.textContent?.includes("Reservation expired"),
+    );
+    expect(button?.disabled).toBe(true);
+    // Reselect and Cancel order are offered (the session expired panel).
+    expect(page).toContain("Reselect seats");
+  });
+});
