@@ -23,7 +23,11 @@ import type { AuthService } from "~/services/auth.server";
 // name, and the order becomes the new account's. The action acts only on the order this page
 // shows (found by the buyer's own cookies, never by anything posted), only while it has no customer.
 
-export const handle = { titleKey: "checkout.steps.confirmation" };
+export const handle = {
+  // Without a paid order the page says it found none: its title must not say "Order complete".
+  titleKey: (data: unknown) =>
+    (data as { order?: unknown } | undefined)?.order ? "checkout.steps.confirmation" : "confirmation.noOrderTitle",
+};
 
 /** What the page offers about accounts: the sign-up form, news that it worked, or nothing. */
 type SignUp = "offer" | "created" | null;
@@ -159,7 +163,7 @@ export default function Confirmation() {
   if (!order) {
     return (
       <>
-        <h1>{t("checkout.steps.confirmation")}</h1>
+        <h1>{t("confirmation.noOrderTitle")}</h1>
         <p>{t("confirmation.noOrder")}</p>
         <p>
           <Link to="/">{t("confirmation.findShow")}</Link>

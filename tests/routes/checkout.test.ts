@@ -182,6 +182,10 @@ describe("checkout", () => {
     const buyer = buyerBrowser(server.url);
     const html = await (await buyer.get("/checkout/confirmation")).text();
     expect(html).toContain("find a completed order for you");
+    // Neither the document's title nor the heading claims an order is complete.
+    expect(html).not.toContain("Order complete");
+    expect(/<title>([^<]*)<\/title>/.exec(html)?.[1]).toMatch(/^Order not found – /);
+    expect(html).toMatch(/<h1>Order not found<\/h1>/);
   });
 
   it("pressing Pay twice at once charges once", async () => {
