@@ -456,7 +456,8 @@ describe("account pages", () => {
       expect(failure).toContain("Sorry, we couldn't create your account");
       expect(failure).toMatch(/<a[^>]*href="\/account\/sign-in"[^>]*>Sign in to your account<\/a>/);
       expect(failure).toMatch(/<a[^>]*href="\/account\/forgotten-password"[^>]*>Reset your password<\/a>/);
-      expect(failure).toMatch(/<a[^>]*href="tel:02079460000"[^>]*>Contact support on 020 7946 0000<\/a>/);
+      // The venue's own number (Test Hall's), not the deployment's.
+      expect(failure).toMatch(/<a[^>]*href="tel:02079460999"[^>]*>Contact support on 020 7946 0999<\/a>/);
       // The summary at the top leads to it; no point asking for the password again.
       expect(page).toContain('href="#sign-up-failed"');
       expect(page).not.toMatch(/<input[^>]*name="password"/);
