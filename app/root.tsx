@@ -85,8 +85,11 @@ function hasErrors(actionData: unknown): boolean {
 }
 
 interface PageHandle {
-  /** The translation key of the page's title, in the page's wording set… */
-  titleKey?: string;
+  /**
+   * The translation key of the page's title, in the page's wording set (from the page's data
+   * where one route shows different pages: a title must not claim what the page does not)…
+   */
+  titleKey?: string | ((data: unknown) => string);
   /** …or the title itself, from the page's data (a show's or a venue's name). */
   title?: (data: unknown) => string | undefined;
 }
@@ -104,7 +107,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
         .reverse()
         .map((match) => {
           const handle = match.handle as PageHandle | undefined;
-          return handle?.title?.(match.data) ?? (handle?.titleKey ? t(handle.titleKey) : undefined);
+          const titleKey = typeof handle?.titleKey === "function" ? handle.titleKey(match.data) : handle?.titleKey;
+          return handle?.title?.(match.data) ?? (titleKey ? t(titleKey) : undefined);
         })
         .find(Boolean);
   const routerState = useContext(UNSAFE_DataRouterStateContext);

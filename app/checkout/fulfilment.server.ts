@@ -116,7 +116,8 @@ export function createFulfilment(deps: {
         total: money(view.summary.total),
         paid: money(view.summary.toPay),
         eTicketsUrl: view.eTicketsKey ? `${config.publicUrl}/e-tickets/${view.eTicketsKey}` : null,
-        supportPhone: t("venue.supportPhone"),
+        // The venue's own number; the deployment's for an order of no venue (a membership).
+        supportPhone: view.supportPhone ?? t("venue.supportPhone"),
       },
       (key: string, values?: Record<string, unknown>) => t(key, values),
     );

@@ -1,9 +1,11 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { THEME_LOGO_TEXT, type ThemeName } from "~/themes/themes";
+import { telHref, useSupportPhone } from "./support-phone";
 
 export function SiteHeader({ theme, customer }: { theme: ThemeName; customer: { firstName: string } | null }) {
   const { t } = useTranslation();
+  const phone = useSupportPhone();
   return (
     <header className="site-header">
       <Link to="/" className="site-header__brand">
@@ -16,8 +18,7 @@ export function SiteHeader({ theme, customer }: { theme: ThemeName; customer: { 
         />
       </Link>
       <p className="site-header__support">
-        {t("frame.supportPrompt")}{" "}
-        <a href={`tel:${t("venue.supportPhone").replace(/\s+/g, "")}`}>{t("venue.supportPhone")}</a>
+        {t("frame.supportPrompt")} <a href={telHref(phone)}>{phone}</a>
       </p>
       <p className="site-header__account">
         {customer ? (

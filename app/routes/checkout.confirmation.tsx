@@ -13,6 +13,7 @@ import { ErrorSummary, type SummaryError } from "~/components/error-summary";
 import { NewPasswordField } from "~/components/form-fields";
 import { formatDateTime } from "~/components/format";
 import { PostForm } from "~/components/post-form";
+import { telHref, useSupportPhone, type SupportPhoneHandle } from "~/components/support-phone";
 import { useSchemaForm } from "~/components/use-schema-form";
 import type { AuthService } from "~/services/auth.server";
 
@@ -23,19 +24,24 @@ import type { AuthService } from "~/services/auth.server";
 // name, and the order becomes the new account's. The action acts only on the order this page
 // shows (found by the buyer's own cookies, never by anything posted), only while it has no customer.
 
-export const handle = { titleKey: "checkout.steps.confirmation" };
+export const handle: SupportPhoneHandle & { titleKey: (data: unknown) => string } = {
+  // Without a paid order the page says it found none: its title must not say "Order complete".
+  titleKey: (data) =>
+    (data as { order?: unknown } | undefined)?.order ? "checkout.steps.confirmation" : "confirmation.noOrderTitle",
+  // The venue of the order shown, even when the buyer has since started a basket elsewhere.
+  supportPhone: (data) => {
+    const order = (data as { order?: { supportPhone: string | null } | null } | undefined)?.order;
+    return order ? order.supportPhone : undefined;
+  },
+};
 
 /** What the page offers about accounts: the sign-up form, news that it worked, or nothing. */
 type SignUp = "offer" | "created" | null;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const order = await paidOrder(request, context);
-  if (!order) return { order: null, signUp: null, supportPhone: "" };
-  const [view, customer, language] = await Promise.all([
-    orderView(context.store.db, order),
-    currentCustomer(request, context),
-    context.i18n.getLocale(request),
-  ]);
+  if (!order) return { order: null, signUp: null };
+  const [view, customer] = await Promise.all([orderView(context.store.db, order), currentCustomer(request, context)]);
   const signUp: SignUp = customer
     ? accountCreated(request) && order.customer_id === customer.id
       ? "created"
@@ -43,9 +49,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     : order.customer_id
       ? null
       : "offer";
-  // The venue's own number, as the confirmation email gives it.
-  const venueWording = await context.i18n.createInstance(language, context.i18n.wordingSetFor(view.venueSlug));
-  return { order: view, signUp, supportPhone: venueWording.t("venue.supportPhone") };
+  return { order: view, signUp };
 }
 
 type Registered = Awaited<ReturnType<AuthService["register"]>>;
@@ -97,16 +101,15 @@ type SignUpForm = ReturnType<typeof useSchemaForm<typeof signUpSchema>>;
 /** Create an account with a password, or, when that failed, the ways on from here. */
 function SignUpOffer({
   email,
-  supportPhone,
   signUpForm: [form, fields],
   failed,
 }: {
   email: string;
-  supportPhone: string;
   signUpForm: SignUpForm;
   failed: boolean;
 }) {
   const { t } = useTranslation();
+  const supportPhone = useSupportPhone();
   return (
     <section className="sign-up" aria-labelledby="sign-up-heading">
       <h2 id="sign-up-heading">{t("account.signUp.title")}</h2>
@@ -123,9 +126,7 @@ function SignUpOffer({
               <Link to="/account/forgotten-password">{t("account.signUp.resetPassword")}</Link>
             </li>
             <li>
-              <a href={`tel:${supportPhone.replace(/\s+/g, "")}`}>
-                {t("account.signUp.contactSupport", { phone: supportPhone })}
-              </a>
+              <a href={telHref(supportPhone)}>{t("account.signUp.contactSupport", { phone: supportPhone })}</a>
             </li>
           </ul>
         </div>
@@ -148,7 +149,7 @@ function SignUpOffer({
 
 export default function Confirmation() {
   const { t, i18n } = useTranslation();
-  const { order, signUp, supportPhone } = useLoaderData<typeof loader>();
+  const { order, signUp } = useLoaderData<typeof loader>();
   const signUpForm = useSchemaForm(signUpSchema, useActionData<typeof action>());
   const [form] = signUpForm;
   // A failure typing again will not fix: the form gives way to where to go from here.
@@ -159,7 +160,7 @@ export default function Confirmation() {
   if (!order) {
     return (
       <>
-        <h1>{t("checkout.steps.confirmation")}</h1>
+        <h1>{t("confirmation.noOrderTitle")}</h1>
         <p>{t("confirmation.noOrder")}</p>
         <p>
           <Link to="/">{t("confirmation.findShow")}</Link>
@@ -230,9 +231,7 @@ export default function Confirmation() {
         </>
       ) : null}
       <BasketSummary summary={order.summary} />
-      {signUp === "offer" ? (
-        <SignUpOffer email={order.email} supportPhone={supportPhone} signUpForm={signUpForm} failed={failed} />
-      ) : null}
+      {signUp === "offer" ? <SignUpOffer email={order.email} signUpForm={signUpForm} failed={failed} /> : null}
     </div>
   );
 }

@@ -5,6 +5,7 @@ import { readBuyer } from "~/checkout/buyer.server";
 import { reservationPaths } from "~/checkout/hold.server";
 import { basketOrder } from "~/checkout/order.server";
 import { PostForm } from "~/components/post-form";
+import { useSupportPhone } from "~/components/support-phone";
 
 // /checkout/failed: the last payment did not go through. Says whether anything was charged (it
 // never is: a failed or voided payment takes nothing), why, and what the buyer can do: try again,
@@ -32,6 +33,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export default function Failed() {
   const { t } = useTranslation();
   const { reasonKey, charged, holdLive, ticketsHref } = useLoaderData<typeof loader>();
+  const phone = useSupportPhone();
   return (
     <>
       <h1>{t("failed.title")}</h1>
@@ -41,7 +43,7 @@ export default function Failed() {
         </p>
         <p>{t(reasonKey)}</p>
       </div>
-      <p>{t("failed.whatNext", { phone: t("venue.supportPhone") })}</p>
+      <p>{t("failed.whatNext", { phone })}</p>
       <div className="form-actions">
         {holdLive ? (
           <>

@@ -2,15 +2,26 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet, useLoaderData } from "@remix-run/react";
 import { readBuyer } from "~/checkout/buyer.server";
 import { holdView } from "~/checkout/hold.server";
+import { checkoutVenuePhone } from "~/checkout/venue-phone.server";
 import { HoldPanel } from "~/components/hold-panel";
+import type { SupportPhoneHandle } from "~/components/support-phone";
 
 // The checkout layout: the hold's clock on every step (rendered by the server, so it is there
-// without script). Each step still loads and guards what it needs itself: Remix runs this loader
-// beside the step's, not before it.
+// without script), and the venue's phone number for the header and every page's help. Each step
+// still loads and guards what it needs itself: Remix runs this loader beside the step's, not
+// before it.
+
+export const handle: SupportPhoneHandle = {
+  supportPhone: (data) => (data as { supportPhone?: string | null } | undefined)?.supportPhone,
+};
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const buyer = await readBuyer(request, context);
   const reservation = buyer.basketId ? await context.reservations.current(buyer.basketId) : null;
-  return { hold: reservation ? holdView(context, reservation) : null };
+  return {
+    hold: reservation ? holdView(context, reservation) : null,
+    supportPhone: await checkoutVenuePhone(request, context, reservation),
+  };
 }
 
 export default function CheckoutLayout() {

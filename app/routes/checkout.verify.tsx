@@ -4,6 +4,7 @@ import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { basketOrder, redirectForPayment } from "~/checkout/order.server";
+import { useSupportPhone } from "~/components/support-phone";
 import { track } from "~/tracking/track.server";
 import type { ClientEvent } from "~/tracking/events";
 
@@ -119,12 +120,13 @@ function GatewayStep({
 export default function Verify() {
   const { t } = useTranslation();
   const data = useLoaderData<typeof loader>();
+  const phone = useSupportPhone();
   if (data.view === "timedOut") {
     return (
       <div className="message message--error" role="alert">
         <h1>{t("processing.timeoutTitle")}</h1>
         <p>{t("processing.timeoutBody")}</p>
-        <p>{t("processing.timeoutEmail", { phone: t("venue.supportPhone") })}</p>
+        <p>{t("processing.timeoutEmail", { phone })}</p>
         <p>
           <Link to="/checkout/payment" className="button">
             {t("processing.tryAgain")}

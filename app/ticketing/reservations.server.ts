@@ -45,7 +45,16 @@ export interface Reservation {
   seatLimit: number;
   notice: string | null;
   admissionMessage: string | null;
-  show: { titleSlug: string; name: string; venueSlug: string; venueName: string; timeZone: string; currency: string };
+  show: {
+    titleSlug: string;
+    name: string;
+    venueSlug: string;
+    venueName: string;
+    /** The venue's own support number, for the buyer to phone (spec section 8). */
+    venuePhone: string;
+    timeZone: string;
+    currency: string;
+  };
   createdAt: string;
   expiresAt: string;
   /** The hold ran out: its seats may already be someone else's. */
@@ -109,6 +118,7 @@ export function createReservations(store: Store, clock: Clock, policy: HoldPolic
           "titles.name as title_name",
           "venues.slug as venue_slug",
           "venues.name as venue_name",
+          "venues.support_phone",
           "venues.time_zone",
           "venues.currency",
         ])
@@ -195,6 +205,7 @@ export function createReservations(store: Store, clock: Clock, policy: HoldPolic
           name: hold.title_name,
           venueSlug: hold.venue_slug,
           venueName: hold.venue_name,
+          venuePhone: hold.support_phone,
           timeZone: hold.time_zone,
           currency: hold.currency,
         },

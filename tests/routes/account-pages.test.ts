@@ -135,6 +135,64 @@ describe("account pages", () => {
     });
   });
 
+  describe("the reset-password link", () => {
+    const titleOf = (html: string) => /<title>([^<]*)<\/title>/.exec(html)?.[1] ?? "";
+    const passwordForm = /<input[^>]*name="password"/;
+
+    /** What a link that cannot work shows at first look: the truth, and the way to a new link. */
+    function expectInvalid(page: string) {
+      expect(titleOf(page)).toMatch(/^This link is not valid – /);
+      expect(page).toMatch(/<h1>This link is not valid<\/h1>/);
+      expect(page).toContain("This link to choose a new password can't be used");
+      expect(page).toMatch(/<a[^>]*href="\/account\/forgotten-password"[^>]*>Ask for a new link<\/a>/);
+      expect(page).not.toContain("Choose a new password");
+      expect(page).not.toMatch(passwordForm);
+    }
+
+    async function genuineLink(email: string) {
+      const requested = await server.services.auth.requestPasswordReset({ email, address: "192.0.2.44" });
+      if (!requested || !("token" in requested)) throw new Error("no reset link for the account");
+      return `/account/reset-password/${requested.token}`;
+    }
+
+    it("a made-up link says it is not valid on the first page, without a password form", async () => {
+      const made = await browser().get(`/account/reset-password/${"A".repeat(43)}`);
+      expect(made.status).toBe(200);
+      expectInvalid(decode(await made.text()));
+      expectInvalid(decode(await (await browser().get("/account/reset-password/not-a-link")).text()));
+    });
+
+    it("a genuine link asks for the new password; once expired or used, it says it is not valid", async () => {
+      await register(browser(), { firstName: "Nora", lastName: "Helmer", email: "nora@example.com" });
+      const db = server.services.store.db;
+
+      const fresh = await genuineLink("nora@example.com");
+      const page = decode(await (await browser().get(fresh)).text());
+      expect(titleOf(page)).toMatch(/^Choose a new password – /);
+      expect(page).toMatch(/<h1>Choose a new password<\/h1>/);
+      expect(page).toMatch(passwordForm);
+      expect(page).not.toContain("This link is not valid");
+
+      // Expired: its time is up.
+      await db
+        .updateTable("password_resets")
+        .set({ expires_at: new Date(server.services.clock.now().getTime() - 60_000).toISOString() })
+        .where("used_at", "is", null)
+        .execute();
+      expectInvalid(decode(await (await browser().get(fresh)).text()));
+
+      // Used: a new password was chosen with it.
+      const used = await genuineLink("nora@example.com");
+      const buyer = browser();
+      const reset = await buyer.post(used, { password: "a doll's house password" });
+      expect(reset.headers.get("Location")).toBe("/account");
+      expectInvalid(decode(await (await browser().get(used)).text()));
+      const again = await buyer.post(used, { password: "another new password" });
+      expect(again.status).toBe(400);
+      expectInvalid(decode(await again.text()).replace(/<title>Error: /, "<title>"));
+    });
+  });
+
   describe("Manage details", () => {
     const JO = { firstName: "Jo", lastName: "Bloggs", email: "jo.details@example.com" };
 
@@ -398,7 +456,8 @@ describe("account pages", () => {
       expect(failure).toContain("Sorry, we couldn't create your account");
       expect(failure).toMatch(/<a[^>]*href="\/account\/sign-in"[^>]*>Sign in to your account<\/a>/);
       expect(failure).toMatch(/<a[^>]*href="\/account\/forgotten-password"[^>]*>Reset your password<\/a>/);
-      expect(failure).toMatch(/<a[^>]*href="tel:02079460000"[^>]*>Contact support on 020 7946 0000<\/a>/);
+      // The venue's own number (Test Hall's), not the deployment's.
+      expect(failure).toMatch(/<a[^>]*href="tel:02079460999"[^>]*>Contact support on 020 7946 0999<\/a>/);
       // The summary at the top leads to it; no point asking for the password again.
       expect(page).toContain('href="#sign-up-failed"');
       expect(page).not.toMatch(/<input[^>]*name="password"/);

@@ -175,12 +175,18 @@ describe("checkout", () => {
     for (let tries = 0; tries < 50 && !mail.some((message) => message.includes(order.number)); tries += 1)
       await new Promise((resolve) => setTimeout(resolve, 100));
     expect(mail.find((message) => message.includes(order.number))).toContain("jo@example.com");
+    // The venue's own number to call, not the deployment's.
+    expect(mail.find((message) => message.includes(order.number))).toContain("Call the box office on 020 7946 0999");
   });
 
   it("coming back to the confirmation without paying confirms nothing", async () => {
     const buyer = buyerBrowser(server.url);
     const html = await (await buyer.get("/checkout/confirmation")).text();
     expect(html).toContain("find a completed order for you");
+    // Neither the document's title nor the heading claims an order is complete.
+    expect(html).not.toContain("Order complete");
+    expect(/<title>([^<]*)<\/title>/.exec(html)?.[1]).toMatch(/^Order not found – /);
+    expect(html).toMatch(/<h1>Order not found<\/h1>/);
   });
 
   it("pressing Pay twice at once charges once", async () => {
@@ -225,6 +231,57 @@ describe("checkout", () => {
     expect(paid.headers.get("Location")).toBe("/checkout/confirmation");
   });
 
+  describe("the number to phone (spec section 8: phone the venue)", () => {
+    // Test Hall's own number, and the deployment's (en-GB common.json): they must differ here.
+    const VENUE_PHONE = { text: "020 7946 0999", tel: 'href="tel:02079460999"' };
+    const DEPLOYMENT_PHONE = "020 7946 0000";
+    const headerOf = (html: string) => /<header[\s\S]*?<\/header>/.exec(html)?.[0] ?? "";
+
+    function expectVenuePhone(html: string, where: string) {
+      expect(headerOf(html), `the header of ${where}`).toContain(VENUE_PHONE.tel);
+      expect(headerOf(html), `the header of ${where}`).toContain(VENUE_PHONE.text);
+      expect(html, where).not.toContain(DEPLOYMENT_PHONE);
+    }
+
+    it("a checkout step and the failed page give the venue's own number, not the deployment's", async () => {
+      const buyer = buyerBrowser(server.url);
+      await reserve(buyer, ["A7"]);
+      expectVenuePhone(await (await buyer.get("/checkout/extras")).text(), "the extras step");
+      await buyer.post("/checkout/extras", {});
+      expectVenuePhone(await (await buyer.get("/checkout/ticket-protection")).text(), "the protection step");
+      await buyer.post("/checkout/ticket-protection", { protection: "no" });
+      await buyer.post("/checkout/collection", { deliveryMethod: delivery.eTicket! });
+      // The buyer's own number, not the deployment's, so that one is nowhere on the pages.
+      const contacts = await buyer.post("/checkout/contacts", { ...CONTACTS, phone: "020 7946 0123" });
+      expect(contacts.headers.get("Location")).toBe("/checkout/payment");
+      expectVenuePhone(await (await buyer.get("/checkout/payment")).text(), "the payment step");
+
+      const declined = await pay(buyer, { ...CARD, cardNumber: "4000 0000 0000 0002" });
+      expect(declined.headers.get("Location")).toBe("/checkout/failed");
+      const failed = await (await buyer.get("/checkout/failed")).text();
+      expectVenuePhone(failed, "the failed page");
+      expect(failed).toContain(`You can also call us on ${VENUE_PHONE.text}.`);
+
+      // Once the hold has gone, the venue is the order's.
+      const db = server.services.store.db;
+      const { basket_id } = await db
+        .selectFrom("orders")
+        .select("basket_id")
+        .where("contacts", "like", "%2079460123%")
+        .executeTakeFirstOrThrow();
+      await db.deleteFrom("seat_claims").where("status", "=", "held").execute();
+      await db.deleteFrom("holds").where("basket_id", "=", basket_id).execute();
+      expectVenuePhone(await (await buyer.get("/checkout/failed")).text(), "the failed page after the hold");
+    });
+
+    it("a basket with nothing at a venue gives the deployment's number", async () => {
+      const buyer = buyerBrowser(server.url);
+      const empty = await buyer.get("/checkout/extras");
+      expect(empty.status).toBe(404);
+      expect(headerOf(await empty.text())).toContain(DEPLOYMENT_PHONE);
+    });
+  });
+
   it("a 3-D Secure card goes through device data and the challenge, without script", async () => {
     const buyer = buyerBrowser(server.url);
     await throughToPayment(buyer, ["B7"], "post");
@@ -241,6 +298,7 @@ describe("checkout", () => {
     const done = await follow(buyer, await buyer.post(challengeUrl, { intent: "pass" }));
     expect(done.url).toBe("/checkout/confirmation");
     expect(done.html).toContain("Order complete");
+    expect(/<header[\s\S]*?<\/header>/.exec(done.html)?.[0]).toContain("020 7946 0999");
   });
 
   it("takes the gateway's signed notifications without a CSRF token, and refuses unsigned ones", async () => {
@@ -282,6 +340,7 @@ describe("checkout", () => {
     const html = await (await buyer.get("/checkout/verify")).text();
     expect(html).toContain("Your payment has timed out. Please confirm your card details are correct and try again.");
     expect(html).toContain("10 minutes");
+    expect(html).toContain("please call us on 020 7946 0999 before you try again");
   });
 
   it("PayPal: approve on the sandbox page and come back confirmed; cancel comes back to pay again", async () => {

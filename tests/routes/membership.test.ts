@@ -86,6 +86,8 @@ describe("membership", () => {
     expect(first.headers.get("Location")).toBe("/checkout/contacts");
     const contactsPage = await (await buyer.get("/checkout/contacts")).text();
     expect(contactsPage).toContain(`value="${email}"`);
+    // A membership is sold by the deployment, not a venue: its number is the one to phone.
+    expect(/<header[\s\S]*?<\/header>/.exec(contactsPage)?.[0]).toContain('href="tel:02079460000"');
     const contacts = await buyer.post("/checkout/contacts", { ...CONTACTS, email, confirmEmail: email });
     expect(contacts.headers.get("Location")).toBe("/checkout/payment");
     const payment = await (await buyer.get("/checkout/payment")).text();

@@ -66,7 +66,6 @@ const SPEC_TEXT: Record<string, string> = {
 // Keys whose wording is ours, not the spec's: they must exist, in both languages.
 const OWN_KEYS = [
   "validation.answerTooLong",
-  "validation.cardExpired",
   "validation.state",
   "validation.countryGB",
   "validation.countryUS",
@@ -398,7 +397,7 @@ describe("card payments", () => {
     });
   });
 
-  it("checks the month, then the year, then whether the card has expired", () => {
+  it("checks the month, then the year, then whether the date has gone by", () => {
     const expiryError = (expiry: string, at = now) => errorsOf(schema(ALL, at), card({ expiry })).expiry;
     expect(expiryError("")).toEqual(["validation.expiryMonth"]);
     expect(expiryError("13/29")).toEqual(["validation.expiryMonth"]);
@@ -406,11 +405,48 @@ describe("card payments", () => {
     expect(expiryError("04")).toEqual(["validation.expiryYear"]);
     expect(expiryError("04/2")).toEqual(["validation.expiryYear"]);
     expect(expiryError("04/1999")).toEqual(["validation.expiryYear"]);
-    expect(expiryError("05/25")).toEqual(["validation.cardExpired"]);
     expect(expiryError("06/25")).toBeUndefined();
     // Good to the end of its month, and a day's grace for buyers behind UTC.
     expect(expiryError("06/25", new Date("2025-07-01T20:00:00Z"))).toBeUndefined();
-    expect(expiryError("06/25", new Date("2025-07-02T00:00:00Z"))).toEqual(["validation.cardExpired"]);
+    expect(expiryError("12/24", new Date("2025-01-01T20:00:00Z"))).toBeUndefined();
+  });
+
+  // Spec section 5 has no "expired" message: a date gone by is a wrong year or a wrong month.
+  describe("an expiry date in the past, in the spec's words", () => {
+    const expiryError = (expiry: string, at = now) => errorsOf(schema(ALL, at), card({ expiry })).expiry;
+    const inWords = (expiry: string, at = now) =>
+      (expiryError(expiry, at) ?? []).map((key) => translateMessage(key, translators.get("en-GB")!));
+
+    it("a year gone by (01/20): 'Please enter a valid expiration year'", () => {
+      expect(expiryError("01/20")).toEqual(["validation.expiryYear"]);
+      expect(inWords("01/20")).toEqual(["Please enter a valid expiration year"]);
+      expect(expiryError("12/24")).toEqual(["validation.expiryYear"]);
+      // Last year's December, once the day's grace is over.
+      expect(expiryError("12/24", new Date("2025-01-02T00:00:00Z"))).toEqual(["validation.expiryYear"]);
+    });
+
+    it("last month of this year (05/25 in June 2025): 'Please enter a valid month for your expiration date'", () => {
+      expect(expiryError("05/25")).toEqual(["validation.expiryMonth"]);
+      expect(inWords("05/25")).toEqual(["Please enter a valid month for your expiration date"]);
+      expect(expiryError("01/2025")).toEqual(["validation.expiryMonth"]);
+      expect(expiryError("06/25", new Date("2025-07-02T00:00:00Z"))).toEqual(["validation.expiryMonth"]);
+    });
+
+    it("no month 13 (13/30): the month's message", () => {
+      expect(inWords("13/30")).toEqual(["Please enter a valid month for your expiration date"]);
+    });
+
+    it("this month (06/25) and next year (01/26, a month before this one) are good", () => {
+      expect(expiryError("06/25")).toBeUndefined();
+      expect(expiryError("01/26")).toBeUndefined();
+      expect(valueOf(schema(), card({ expiry: "01/26" }))).toMatchObject({ expiryMonth: 1, expiryYear: 2026 });
+    });
+
+    it("no page is told 'This card has expired', in either language", () => {
+      for (const language of ["en-GB", "en-US"] as const) {
+        expect(JSON.stringify(files.resources[language])).not.toContain("This card has expired");
+      }
+    });
   });
 
   it("asks for 3 CVV digits, or 4 for American Express", () => {

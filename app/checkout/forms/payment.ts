@@ -75,6 +75,8 @@ const DAY = 24 * 60 * 60 * 1000;
  * told even when the year is wrong too. A year outside 2000–2099 is not a year a card shows.
  * A card is good to the end of its month; a day's grace keeps a card that is still in date where
  * the buyer is (a US evening is already tomorrow in UTC) from being refused: the bank decides.
+ * A date gone by gets the spec's two messages (section 5), not wording of our own: a year before
+ * this one is the year's fault, a month gone by this year the month's.
  */
 function checkExpiry(raw: string, now: Date): Checked<{ month: number; year: number }> {
   const compact = /^(\d{2})(\d{2}|\d{4})$/.exec(raw);
@@ -86,7 +88,9 @@ function checkExpiry(raw: string, now: Date): Checked<{ month: number; year: num
   const year = yearText.length === 2 ? 2000 + Number(yearText) : Number(yearText);
   if (year < 2000 || year > 2099) return { error: "validation.expiryYear" };
   // Date.UTC's month is 0-based: `month` here is the first day after the card's last.
-  if (Date.UTC(year, month, 1) + DAY <= now.getTime()) return { error: "validation.cardExpired" };
+  if (Date.UTC(year, month, 1) + DAY <= now.getTime()) {
+    return { error: year < now.getUTCFullYear() ? "validation.expiryYear" : "validation.expiryMonth" };
+  }
   return { value: { month, year } };
 }
 
