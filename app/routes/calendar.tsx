@@ -10,7 +10,8 @@ import {
 import { formatInTimeZone, fromZonedTime } from "date-fns-tz";
 import { useTranslation } from "react-i18next";
 import { membershipOf, readBuyer, promoCookieHeader, type Buyer } from "~/checkout/buyer.server";
-import { entitlementsOf } from "~/ticketing/memberships";
+import { benefitsOf, entitlementsOf } from "~/ticketing/memberships";
+import { AllInNote } from "~/components/all-in-note";
 import { CalendarFilters, filterSummary, type CalendarFilterValues } from "~/components/calendar-filters";
 import { addMonths, formatMonth, type PerformanceView } from "~/components/calendar-format";
 import { formatMoney } from "~/components/format";
@@ -23,6 +24,7 @@ import type { RoutingMode } from "~/routing/route-table.js";
 import { showFromParams } from "~/routing/show-params.server";
 import { saleState, type AvailabilityFilter } from "~/ticketing/availability.server";
 import { GUEST } from "~/ticketing/inventory.server";
+import { orderFee } from "~/ticketing/pricing";
 import { isWellFormedCode, withPromoEntitlements, type PromoCode } from "~/ticketing/promotions.server";
 import type { ClientEvent } from "~/tracking/events";
 import { track } from "~/tracking/track.server";
@@ -240,6 +242,7 @@ async function loadCalendar(request: Request, context: AppLoadContext, show: Sho
     sectionName: facts.sections.find((section) => section.id === filter.sectionId)?.name,
     noMatch: performances.length > 0 && facts.selectedPriceRange === null,
     options: { prices: facts.prices, sections: facts.sections, maxSeats, currency: show.currency },
+    orderFee: orderFee(show.transactionFee, benefitsOf(membership)),
     formAction: calendarPath(mode, show.slug, show.venueSlug, date),
     clearHref: calendarPath(mode, show.slug, show.venueSlug, date),
     presale: {
@@ -268,13 +271,16 @@ export default function Calendar() {
       </p>
       {page.promo ? <CalendarPromo promo={page.promo} /> : null}
       {performances.length > 0 ? (
-        <CalendarFilters
-          action={page.formAction}
-          values={filter}
-          options={options}
-          active={page.filterActive}
-          clearHref={page.clearHref}
-        />
+        <>
+          <CalendarFilters
+            action={page.formAction}
+            values={filter}
+            options={options}
+            active={page.filterActive}
+            clearHref={page.clearHref}
+          />
+          <AllInNote fee={page.orderFee} currency={show.currency} />
+        </>
       ) : null}
       {page.filterActive && performances.length > 0 ? (
         <p className="calendar__summary" role="status">

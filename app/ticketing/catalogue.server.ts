@@ -107,6 +107,7 @@ export function createCatalogue(store: Store) {
           "venues.city",
           "venues.time_zone as timeZone",
           "venues.currency",
+          "venues.transaction_fee as transactionFee",
           "venues.country",
           "venues.address_lines as addressLines",
           "venues.postcode",
