@@ -102,6 +102,22 @@ export function orderFee(
   return { amount: waived ? 0 : transactionFee, waived };
 }
 
+/**
+ * The all-in prices a special-price code brings tickets down to, lowest and highest: for each
+ * option of its kind dearer than the special face value, that face value plus the option's booking
+ * fee, which is what priceBasket charges for such a ticket once the discount is taken off. Null
+ * when no option is brought down.
+ */
+export function specialPriceRange(
+  options: readonly { kind: string; faceValue: number; bookingFee: number }[],
+  rule: { priceOptionKind: string; faceValue: number },
+): { min: number; max: number } | null {
+  const prices = options
+    .filter((option) => option.kind === rule.priceOptionKind && option.faceValue > rule.faceValue)
+    .map((option) => allInTicketPrice({ faceValue: rule.faceValue, bookingFee: option.bookingFee }));
+  return prices.length ? { min: Math.min(...prices), max: Math.max(...prices) } : null;
+}
+
 function discountFor(tickets: PricedTicketInput[], rule: PromoPriceRule | null): number {
   if (!rule) return 0;
   const faceTotal = tickets.reduce((sum, ticket) => sum + ticket.faceValue, 0);

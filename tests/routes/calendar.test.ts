@@ -81,6 +81,12 @@ describe("the calendar loader", () => {
     await promo("TENDOLLARS", { rule_key: "amountOff", percent: null, amount: 1000, currency: "USD" });
     await promo("ONCEONLY", { usage_limit: 1, used_count: 1 });
     await promo("EARLYBIRD", { rule_key: "unlockPresale", percent: null });
+    await promo("FULL50", {
+      rule_key: "specialPrice",
+      percent: null,
+      price_option_kind: "full",
+      special_face_value: 5000,
+    });
     await promo("THISNIGHT", { scope_kind: "performance", scope_ref: ofShow("test-show")[3]!.id });
     await promo("THATNIGHT", { scope_kind: "performance", scope_ref: ofShow("second-show")[3]!.id });
 
@@ -307,6 +313,14 @@ describe("the calendar loader", () => {
       expect(await promoCookie(setCookies)).toBe("SPRING20");
       expect(events(page)).toContain("promoSuccess");
       expect(JSON.stringify(page.trackedEvents)).not.toMatch(/spring20/i);
+    });
+
+    it("a special price is stated as the basket charges it, booking fee included", async () => {
+      // Only Band A's Full Price (£65 + £3) is dearer than £50: it comes to £50 + £3.
+      expect((await load("?pc=FULL50")).page.promo).toMatchObject({
+        outcome: "applied",
+        rule: { kind: "specialPrice", price: { min: 5300, max: 5300 }, currency: "GBP" },
+      });
     });
 
     it("a code for this venue, or for one of this show's performances, is applied here", async () => {
