@@ -68,14 +68,12 @@ describe("all-in ticket prices", () => {
     const range = specialPriceRange(options, { priceOptionKind: "full", faceValue: 4000 });
     // £40 + £7 and £40 + £4; the £25 ticket is cheaper already, so the code does not bring it down.
     expect(range).toEqual({ min: 4400, max: 4700 });
-    const tickets = options
-      .slice(0, 2)
-      .map(({ faceValue, bookingFee }, index) => ({
-        ref: `T${index}`,
-        priceOptionId: `full-${index}`,
-        faceValue,
-        bookingFee,
-      }));
+    const tickets = options.slice(0, 2).map(({ faceValue, bookingFee }, index) => ({
+      ref: `T${index}`,
+      priceOptionId: `full-${index}`,
+      faceValue,
+      bookingFee,
+    }));
     const priced = priceBasket(
       basket(tickets, {
         code: "FULL40",
