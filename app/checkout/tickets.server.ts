@@ -1,5 +1,6 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { NO_BENEFITS, type BasketPrice, type MemberBenefits } from "~/ticketing/baskets.server";
+import { allInTicketPrice } from "~/ticketing/pricing";
 import type { Reservation } from "~/ticketing/reservations.server";
 import type { ClientEvent } from "~/tracking/events";
 import { track } from "~/tracking/track.server";
@@ -26,6 +27,9 @@ export interface TicketLine {
 export interface TicketsView {
   currency: string;
   lines: TicketLine[];
+  /** The per-order transaction fee as the basket charges it (waived for members); null when nothing is priced yet. */
+  transactionFee: { amount: number; waived: boolean } | null;
+  /** The tickets and the transaction fee: what these seats cost before any extras. */
   total: number;
   notice: string | null;
   admissionMessage: string | null;
@@ -55,7 +59,7 @@ export function ticketsView(
         id: option.id,
         label: option.label,
         kind: option.kind,
-        amount: option.faceValue + option.bookingFee,
+        amount: allInTicketPrice(option),
       }));
   const seats: TicketLine[] = reservation.seats.map((seat) => {
     const priced = amountOf.get(`seat:${reservation.performanceId}:${seat.seatId}`);
@@ -91,10 +95,13 @@ export function ticketsView(
     };
   });
   const lines = [...seats, ...standing];
+  const fee = price?.priced.lines.find((line) => line.kind === "transactionFee");
+  const transactionFee = fee ? { amount: fee.amount, waived: fee.waived } : null;
   return {
     currency: reservation.show.currency,
     lines,
-    total: lines.reduce((sum, line) => sum + line.amount, 0),
+    transactionFee,
+    total: lines.reduce((sum, line) => sum + line.amount, 0) + (transactionFee?.amount ?? 0),
     notice: reservation.notice,
     admissionMessage: reservation.admissionMessage,
   };

@@ -5,7 +5,8 @@ import { RemovePromoLink } from "./promo-removal";
 export type PromoRuleView =
   | { kind: "percentageOff"; percent: number }
   | { kind: "amountOff"; amount: number; currency: string }
-  | { kind: "specialPrice"; faceValue: number; currency: string }
+  /** The all-in prices the code brings its tickets to; null when this show sells none of them. */
+  | { kind: "specialPrice"; price: { min: number; max: number } | null; currency: string }
   | { kind: "unlockPresale" }
   | { kind: "unlockPromoSeats" };
 
@@ -29,8 +30,13 @@ export function usePromoRuleWords() {
         return t("promoRules.percentageOff", { percent: rule.percent });
       case "amountOff":
         return t("promoRules.amountOff", { amount: formatMoney(rule.amount, rule.currency, i18n.language) });
-      case "specialPrice":
-        return t("promoRules.specialPrice", { price: formatMoney(rule.faceValue, rule.currency, i18n.language) });
+      case "specialPrice": {
+        if (!rule.price) return t("promoRules.specialPriceElsewhere");
+        const price = formatMoney(rule.price.min, rule.currency, i18n.language);
+        return t(rule.price.min === rule.price.max ? "promoRules.specialPrice" : "promoRules.specialPriceFrom", {
+          price,
+        });
+      }
       default:
         return t(`promoRules.${rule.kind}`);
     }

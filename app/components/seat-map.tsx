@@ -195,7 +195,7 @@ function SeatMapSections({ view }: { view: SeatMapView }) {
   );
 }
 
-/** The key: each price band's colour, symbol and Full Price, and what the seat marks mean. */
+/** The key: each price band's colour, symbol and price (booking fee included), and what the seat marks mean. */
 export function SeatMapLegend({ view }: { view: SeatMapView }) {
   const { t, i18n } = useTranslation();
   const present = new Set<string>();

@@ -79,6 +79,17 @@ export function TicketChoices({ view, errors = {} }: { view: TicketsView; errors
           ))}
         </tbody>
         <tfoot>
+          {view.transactionFee ? (
+            <tr>
+              <th scope="row" colSpan={2}>
+                {t("tickets.transactionFee")}
+                {view.transactionFee.waived ? (
+                  <span className="ticket-table__note"> {t("tickets.transactionFeeWaived")}</span>
+                ) : null}
+              </th>
+              <td className="ticket-table__amount">{money(view.transactionFee.amount)}</td>
+            </tr>
+          ) : null}
           <tr>
             <th scope="row" colSpan={2}>
               {t("tickets.total")}

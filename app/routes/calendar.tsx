@@ -10,7 +10,8 @@ import {
 import { formatInTimeZone, fromZonedTime } from "date-fns-tz";
 import { useTranslation } from "react-i18next";
 import { membershipOf, readBuyer, promoCookieHeader, type Buyer } from "~/checkout/buyer.server";
-import { entitlementsOf } from "~/ticketing/memberships";
+import { benefitsOf, entitlementsOf } from "~/ticketing/memberships";
+import { AllInNote } from "~/components/all-in-note";
 import { CalendarFilters, filterSummary, type CalendarFilterValues } from "~/components/calendar-filters";
 import { addMonths, formatMonth, type PerformanceView } from "~/components/calendar-format";
 import { formatMoney } from "~/components/format";
@@ -23,6 +24,7 @@ import type { RoutingMode } from "~/routing/route-table.js";
 import { showFromParams } from "~/routing/show-params.server";
 import { saleState, type AvailabilityFilter } from "~/ticketing/availability.server";
 import { GUEST } from "~/ticketing/inventory.server";
+import { orderFee, specialPriceRange } from "~/ticketing/pricing";
 import { isWellFormedCode, withPromoEntitlements, type PromoCode } from "~/ticketing/promotions.server";
 import type { ClientEvent } from "~/tracking/events";
 import { track } from "~/tracking/track.server";
@@ -70,14 +72,22 @@ function filterQuery(filter: CalendarFilterValues): string {
   return text ? `?${text}` : "";
 }
 
-function ruleView(promo: PromoCode, currency: string): PromoRuleView {
+async function ruleView(context: AppLoadContext, promo: PromoCode, show: Show): Promise<PromoRuleView> {
   switch (promo.rule_key) {
     case "percentageOff":
       return { kind: "percentageOff", percent: promo.percent ?? 0 };
     case "amountOff":
-      return { kind: "amountOff", amount: promo.amount ?? 0, currency: promo.currency ?? currency };
+      return { kind: "amountOff", amount: promo.amount ?? 0, currency: promo.currency ?? show.currency };
     case "specialPrice":
-      return { kind: "specialPrice", faceValue: promo.special_face_value ?? 0, currency };
+      // Prices are all-in: the special price as the basket will charge it, booking fee included.
+      return {
+        kind: "specialPrice",
+        price: specialPriceRange(await context.catalogue.priceOptionsOfRun(show.runId), {
+          priceOptionKind: promo.price_option_kind ?? "full",
+          faceValue: promo.special_face_value ?? 0,
+        }),
+        currency: show.currency,
+      };
     default:
       return { kind: promo.rule_key };
   }
@@ -104,7 +114,7 @@ async function promoFor(context: AppLoadContext, buyer: Buyer, show: Show, url: 
       const outcome: PromoOutcome = {
         outcome: "applied",
         code: check.promo.code,
-        rule: ruleView(check.promo, show.currency),
+        rule: await ruleView(context, check.promo, show),
         fromLink: true,
       };
       return { outcome, promo: check.promo, events };
@@ -121,7 +131,7 @@ async function promoFor(context: AppLoadContext, buyer: Buyer, show: Show, url: 
   }
   const held = await heldPromo(context, buyer, promoContext);
   const outcome: PromoOutcome | null = held
-    ? { outcome: "applied", code: held.code, rule: ruleView(held, show.currency), fromLink: false }
+    ? { outcome: "applied", code: held.code, rule: await ruleView(context, held, show), fromLink: false }
     : null;
   return { outcome, promo: held, events };
 }
@@ -240,6 +250,7 @@ async function loadCalendar(request: Request, context: AppLoadContext, show: Sho
     sectionName: facts.sections.find((section) => section.id === filter.sectionId)?.name,
     noMatch: performances.length > 0 && facts.selectedPriceRange === null,
     options: { prices: facts.prices, sections: facts.sections, maxSeats, currency: show.currency },
+    orderFee: orderFee(show.transactionFee, benefitsOf(membership)),
     formAction: calendarPath(mode, show.slug, show.venueSlug, date),
     clearHref: calendarPath(mode, show.slug, show.venueSlug, date),
     presale: {
@@ -268,13 +279,16 @@ export default function Calendar() {
       </p>
       {page.promo ? <CalendarPromo promo={page.promo} /> : null}
       {performances.length > 0 ? (
-        <CalendarFilters
-          action={page.formAction}
-          values={filter}
-          options={options}
-          active={page.filterActive}
-          clearHref={page.clearHref}
-        />
+        <>
+          <CalendarFilters
+            action={page.formAction}
+            values={filter}
+            options={options}
+            active={page.filterActive}
+            clearHref={page.clearHref}
+          />
+          <AllInNote fee={page.orderFee} currency={show.currency} />
+        </>
       ) : null}
       {page.filterActive && performances.length > 0 ? (
         <p className="calendar__summary" role="status">

@@ -6,6 +6,7 @@ import { promoCookieHeader } from "~/checkout/buyer.server";
 import { holdView } from "~/checkout/hold.server";
 import { ensureBasket, ticketsContext, withAccessDeclaration } from "~/checkout/tickets-page.server";
 import { saveTicketChoices, ticketsView, type FieldErrors } from "~/checkout/tickets.server";
+import { AllInNote } from "~/components/all-in-note";
 import { Confirmation } from "~/components/confirmation";
 import { ErrorSummary, type SummaryError } from "~/components/error-summary";
 import { formatDateTime } from "~/components/format";
@@ -23,6 +24,7 @@ import {
   type Message,
   type ReserveOutcome,
 } from "~/services/reservations.server";
+import { orderFee } from "~/ticketing/pricing";
 import { parseSeatMapFilter } from "~/ticketing/seat-map.server";
 import { pushToDataLayer, type ClientEvent } from "~/tracking/events";
 import { flashEvents, track } from "~/tracking/track.server";
@@ -64,6 +66,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       timedEntry: performance.timed_entry,
     },
     currency: venue.currency,
+    orderFee: orderFee(show.transactionFee, page.benefits),
     refusal,
     view,
     tickets,
@@ -345,6 +348,7 @@ export default function Tickets() {
 
       {view ? (
         <>
+          <AllInNote fee={loaderData.orderFee} currency={currency} />
           {seated ? (
             <section className="best-available" aria-labelledby="best-title">
               <h2 id="best-title">{t("tickets.bestTitle")}</h2>

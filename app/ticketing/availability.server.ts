@@ -1,6 +1,6 @@
 import type { Store } from "~/db/connection.server";
 import { activeClaim, activeStandingClaim } from "./inventory.server";
-import { fullPriceOfBand } from "./queries.server";
+import { bandPricesOfPlans } from "./queries.server";
 
 export type AvailabilityLevel = "good" | "medium" | "low" | "soldOut";
 
@@ -82,20 +82,22 @@ export interface AvailabilityFilter {
 }
 
 export interface CalendarFacts {
-  /** Lowest and highest full price across these performances, and within the filter. */
+  /** Lowest and highest band price (all-in) across these performances, and within the filter. */
   priceRange: { min: number; max: number } | null;
   selectedPriceRange: { min: number; max: number } | null;
-  /** Every distinct full price across these performances, lowest first (the price filter's choices). */
+  /** Every distinct band price (all-in) across these performances, lowest first (the price filter's choices). */
   prices: number[];
   /** Parts of the house that sell places for these performances. */
   sections: { id: string; name: string }[];
   availability: Map<string, PerformanceAvailability>;
 }
 
-/** Where a price plan sells places: seats per (part of house, full price), and standing areas. */
+/** Where a price plan sells places: seats per (part of house, price band), and standing areas. */
 export interface PlanGroup {
   planId: string;
   sectionId: string;
+  bandId: string;
+  /** The band's price, booking fee included (pricing.ts bandPrice). */
   price: number;
   seats: number;
   standing: boolean;
@@ -103,7 +105,7 @@ export interface PlanGroup {
 
 /** Places taken for one performance, grouped as the plan groups are. */
 export interface ClaimCounts {
-  seats: { sectionId: string; price: number; taken: number; withheld: number }[];
+  seats: { sectionId: string; bandId: string; taken: number; withheld: number }[];
   standing: { sectionId: string; taken: number }[];
   /** The earliest moment a held place counted here lapses (and the counts change by themselves). */
   firstLapse: string | null;
@@ -113,30 +115,28 @@ export interface ClaimCounts {
 export async function loadPlanGroups(store: Store, planIds: string[]): Promise<PlanGroup[]> {
   if (planIds.length === 0) return [];
   const { db } = store;
-  const fullPrice = fullPriceOfBand(db);
-  const [seatBands, areaBands] = await Promise.all([
+  const [prices, seatBands, areaBands] = await Promise.all([
+    bandPricesOfPlans(db, planIds),
     db
       .selectFrom("price_plan_seats")
       .innerJoin("seats", "seats.id", "price_plan_seats.seat_id")
-      .innerJoin(fullPrice, "full_price.price_band_id", "price_plan_seats.price_band_id")
       .select((eb) => [
         "price_plan_seats.price_plan_id",
         "seats.section_id",
-        "full_price.price",
+        "price_plan_seats.price_band_id",
         eb.fn.countAll<number>().as("seats"),
       ])
       .where("price_plan_seats.price_plan_id", "in", planIds)
-      .groupBy(["price_plan_seats.price_plan_id", "seats.section_id", "full_price.price"])
+      .groupBy(["price_plan_seats.price_plan_id", "seats.section_id", "price_plan_seats.price_band_id"])
       .execute(),
     db
       .selectFrom("price_plan_areas")
       .innerJoin("sections", "sections.id", "price_plan_areas.section_id")
-      .innerJoin(fullPrice, "full_price.price_band_id", "price_plan_areas.price_band_id")
       .select([
         "price_plan_areas.price_plan_id",
         "sections.id as section_id",
         "sections.capacity as seats",
-        "full_price.price",
+        "price_plan_areas.price_band_id",
       ])
       .where("price_plan_areas.price_plan_id", "in", planIds)
       .execute(),
@@ -144,13 +144,20 @@ export async function loadPlanGroups(store: Store, planIds: string[]): Promise<P
   return [
     ...seatBands.map((group) => ({ ...group, standing: false })),
     ...areaBands.map((group) => ({ ...group, standing: true })),
-  ].map((group) => ({
-    planId: group.price_plan_id,
-    sectionId: group.section_id,
-    price: Number(group.price),
-    seats: Number(group.seats),
-    standing: group.standing,
-  }));
+  ].flatMap((group) => {
+    const price = prices.get(group.price_band_id);
+    if (price === undefined) return [];
+    return [
+      {
+        planId: group.price_plan_id,
+        sectionId: group.section_id,
+        bandId: group.price_band_id,
+        price,
+        seats: Number(group.seats),
+        standing: group.standing,
+      },
+    ];
+  });
 }
 
 /** Places taken at `now` for each performance, grouped as the plan groups are. */
@@ -165,7 +172,6 @@ export async function loadClaimCounts(
   if (performanceIds.length === 0) return counts;
   const nowIso = now.toISOString();
   const { db } = store;
-  const fullPrice = fullPriceOfBand(db);
   const [seatsTaken, standingTaken] = await Promise.all([
     db
       .selectFrom("seat_claims")
@@ -176,11 +182,10 @@ export async function loadClaimCounts(
           .onRef("price_plan_seats.price_plan_id", "=", "performances.price_plan_id"),
       )
       .innerJoin("seats", "seats.id", "seat_claims.seat_id")
-      .innerJoin(fullPrice, "full_price.price_band_id", "price_plan_seats.price_band_id")
       .select((eb) => [
         "seat_claims.performance_id",
         "seats.section_id",
-        "full_price.price",
+        "price_plan_seats.price_band_id",
         eb.fn.countAll<number>().as("taken"),
         // Withheld seats were never for sale: they count against neither capacity nor what is left.
         eb.fn.sum<number>(eb.case().when("seat_claims.status", "=", "withheld").then(1).else(0).end()).as("withheld"),
@@ -188,7 +193,7 @@ export async function loadClaimCounts(
       ])
       .where("seat_claims.performance_id", "in", performanceIds)
       .where(activeClaim(nowIso))
-      .groupBy(["seat_claims.performance_id", "seats.section_id", "full_price.price"])
+      .groupBy(["seat_claims.performance_id", "seats.section_id", "price_plan_seats.price_band_id"])
       .execute(),
     db
       .selectFrom("standing_claims")
@@ -211,7 +216,7 @@ export async function loadClaimCounts(
     const entry = counts.get(row.performance_id)!;
     entry.seats.push({
       sectionId: row.section_id,
-      price: Number(row.price),
+      bandId: row.price_band_id,
       taken: Number(row.taken),
       withheld: Number(row.withheld ?? 0),
     });
@@ -243,10 +248,15 @@ export function computeCalendarFacts(
   thresholds: AvailabilityThresholds = DEFAULT_THRESHOLDS,
 ): CalendarFacts {
   const { groups, claims } = sources;
+  const priceOfBand = new Map(groups.map((group) => [group.bandId, group.price]));
+  const fitsPrice = (price: number | undefined) =>
+    price !== undefined &&
+    (filter.minPrice === undefined || price >= filter.minPrice) &&
+    (filter.maxPrice === undefined || price <= filter.maxPrice);
   const fits = (group: { sectionId: string; price: number }) =>
-    (filter.minPrice === undefined || group.price >= filter.minPrice) &&
-    (filter.maxPrice === undefined || group.price <= filter.maxPrice) &&
-    (filter.sectionId === undefined || group.sectionId === filter.sectionId);
+    fitsPrice(group.price) && (filter.sectionId === undefined || group.sectionId === filter.sectionId);
+  const claimFits = (row: { sectionId: string; bandId: string }) =>
+    fitsPrice(priceOfBand.get(row.bandId)) && (filter.sectionId === undefined || row.sectionId === filter.sectionId);
   const range = (prices: number[]) => (prices.length ? { min: Math.min(...prices), max: Math.max(...prices) } : null);
   const facts: CalendarFacts = {
     priceRange: range(groups.map((group) => group.price)),
@@ -258,7 +268,7 @@ export function computeCalendarFacts(
   for (const performance of sources.performances) {
     const planGroups = groups.filter((group) => group.planId === performance.planId && fits(group));
     const counts = claims.get(performance.id);
-    const claimed = (counts?.seats ?? []).filter(fits);
+    const claimed = (counts?.seats ?? []).filter(claimFits);
     const withheld = claimed.reduce((sum, row) => sum + row.withheld, 0);
     const capacity = planGroups.reduce((sum, group) => sum + group.seats, 0) - withheld;
     const taken =

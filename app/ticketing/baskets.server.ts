@@ -1,7 +1,14 @@
 import type { Clock } from "~/clock";
 import type { Store } from "~/db/connection.server";
 import { activeClaim } from "./inventory.server";
-import { hasPriceChanged, priceBasket, priceFingerprint, type Currency, type PricedBasket } from "./pricing";
+import {
+  defaultPriceOption,
+  hasPriceChanged,
+  priceBasket,
+  priceFingerprint,
+  type Currency,
+  type PricedBasket,
+} from "./pricing";
 import { priceRuleOf, type PromoCode } from "./promotions.server";
 
 // A basket's contents beyond its holds (price options, extras, protection, delivery, promo code,
@@ -240,10 +247,10 @@ export function createBaskets(store: Store, clock: Clock) {
             .orderBy("sort_order")
             .execute()
         : [];
+      // Until the buyer picks another, the option the seat map's price was shown for.
       const optionFor = (bandId: string, chosen: string | null) =>
         options.find((option) => option.id === chosen && option.price_band_id === bandId) ??
-        options.find((option) => option.price_band_id === bandId && option.kind === "full") ??
-        options.find((option) => option.price_band_id === bandId)!;
+        defaultPriceOption(options.filter((option) => option.price_band_id === bandId))!;
       const tickets = [
         ...seats.map((seat) => ({
           ref: `seat:${seat.performance_id}:${seat.seat_id}`,

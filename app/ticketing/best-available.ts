@@ -12,7 +12,7 @@ export interface SearchSeat {
   quality: number;
   seatType: SeatType;
   restrictions: readonly Restriction[];
-  /** The lowest full price of the seat's band, in minor units. */
+  /** The seat's band price, booking fee included (pricing.ts bandPrice), in minor units. */
   price: number;
   free: boolean;
 }

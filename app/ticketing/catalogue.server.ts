@@ -107,6 +107,7 @@ export function createCatalogue(store: Store) {
           "venues.city",
           "venues.time_zone as timeZone",
           "venues.currency",
+          "venues.transaction_fee as transactionFee",
           "venues.country",
           "venues.address_lines as addressLines",
           "venues.postcode",
@@ -115,6 +116,22 @@ export function createCatalogue(store: Store) {
         .where("titles.slug", "=", titleSlug)
         .where("venues.slug", "=", venueSlug)
         .executeTakeFirst();
+    },
+
+    /** Every price option a run sells, in any of its price plans. */
+    async priceOptionsOfRun(runId: string) {
+      const rows = await db
+        .selectFrom("price_options")
+        .innerJoin("price_bands", "price_bands.id", "price_options.price_band_id")
+        .innerJoin("price_plans", "price_plans.id", "price_bands.price_plan_id")
+        .select(["price_options.kind", "price_options.face_value", "price_options.booking_fee"])
+        .where("price_plans.run_id", "=", runId)
+        .execute();
+      return rows.map((row) => ({
+        kind: row.kind,
+        faceValue: Number(row.face_value),
+        bookingFee: Number(row.booking_fee),
+      }));
     },
 
     /** A performance of a run, or undefined when it is not one of that run's. */

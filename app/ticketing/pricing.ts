@@ -62,6 +62,62 @@ export interface PricedBasket {
   toPay: number;
 }
 
+/**
+ * What one ticket at this price option costs: its face value and its booking fee, both mandatory.
+ * The seat map, its key and filters, best available, the calendar's price filter and the tickets
+ * page show this, and the basket's ticket line charges it, so the first price a buyer sees is the
+ * price they pay (docs/decisions/0012-all-in-prices.md).
+ */
+export function allInTicketPrice(option: { faceValue: number; bookingFee: number }): number {
+  return option.faceValue + option.bookingFee;
+}
+
+/**
+ * The option a ticket is charged at until the buyer picks another: the band's first Full Price
+ * option in the catalogue's order, else its first option. Options must be in that order.
+ */
+export function defaultPriceOption<T extends { kind: string }>(options: readonly T[]): T | undefined {
+  return options.find((option) => option.kind === "full") ?? options[0];
+}
+
+/**
+ * A price band's price as the buyer first sees it (seat labels, the key, price filters, standing
+ * areas): what the basket charges a place of the band before any other option is chosen.
+ */
+export function bandPrice(options: readonly { kind: string; faceValue: number; bookingFee: number }[]): number | null {
+  const option = defaultPriceOption(options);
+  return option ? allInTicketPrice(option) : null;
+}
+
+/**
+ * The per-order transaction fee as this buyer will pay it: the amount, or nothing when their
+ * membership waives it. Charged by priceBasket and stated beside the prices before seats are
+ * chosen, because it is mandatory but not per ticket.
+ */
+export function orderFee(
+  transactionFee: number,
+  benefits: { noTransactionFee: boolean },
+): { amount: number; waived: boolean } {
+  const waived = benefits.noTransactionFee;
+  return { amount: waived ? 0 : transactionFee, waived };
+}
+
+/**
+ * The all-in prices a special-price code brings tickets down to, lowest and highest: for each
+ * option of its kind dearer than the special face value, that face value plus the option's booking
+ * fee, which is what priceBasket charges for such a ticket once the discount is taken off. Null
+ * when no option is brought down.
+ */
+export function specialPriceRange(
+  options: readonly { kind: string; faceValue: number; bookingFee: number }[],
+  rule: { priceOptionKind: string; faceValue: number },
+): { min: number; max: number } | null {
+  const prices = options
+    .filter((option) => option.kind === rule.priceOptionKind && option.faceValue > rule.faceValue)
+    .map((option) => allInTicketPrice({ faceValue: rule.faceValue, bookingFee: option.bookingFee }));
+  return prices.length ? { min: Math.min(...prices), max: Math.max(...prices) } : null;
+}
+
 function discountFor(tickets: PricedTicketInput[], rule: PromoPriceRule | null): number {
   if (!rule) return 0;
   const faceTotal = tickets.reduce((sum, ticket) => sum + ticket.faceValue, 0);
@@ -81,7 +137,7 @@ function discountFor(tickets: PricedTicketInput[], rule: PromoPriceRule | null):
 export function priceBasket(input: PricingInput): PricedBasket {
   const lines: PriceLine[] = [];
   for (const ticket of input.tickets) {
-    lines.push({ kind: "ticket", ...ticket, amount: ticket.faceValue + ticket.bookingFee });
+    lines.push({ kind: "ticket", ...ticket, amount: allInTicketPrice(ticket) });
   }
   for (const extra of input.extras) {
     if (extra.quantity > 0) lines.push({ kind: "extra", ...extra, amount: extra.unitPrice * extra.quantity });
@@ -103,8 +159,7 @@ export function priceBasket(input: PricingInput): PricedBasket {
   }
   if (input.delivery) lines.push({ kind: "delivery", method: input.delivery.method, amount: input.delivery.fee });
   if (ticketCount > 0 || input.extras.some((extra) => extra.quantity > 0)) {
-    const waived = input.benefits.noTransactionFee;
-    lines.push({ kind: "transactionFee", amount: waived ? 0 : input.transactionFee, waived });
+    lines.push({ kind: "transactionFee", ...orderFee(input.transactionFee, input.benefits) });
   }
   const subtotal = lines.reduce((sum, line) => sum + line.amount, 0);
   const discount = input.promo ? discountFor(input.tickets, input.promo.rule) : 0;

@@ -8,9 +8,9 @@
 export type Currency = "GBP" | "USD";
 
 export interface SeatMapFilter {
-  /** Lowest Full Price to show, in minor units. */
+  /** Lowest band price (all-in) to show, in minor units. */
   minPrice?: number;
-  /** Highest Full Price to show, in minor units. */
+  /** Highest band price (all-in) to show, in minor units. */
   maxPrice?: number;
   sectionId?: string;
 }
@@ -30,7 +30,10 @@ export interface SeatMapBand {
   id: string;
   code: string;
   name: string;
-  /** The band's Full Price (its lowest "full" face value): what filters and the key show. */
+  /**
+   * What a place of the band costs before another option is chosen, booking fee included
+   * (pricing.ts bandPrice): what the seat labels, the key and the price filter show.
+   */
   price: number;
   /** Which colour and symbol draw this band (0–7); see BAND_SYMBOLS. */
   style: number;
@@ -76,7 +79,7 @@ export interface SeatMapView {
   /** x and y are in tenths of a seat width; the map spans [minX, maxX] across. */
   minX: number;
   maxX: number;
-  /** Lowest and highest Full Price of the performance, whatever the filter. */
+  /** Lowest and highest band price (all-in) of the performance, whatever the filter. */
   priceRange: { min: number; max: number } | null;
   /** Parts of the house that sell places, for the filter. */
   filterSections: { id: string; name: string }[];

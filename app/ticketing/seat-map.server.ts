@@ -2,7 +2,7 @@ import type { Clock } from "~/clock";
 import type { Store } from "~/db/connection.server";
 import type { Restriction } from "./catalogue-file";
 import { activeClaim, activeStandingClaim, type Entitlements } from "./inventory.server";
-import { fullPriceOfBand } from "./queries.server";
+import { bandPrice } from "./pricing";
 import {
   ACCESS,
   BAND_SYMBOLS,
@@ -21,6 +21,7 @@ import {
   type Currency,
   type SeatMapBand,
   type SeatMapFilter,
+  type SeatMapPriceOption,
   type SeatMapRow,
   type SeatMapSection,
   type SeatMapView,
@@ -86,14 +87,12 @@ export function createSeatMaps(store: Store, clock: Clock) {
   const plans = new Map<string, Promise<Plan>>();
 
   async function loadPlan(pricePlanId: string, seatMapId: string): Promise<Plan> {
-    const fullPrices = fullPriceOfBand(db);
     const [bandRows, optionRows, sectionRows, seatRows, areaRows] = await Promise.all([
       db
         .selectFrom("price_bands")
-        .leftJoin(fullPrices, "full_price.price_band_id", "price_bands.id")
-        .select(["price_bands.id", "price_bands.code", "price_bands.name", "full_price.price"])
-        .where("price_bands.price_plan_id", "=", pricePlanId)
-        .orderBy("price_bands.sort_order")
+        .select(["id", "code", "name"])
+        .where("price_plan_id", "=", pricePlanId)
+        .orderBy("sort_order")
         .execute(),
       db
         .selectFrom("price_options")
@@ -150,16 +149,9 @@ export function createSeatMaps(store: Store, clock: Clock) {
     ]);
 
     const bandIndex = new Map(bandRows.map((band, index) => [band.id, index]));
-    const bands: SeatMapBand[] = bandRows.map((band, index) => ({
-      id: band.id,
-      code: band.code,
-      name: band.name,
-      price: Number(band.price ?? 0),
-      style: index % BAND_SYMBOLS.length,
-      options: [],
-    }));
+    const optionsOf = bandRows.map((): SeatMapPriceOption[] => []);
     for (const option of optionRows) {
-      bands[bandIndex.get(option.price_band_id)!]!.options.push({
+      optionsOf[bandIndex.get(option.price_band_id)!]!.push({
         id: option.id,
         kind: option.kind,
         label: option.label,
@@ -167,6 +159,14 @@ export function createSeatMaps(store: Store, clock: Clock) {
         bookingFee: Number(option.booking_fee),
       });
     }
+    const bands: SeatMapBand[] = bandRows.map((band, index) => ({
+      id: band.id,
+      code: band.code,
+      name: band.name,
+      price: bandPrice(optionsOf[index]!) ?? 0,
+      style: index % BAND_SYMBOLS.length,
+      options: optionsOf[index]!,
+    }));
 
     const notes: string[] = [];
     const noteIndex = new Map<string, number>();

@@ -3,7 +3,7 @@ import type { Clock } from "~/clock";
 import { findBestAvailable, type SearchRequest, type SearchResult, type SearchSeat } from "./best-available";
 import type { Restriction } from "./catalogue-file";
 import { activeClaim, GUEST, type Entitlements } from "./inventory.server";
-import { fullPriceOfBand } from "./queries.server";
+import { bandPricesOfPlans } from "./queries.server";
 
 type StaticSeat = Omit<SearchSeat, "free">;
 
@@ -18,33 +18,41 @@ export function createSeatSearch(store: Store, clock: Clock) {
     let seats = plans.get(pricePlanId);
     if (!seats) {
       seats = (async () => {
-        const fullPrices = fullPriceOfBand(store.db);
-        const rows = await store.db
-          .selectFrom("seats")
-          .innerJoin("price_plan_seats", "price_plan_seats.seat_id", "seats.id")
-          .innerJoin(fullPrices, "full_price.price_band_id", "price_plan_seats.price_band_id")
-          .select([
-            "seats.id",
-            "seats.section_id",
-            "seats.row_order",
-            "seats.position",
-            "seats.quality",
-            "seats.seat_type",
-            "seats.restrictions",
-            "full_price.price",
-          ])
-          .where("price_plan_seats.price_plan_id", "=", pricePlanId)
-          .execute();
-        return rows.map((row) => ({
-          id: row.id,
-          sectionId: row.section_id,
-          rowOrder: row.row_order,
-          position: row.position,
-          quality: row.quality,
-          seatType: row.seat_type,
-          restrictions: row.restrictions.split(",").filter(Boolean) as Restriction[],
-          price: Number(row.price),
-        }));
+        const [prices, rows] = await Promise.all([
+          bandPricesOfPlans(store.db, [pricePlanId]),
+          store.db
+            .selectFrom("seats")
+            .innerJoin("price_plan_seats", "price_plan_seats.seat_id", "seats.id")
+            .select([
+              "seats.id",
+              "seats.section_id",
+              "seats.row_order",
+              "seats.position",
+              "seats.quality",
+              "seats.seat_type",
+              "seats.restrictions",
+              "price_plan_seats.price_band_id",
+            ])
+            .where("price_plan_seats.price_plan_id", "=", pricePlanId)
+            .execute(),
+        ]);
+        return rows.flatMap((row) => {
+          const price = prices.get(row.price_band_id);
+          return price === undefined
+            ? []
+            : [
+                {
+                  id: row.id,
+                  sectionId: row.section_id,
+                  rowOrder: row.row_order,
+                  position: row.position,
+                  quality: row.quality,
+                  seatType: row.seat_type,
+                  restrictions: row.restrictions.split(",").filter(Boolean) as Restriction[],
+                  price,
+                },
+              ];
+        });
       })();
       seats.catch(() => plans.delete(pricePlanId));
       plans.set(pricePlanId, seats);

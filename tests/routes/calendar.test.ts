@@ -81,6 +81,12 @@ describe("the calendar loader", () => {
     await promo("TENDOLLARS", { rule_key: "amountOff", percent: null, amount: 1000, currency: "USD" });
     await promo("ONCEONLY", { usage_limit: 1, used_count: 1 });
     await promo("EARLYBIRD", { rule_key: "unlockPresale", percent: null });
+    await promo("FULL50", {
+      rule_key: "specialPrice",
+      percent: null,
+      price_option_kind: "full",
+      special_face_value: 5000,
+    });
     await promo("THISNIGHT", { scope_kind: "performance", scope_ref: ofShow("test-show")[3]!.id });
     await promo("THATNIGHT", { scope_kind: "performance", scope_ref: ofShow("second-show")[3]!.id });
 
@@ -166,11 +172,11 @@ describe("the calendar loader", () => {
     });
 
     it("previous and next links keep the filter", async () => {
-      const { page } = await load(`?seats=2&section=${sections.get("Stalls")}&from=4500&to=6500`, {
+      const { page } = await load(`?seats=2&section=${sections.get("Stalls")}&from=4750&to=6800`, {
         date: "2026-11-01",
       });
       expect(page.next?.href).toBe(
-        `/shows/test-show/test-hall/calendar/2026-12-01?seats=2&section=${sections.get("Stalls")}&from=4500&to=6500`,
+        `/shows/test-show/test-hall/calendar/2026-12-01?seats=2&section=${sections.get("Stalls")}&from=4750&to=6800`,
       );
     });
 
@@ -196,7 +202,8 @@ describe("the calendar loader", () => {
     it("offers the month's prices, parts of the house and up to the seat limit", async () => {
       const { page } = await load();
       expect(page.options).toEqual({
-        prices: [2500, 4500, 6500],
+        // All-in: face value + booking fee, as the basket charges them.
+        prices: [2700, 4750, 6800],
         sections: [
           { id: sections.get("Stalls"), name: "Stalls" },
           { id: sections.get("Standing"), name: "Standing" },
@@ -217,12 +224,12 @@ describe("the calendar loader", () => {
     });
 
     it("price range: availability counts only the places priced within it", async () => {
-      // From £60 up only row A (£65) counts, and it has 3 of its 10 seats left.
+      // From £60 up only row A (£68 with its booking fee) counts, and it has 3 of its 10 seats left.
       const rowA = await load("?from=6000");
       expect(level(rowA.page, first())).toBe("medium");
       expect(rowA.page.filter).toMatchObject({ minPrice: 6000 });
-      // Up to £45: row B and the standing area, 10 of 14 left.
-      const cheap = await load("?to=4500");
+      // Up to £47.50: row B (£47.50) and the standing area (£27), 10 of 14 left.
+      const cheap = await load("?to=4750");
       expect(level(cheap.page, first())).toBe("good");
       // A range the wrong way round is read the right way round.
       expect((await load("?from=6500&to=6000")).page.filter).toMatchObject({ minPrice: 6000, maxPrice: 6500 });
@@ -306,6 +313,14 @@ describe("the calendar loader", () => {
       expect(await promoCookie(setCookies)).toBe("SPRING20");
       expect(events(page)).toContain("promoSuccess");
       expect(JSON.stringify(page.trackedEvents)).not.toMatch(/spring20/i);
+    });
+
+    it("a special price is stated as the basket charges it, booking fee included", async () => {
+      // Only Band A's Full Price (£65 + £3) is dearer than £50: it comes to £50 + £3.
+      expect((await load("?pc=FULL50")).page.promo).toMatchObject({
+        outcome: "applied",
+        rule: { kind: "specialPrice", price: { min: 5300, max: 5300 }, currency: "GBP" },
+      });
     });
 
     it("a code for this venue, or for one of this show's performances, is applied here", async () => {
@@ -456,13 +471,14 @@ describe("the calendar page as served", () => {
       .where("name", "=", "Stalls")
       .executeTakeFirstOrThrow();
     const response = await fetch(
-      server.url(`/shows/test-show/test-hall/calendar?seats=2&section=${stalls.id}&from=4500&to=6500`),
+      server.url(`/shows/test-show/test-hall/calendar?seats=2&section=${stalls.id}&from=4750&to=6800`),
     );
     expect(response.status).toBe(200);
     const html = await response.text();
     expect(html).toMatch(/<table class="calendar-month"><caption[^>]*>\w+ \d{4}<\/caption>/);
     expect(html.match(/<th scope="col"/g)).toHaveLength(7);
-    expect(html).toContain("Showing availability for 2 seats in the Stalls from £45.00 to £65.00");
+    expect(html).toContain("Showing availability for 2 seats in the Stalls from £47.50 to £68.00");
+    expect(html).toContain("Prices include booking fees. A £2.50 transaction fee is added once per order.");
     expect(html).toMatch(/Good availability|Medium availability|Low availability/);
   });
 

@@ -152,6 +152,7 @@ describe("membership", () => {
     expect((await select(guest, onSale, ["A5"])).status).toBe(302);
     const guestPage = await (await guest.get(ticketsPage(onSale))).text();
     expect(guestPage).not.toContain(">Member, ");
+    expect(guestPage).toContain("A £2.50 transaction fee is added once per order.");
     const memberOption = await server.services.store.db
       .selectFrom("price_options")
       .select("id")
@@ -166,7 +167,11 @@ describe("membership", () => {
     const member = buyerBrowser(server.url);
     await joinPlus(member, await register(member));
     expect((await select(member, onSale, ["A6"])).status).toBe(302);
-    expect(await (await member.get(ticketsPage(onSale))).text()).toContain(">Member, £63.00<");
+    const memberPage = await (await member.get(ticketsPage(onSale))).text();
+    expect(memberPage).toContain(">Member, £63.00<");
+    // The membership waives the per-order fee: said beside the prices, and nothing in the total for it.
+    expect(memberPage).toContain("Prices include booking fees. As a member you pay no transaction fee.");
+    expect(memberPage).toMatch(/Waived for members<\/span><\/th><td class="ticket-table__amount">£0.00</);
     const chosen = await member.post(ticketsPage(onSale), {
       intent: "continue",
       [`price-seat-${seats.get("A6")}`]: memberOption.id,

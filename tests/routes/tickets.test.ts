@@ -62,6 +62,29 @@ describe("choosing tickets", () => {
     expect(html).toContain("reserveSeats.success");
   });
 
+  it("prices are all-in from the first: the seat map, key and standing price are what the basket charges", async () => {
+    const buyer = buyerBrowser(server.url);
+    const before = await (await buyer.get(page(onSale))).text();
+    // Band A is £65 face value + £3 booking fee, Band B £45 + £2.50, standing £25 + £2.
+    expect(before).toContain('aria-label="Stalls, row A, seat 5, £68.00"');
+    expect(before).toContain('aria-label="Stalls, row B, seat 5, £47.50"');
+    expect(before).toContain("Band A: £68.00");
+    expect(before).toContain("Standing, £27.00 each");
+    expect(before).not.toContain("£65.00");
+    // The per-order fee is stated beside the prices, before any seat is chosen.
+    expect(before).toContain("Prices include booking fees. A £2.50 transaction fee is added once per order.");
+
+    await buyer.post(page(onSale), [
+      ["intent", "select"],
+      ["seat", seat("A5")],
+    ]);
+    const held = await (await buyer.get(page(onSale))).text();
+    expect(held).toContain(">Full Price, £68.00<");
+    expect(held).toContain(">Concession, £53.00<");
+    expect(held).toMatch(/Transaction fee \(once per order\)<\/th><td class="ticket-table__amount">£2.50</);
+    expect(held).toMatch(/Total<\/th><td class="ticket-table__amount">£70.50</);
+  });
+
   it("unticking a seat gives it back; swapping at the seat limit works", async () => {
     const buyer = buyerBrowser(server.url);
     const four = ["A5", "A6", "A7", "A8"].map((name) => ["seat", seat(name)] as [string, string]);

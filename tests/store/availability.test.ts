@@ -91,7 +91,8 @@ describe.each(DIALECTS)("availability and calendar facts on %s", (dialect) => {
   it("gives the price range, the parts of the house and availability within a filter", async () => {
     const ids = seed.performances.map((performance) => performance.id);
     const all = await calendarFacts(store, ids, seed.clock.now());
-    expect(all.priceRange).toEqual({ min: 2500, max: 6500 });
+    // All-in: face value + booking fee (£25 + £2, £45 + £2.50, £65 + £3).
+    expect(all.priceRange).toEqual({ min: 2700, max: 6800 });
     expect(all.sections.map((section) => section.name)).toEqual(["Stalls", "Standing"]);
     expect(all.availability.get(seed.onSale.id)).toEqual({ capacity: 24, left: 19, level: "good" });
 
@@ -99,8 +100,8 @@ describe.each(DIALECTS)("availability and calendar facts on %s", (dialect) => {
     const inStalls = await calendarFacts(store, ids, seed.clock.now(), { sectionId: stalls });
     expect(inStalls.availability.get(seed.onSale.id)).toMatchObject({ capacity: 19, left: 17 });
 
-    const cheap = await calendarFacts(store, ids, seed.clock.now(), { maxPrice: 4500 });
-    expect(cheap.selectedPriceRange).toEqual({ min: 2500, max: 4500 });
+    const cheap = await calendarFacts(store, ids, seed.clock.now(), { maxPrice: 4750 });
+    expect(cheap.selectedPriceRange).toEqual({ min: 2700, max: 4750 });
     // Row B (one seat withheld) and the standing area, less the 3 standing places held.
     expect(cheap.availability.get(seed.onSale.id)).toMatchObject({ capacity: 14, left: 11 });
 
@@ -109,9 +110,9 @@ describe.each(DIALECTS)("availability and calendar facts on %s", (dialect) => {
     expect(none.availability.get(seed.onSale.id)).toMatchObject({ left: 0, level: "soldOut" });
   });
 
-  it("lists every full price once, lowest first", async () => {
+  it("lists every band price (booking fee included) once, lowest first", async () => {
     const ids = seed.performances.map((performance) => performance.id);
-    expect((await calendarFacts(store, ids, seed.clock.now())).prices).toEqual([2500, 4500, 6500]);
+    expect((await calendarFacts(store, ids, seed.clock.now())).prices).toEqual([2700, 4750, 6800]);
     expect((await calendarFacts(store, [], seed.clock.now())).prices).toEqual([]);
   });
 
@@ -126,8 +127,8 @@ describe.each(DIALECTS)("availability and calendar facts on %s", (dialect) => {
     expect(three.availability.get(seed.onSale.id)).toEqual({ capacity: 5, left: 2, level: "soldOut" });
     // A performance with all five free keeps its level for the same filter.
     expect(three.availability.get(other)).toEqual({ capacity: 5, left: 5, level: "good" });
-    // The number counts with the price range too: 17 seats left in the Stalls, only row A's 8 at £65.
-    const rowA = { minPrice: 6500 };
+    // The number counts with the price range too: 17 seats left in the Stalls, only row A's 8 at £68.
+    const rowA = { minPrice: 6800 };
     expect(
       (await calendarFacts(store, ids, seed.clock.now(), { ...rowA, quantity: 8 })).availability.get(seed.onSale.id),
     ).toMatchObject({ left: 8, level: "good" });

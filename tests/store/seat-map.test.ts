@@ -78,13 +78,14 @@ describe.each(DIALECTS)("the seat map read model on %s", (dialect) => {
     expect(await view({ performanceId: "00000000-0000-0000-0000-000000000000" })).toBeUndefined();
   });
 
-  it("lists the bands with their Full Price, options and a style each, and the parts of the house", async () => {
+  it("lists the bands with their all-in price, options and a style each, and the parts of the house", async () => {
     const map = (await view())!;
     expect(map.currency).toBe("GBP");
     expect(map.bands.map((band) => [band.code, band.name, band.price, band.style])).toEqual([
-      ["A", "Band A", 6500, 0],
-      ["B", "Band B", 4500, 1],
-      ["S", "Standing", 2500, 2],
+      // Full Price face value + booking fee: what the basket charges before another option is chosen.
+      ["A", "Band A", 6800, 0],
+      ["B", "Band B", 4750, 1],
+      ["S", "Standing", 2700, 2],
     ]);
     expect(
       map.bands[0]!.options.map((option) => [option.kind, option.label, option.faceValue, option.bookingFee]),
@@ -93,7 +94,7 @@ describe.each(DIALECTS)("the seat map read model on %s", (dialect) => {
       ["concession", "Concession", 5000, 300],
       ["member", "Member", 6000, 300],
     ]);
-    expect(map.priceRange).toEqual({ min: 2500, max: 6500 });
+    expect(map.priceRange).toEqual({ min: 2700, max: 6800 });
     expect(map.sections.map((section) => [section.name, section.kind])).toEqual([
       ["Stalls", "seated"],
       ["Standing", "standing"],
@@ -194,7 +195,7 @@ describe.each(DIALECTS)("the seat map read model on %s", (dialect) => {
     expect(seatOf(cheap, "A", "5").flags & FILTERED).toBe(0);
     expect((cheap.sections[1] as StandingSection).inFilter).toBe(true);
     // The price range is the whole performance's, whatever the filter.
-    expect(cheap.priceRange).toEqual({ min: 2500, max: 6500 });
+    expect(cheap.priceRange).toEqual({ min: 2700, max: 6800 });
 
     const dear = (await view({ filter: { minPrice: 6000, maxPrice: 7000 } }))!;
     expect(isSelectable(seatOf(dear, "A", "6").flags)).toBe(true);

@@ -68,9 +68,10 @@ function makeView(changes: Partial<Record<number, number>> = {}): SeatMapView {
   return {
     currency: "GBP",
     bands: [
-      { id: "band-a", code: "A", name: "Band A", price: 6500, style: 0, options: [option("a-full", 6500)] },
-      { id: "band-b", code: "B", name: "Band B", price: 4500, style: 1, options: [option("b-full", 4500)] },
-      { id: "band-s", code: "S", name: "Standing", price: 2500, style: 2, options: [option("s-full", 2500)] },
+      // A band's price is its Full Price face value plus the £3 booking fee: the seat map shows that.
+      { id: "band-a", code: "A", name: "Band A", price: 6800, style: 0, options: [option("a-full", 6500)] },
+      { id: "band-b", code: "B", name: "Band B", price: 4800, style: 1, options: [option("b-full", 4500)] },
+      { id: "band-s", code: "S", name: "Standing", price: 2800, style: 2, options: [option("s-full", 2500)] },
     ],
     sections: [
       {
@@ -124,7 +125,7 @@ function makeView(changes: Partial<Record<number, number>> = {}): SeatMapView {
     notes: ["Pillar on the left"],
     minX: -30,
     maxX: 30,
-    priceRange: { min: 2500, max: 6500 },
+    priceRange: { min: 2800, max: 6800 },
     filterSections: [
       { id: "stalls", name: "Stalls" },
       { id: "standing", name: "Standing" },
@@ -139,38 +140,38 @@ const seatBox = (name: string | RegExp) => screen.getByRole("checkbox", { name }
 describe("the seat map", () => {
   it("names every seat by part of the house, row, number, price and what kind of seat it is", () => {
     render(withI18n(<SeatMap view={makeView()} />));
-    expect(seatBox("Stalls, row A, seat 3, £65.00")).toHaveProperty("disabled", false);
-    expect(seatBox("Stalls, row A, seat 2, £65.00, companion seat")).toHaveProperty("disabled", false);
-    expect(seatBox("Stalls, row A, seat 5, £65.00, restricted view (Pillar on the left)")).toHaveProperty(
+    expect(seatBox("Stalls, row A, seat 3, £68.00")).toHaveProperty("disabled", false);
+    expect(seatBox("Stalls, row A, seat 2, £68.00, companion seat")).toHaveProperty("disabled", false);
+    expect(seatBox("Stalls, row A, seat 5, £68.00, restricted view (Pillar on the left)")).toHaveProperty(
       "disabled",
       false,
     );
-    expect(seatBox("Stalls, row A, seat 6, £65.00, for American Express cardholders")).toHaveProperty(
+    expect(seatBox("Stalls, row A, seat 6, £68.00, for American Express cardholders")).toHaveProperty(
       "disabled",
       false,
     );
-    expect(seatBox("Stalls, row B, seat 1, £45.00")).toHaveProperty("value", "121");
-    expect(seatBox("Circle, row A, seat 2, £45.00")).toHaveProperty("name", "seat");
+    expect(seatBox("Stalls, row B, seat 1, £48.00")).toHaveProperty("value", "121");
+    expect(seatBox("Circle, row A, seat 2, £48.00")).toHaveProperty("name", "seat");
     expect(screen.getAllByRole("checkbox")).toHaveLength(13);
   });
 
   it("draws taken, locked and filtered-out seats but does not let them be chosen, and says so", () => {
     render(withI18n(<SeatMap view={makeView({ 121: FILTERED, 201: FILTERED })} />));
-    expect(seatBox("Stalls, row A, seat 4, £65.00, unavailable")).toHaveProperty("disabled", true);
-    expect(seatBox("Stalls, row A, seat 1, £65.00, wheelchair space, unavailable")).toHaveProperty("disabled", true);
-    expect(seatBox("Stalls, row B, seat 1, £45.00, unavailable")).toHaveProperty("disabled", true);
-    expect(seatBox("Circle, row A, seat 1, £45.00, unavailable")).toHaveProperty("disabled", true);
-    expect(seatBox("Stalls, row A, seat 4, £65.00, unavailable").className).toMatch(/\bt\b/);
-    expect(seatBox("Stalls, row A, seat 1, £65.00, wheelchair space, unavailable").className).toMatch(/\bl\b/);
-    expect(seatBox("Stalls, row B, seat 1, £45.00, unavailable").className).toMatch(/\bf\b/);
+    expect(seatBox("Stalls, row A, seat 4, £68.00, unavailable")).toHaveProperty("disabled", true);
+    expect(seatBox("Stalls, row A, seat 1, £68.00, wheelchair space, unavailable")).toHaveProperty("disabled", true);
+    expect(seatBox("Stalls, row B, seat 1, £48.00, unavailable")).toHaveProperty("disabled", true);
+    expect(seatBox("Circle, row A, seat 1, £48.00, unavailable")).toHaveProperty("disabled", true);
+    expect(seatBox("Stalls, row A, seat 4, £68.00, unavailable").className).toMatch(/\bt\b/);
+    expect(seatBox("Stalls, row A, seat 1, £68.00, wheelchair space, unavailable").className).toMatch(/\bl\b/);
+    expect(seatBox("Stalls, row B, seat 1, £48.00, unavailable").className).toMatch(/\bf\b/);
   });
 
   it("ticks the buyer's own seats, and keeps them selectable even outside the filter", () => {
     render(withI18n(<SeatMap view={makeView({ 123: MINE | FILTERED })} />));
-    const mine = seatBox("Stalls, row B, seat 3, £45.00");
+    const mine = seatBox("Stalls, row B, seat 3, £48.00");
     expect(mine).toHaveProperty("checked", true);
     expect(mine).toHaveProperty("disabled", false);
-    expect(seatBox("Stalls, row B, seat 4, £45.00")).toHaveProperty("checked", false);
+    expect(seatBox("Stalls, row B, seat 4, £48.00")).toHaveProperty("checked", false);
   });
 
   it("groups seats in a fieldset per part of the house and a group per row", () => {
@@ -188,11 +189,11 @@ describe("the seat map", () => {
 
   it("places each seat from its position, in tenths of a seat width", () => {
     render(withI18n(<SeatMap view={makeView()} />));
-    const b1 = seatBox("Stalls, row B, seat 1, £45.00");
+    const b1 = seatBox("Stalls, row B, seat 1, £48.00");
     expect(b1.style.getPropertyValue("--x")).toBe("-25");
     expect(b1.style.getPropertyValue("--y")).toBe("10");
     // y is drawn from the top of its part of the house.
-    expect(seatBox("Circle, row A, seat 1, £45.00").style.getPropertyValue("--y")).toBe("0");
+    expect(seatBox("Circle, row A, seat 1, £48.00").style.getPropertyValue("--y")).toBe("0");
     expect(b1.className).toMatch(/\bb1\b/);
   });
 
@@ -228,7 +229,7 @@ describe("the seat map with script", () => {
 
   it("moves focus between seats with the arrow keys, skipping seats that cannot be chosen", () => {
     render(withI18n(<SeatMap view={makeView()} />));
-    seatBox("Stalls, row A, seat 3, £65.00").focus();
+    seatBox("Stalls, row A, seat 3, £68.00").focus();
     press("ArrowRight");
     // A4 is taken: focus jumps the aisle and the taken seat to A5.
     expect(focused().value).toBe("115");
@@ -247,7 +248,7 @@ describe("the seat map with script", () => {
 
   it("moves up and down to the nearest seat in the next row, across parts of the house", () => {
     render(withI18n(<SeatMap view={makeView()} />));
-    seatBox("Stalls, row A, seat 5, £65.00, restricted view (Pillar on the left)").focus();
+    seatBox("Stalls, row A, seat 5, £68.00, restricted view (Pillar on the left)").focus();
     press("ArrowDown");
     // A5 is at x 20: B3 (x 15) is nearer than B4 (x 28).
     expect(focused().value).toBe("123");
@@ -261,7 +262,7 @@ describe("the seat map with script", () => {
     press("ArrowUp");
     // From B3 (x 15): A5 (x 20), not the taken A4 (x 10).
     expect(focused().value).toBe("115");
-    seatBox("Stalls, row B, seat 1, £45.00").focus();
+    seatBox("Stalls, row B, seat 1, £48.00").focus();
     press("ArrowUp");
     // B1 is at x -25: A2 (x -20) is nearest; A1 (x -30) is locked anyway.
     expect(focused().value).toBe("112");
@@ -269,7 +270,7 @@ describe("the seat map with script", () => {
 
   it("keeps the page still when an arrow key has nowhere to go, and ignores other keys", () => {
     render(withI18n(<SeatMap view={makeView()} />));
-    seatBox("Circle, row A, seat 1, £45.00").focus();
+    seatBox("Circle, row A, seat 1, £48.00").focus();
     const edge = new KeyboardEvent("keydown", { key: "ArrowDown", bubbles: true, cancelable: true });
     focused().dispatchEvent(edge);
     expect(edge.defaultPrevented).toBe(true);
@@ -283,7 +284,7 @@ describe("the seat map with script", () => {
     render(withI18n(<SeatMap view={makeView()} />));
     const stops = screen.getAllByRole("checkbox").filter((box) => box.tabIndex === 0);
     expect(stops.map((box) => (box as HTMLInputElement).value)).toEqual(["123", "201"]);
-    seatBox("Circle, row A, seat 3, £45.00").focus();
+    seatBox("Circle, row A, seat 3, £48.00").focus();
     const after = screen.getAllByRole("checkbox").filter((box) => box.tabIndex === 0);
     expect(after.map((box) => (box as HTMLInputElement).value)).toEqual(["123", "203"]);
   });
@@ -291,22 +292,22 @@ describe("the seat map with script", () => {
   it("tells the page when a seat is ticked or unticked, and whether it is sponsored", () => {
     const onToggle = vi.fn();
     render(withI18n(<SeatMap view={makeView()} onToggle={onToggle} />));
-    fireEvent.click(seatBox("Stalls, row A, seat 6, £65.00, for American Express cardholders"));
+    fireEvent.click(seatBox("Stalls, row A, seat 6, £68.00, for American Express cardholders"));
     expect(onToggle).toHaveBeenLastCalledWith(116, true, true);
-    fireEvent.click(seatBox("Stalls, row B, seat 3, £45.00"));
+    fireEvent.click(seatBox("Stalls, row B, seat 3, £48.00"));
     expect(onToggle).toHaveBeenLastCalledWith(123, false, false);
-    fireEvent.click(seatBox("Stalls, row A, seat 4, £65.00, unavailable"));
+    fireEvent.click(seatBox("Stalls, row A, seat 4, £68.00, unavailable"));
     expect(onToggle).toHaveBeenCalledTimes(2);
   });
 
   it("shows the server's word on the buyer's seats when the view changes", () => {
     const { rerender } = render(withI18n(<SeatMap view={makeView()} />));
-    fireEvent.click(seatBox("Stalls, row B, seat 4, £45.00"));
-    expect(seatBox("Stalls, row B, seat 4, £45.00")).toHaveProperty("checked", true);
+    fireEvent.click(seatBox("Stalls, row B, seat 4, £48.00"));
+    expect(seatBox("Stalls, row B, seat 4, £48.00")).toHaveProperty("checked", true);
     // The hold failed: B4 went to someone else, and B3 is still the buyer's.
     rerender(withI18n(<SeatMap view={makeView({ 124: TAKEN })} />));
-    expect(seatBox("Stalls, row B, seat 4, £45.00, unavailable")).toHaveProperty("checked", false);
-    expect(seatBox("Stalls, row B, seat 3, £45.00")).toHaveProperty("checked", true);
+    expect(seatBox("Stalls, row B, seat 4, £48.00, unavailable")).toHaveProperty("checked", false);
+    expect(seatBox("Stalls, row B, seat 3, £48.00")).toHaveProperty("checked", true);
   });
 
   it("offers zoom buttons that do not submit the form", () => {
@@ -333,7 +334,7 @@ describe("the seat map key", () => {
       within(prices)
         .getAllByRole("listitem")
         .map((item) => item.textContent),
-    ).toEqual(["Band A: £65.00", "Band B: £45.00", "Standing: £25.00"]);
+    ).toEqual(["Band A: £68.00", "Band B: £48.00", "Standing: £28.00"]);
     const seats = within(screen.getByRole("list", { name: "Seats" }))
       .getAllByRole("listitem")
       .map((item) => item.textContent);
@@ -350,7 +351,7 @@ describe("the seat map key", () => {
 
   it("prices in the venue's currency, in the buyer's language", () => {
     render(withI18n(<SeatMapLegend view={{ ...makeView(), currency: "USD" }} />, "en-US"));
-    expect(screen.getByText("Band A: $65.00").tagName).toBe("LI");
+    expect(screen.getByText("Band A: $68.00").tagName).toBe("LI");
   });
 });
 
@@ -372,8 +373,8 @@ describe("the seat map filters", () => {
       within(from)
         .getAllByRole("option")
         .map((option) => option.textContent),
-    ).toEqual(["Any price", "£25.00", "£45.00", "£65.00"]);
-    expect(within(from).getByRole("option", { name: "£45.00" })).toHaveProperty("value", "4500");
+    ).toEqual(["Any price", "£28.00", "£48.00", "£68.00"]);
+    expect(within(from).getByRole("option", { name: "£48.00" })).toHaveProperty("value", "4800");
     expect(screen.getByRole("combobox", { name: "Price to" })).toHaveProperty("name", "maxPrice");
     const part = screen.getByRole("combobox", { name: "Part of the house" });
     expect(
@@ -386,8 +387,8 @@ describe("the seat map filters", () => {
   });
 
   it("shows the filter in force, keeps the page's other parameters, and offers to clear it", async () => {
-    renderFilters("/tickets?lng=en-GB&maxPrice=4500&section=circle&minPrice=oops");
-    expect(await screen.findByRole("combobox", { name: "Price to" })).toHaveProperty("value", "4500");
+    renderFilters("/tickets?lng=en-GB&maxPrice=4800&section=circle&minPrice=oops");
+    expect(await screen.findByRole("combobox", { name: "Price to" })).toHaveProperty("value", "4800");
     expect(screen.getByRole("combobox", { name: "Price from" })).toHaveProperty("value", "");
     expect(screen.getByRole("combobox", { name: "Part of the house" })).toHaveProperty("value", "circle");
     const kept = document.querySelector<HTMLInputElement>('input[type="hidden"][name="lng"]');
