@@ -59,6 +59,11 @@ function guardActions(
         if (args.context.formFromAnotherSite)
           throw new Response(REFUSED_FORM.crossSite, { status: 403, statusText: "Forbidden" });
         const request = await withBoundedBody(args.request, formBodyLimit);
+        if (!request) {
+          // A warning: a real form this large would mean the limit is wrong, not the buyer.
+          args.context.logger.warn({ limit: formBodyLimit }, "form refused: its body is over the limit");
+          throw new Response(REFUSED_FORM.tooLarge, { status: 413, statusText: "Content Too Large" });
+        }
         await verifyCsrf(request);
         if (!action) throw new Response(null, { status: 405, statusText: "Method Not Allowed" });
         return action({ ...args, request });
@@ -68,14 +73,13 @@ function guardActions(
 }
 
 /**
- * The request with its body read into memory, or a 413 as soon as the body is known to be larger
+ * The request with its body read into memory, or null as soon as the body is known to be larger
  * than `limit`: at once from a Content-Length, and by counting for a chunked body, so no more than
  * `limit` bytes are ever held and nothing parses a body that is too large.
  */
-async function withBoundedBody(request: Request, limit: number): Promise<Request> {
-  const tooLarge = () => new Response(REFUSED_FORM.tooLarge, { status: 413, statusText: "Content Too Large" });
+async function withBoundedBody(request: Request, limit: number): Promise<Request | null> {
   const declared = Number(request.headers.get("Content-Length") ?? 0);
-  if (declared > limit) throw tooLarge();
+  if (declared > limit) return null;
   if (!request.body) return request;
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -86,7 +90,7 @@ async function withBoundedBody(request: Request, limit: number): Promise<Request
     size += value.byteLength;
     // Not cancelled: cancelling destroys the socket, and the 413 page could not be sent. The
     // server discards what is left once the answer has gone (app.server.ts).
-    if (size > limit) throw tooLarge();
+    if (size > limit) return null;
     chunks.push(value);
   }
   return new Request(request.url, {

@@ -1,3 +1,4 @@
+import { Agent, request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCookie } from "@remix-run/node";
 import { FORM_BODY_LIMIT } from "~/server/build.server";
@@ -336,6 +337,29 @@ describe("form body limit", () => {
     await expectTooLarge(response);
     // Nothing past the limit was waited for before answering.
     expect(sent).toBeLessThan(TEN_MB);
+  });
+
+  it("after refusing a body unread, the same connection serves the next request", async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const send = (method: string, body?: Uint8Array) =>
+      new Promise<{ status: number; socket: unknown }>((resolve, reject) => {
+        const request = httpRequest(server.url("/membership"), { method, agent, headers: form }, (response) => {
+          response.resume();
+          response.on("end", () => resolve({ status: response.statusCode!, socket: request.socket }));
+        });
+        request.setTimeout(5000, () => request.destroy(new Error("no answer on the reused connection")));
+        request.on("error", reject);
+        request.end(body);
+      });
+    try {
+      const refused = await send("POST", new Uint8Array(TEN_MB).fill(97));
+      expect(refused.status).toBe(413);
+      const next = await send("GET");
+      expect(next.status).toBe(200);
+      expect(next.socket).toBe(refused.socket);
+    } finally {
+      agent.destroy();
+    }
   });
 
   it("the largest real form, every seat of the map ticked, is well within the limit", async () => {
