@@ -64,6 +64,11 @@ export interface AppContext extends AppServices {
   cspNonce: string;
   /** Where the request came from: what sign-in throttling counts by. */
   clientAddress: string;
+  /**
+   * A form posted from a page on another site (its Origin is not this host): every action refuses
+   * it. See `sameOriginForms` in app.server.ts.
+   */
+  formFromAnotherSite?: boolean;
 }
 
 declare module "@remix-run/server-runtime" {

@@ -16,6 +16,7 @@ import {
   type Country,
   type FieldCheck,
 } from "~/checkout/forms/fields";
+import { safeReturnPath } from "~/routing/return-path";
 
 // The account forms' schemas, shared by the actions and Conform in the browser. Passwords are
 // never trimmed (a space may be part of one) and never sent back into the page.
@@ -48,16 +49,12 @@ export const newPassword = z
     return z.NEVER;
   });
 
-/** Where to go after signing in: a path on this site only ("" for anything else), never another site. */
-export function localPath(text: string): string {
-  return text.startsWith("/") && !text.startsWith("//") && !text.startsWith("/\\") ? text : "";
-}
-
-/** The `redirectTo` a page was opened with, made safe. */
+/** The `redirectTo` a page was opened with, made safe ("" when there is none worth keeping). */
 export const requestedReturn = (request: Request) =>
-  localPath(new URL(request.url).searchParams.get("redirectTo") ?? "");
+  safeReturnPath(new URL(request.url).searchParams.get("redirectTo"), "");
 
-export const returnPath = textField((text) => pass(localPath(text)));
+/** Where to go after signing in: a path on this site only ("" for anything else), never another site. */
+export const returnPath = textField((text) => pass(safeReturnPath(text, "")));
 
 export const signInSchema = z.object({ email, password: currentPassword, redirectTo: returnPath });
 

@@ -45,12 +45,3 @@ export function reservationPaths(context: AppLoadContext, reservation: Reservati
     tickets: ticketsPath(mode, titleSlug, venueSlug, reservation.performanceId),
   };
 }
-
-/**
- * A path on this site to go back to after an action, or "/" when the value is anything else (an
- * absolute or protocol-relative URL would make the form an open redirect).
- */
-export function safeReturnPath(value: FormDataEntryValue | string | null | undefined): string {
-  if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//") || value.includes("\\")) return "/";
-  return value;
-}

@@ -1,13 +1,16 @@
 import { isRouteErrorResponse, Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 
-export type ErrorKind = "notFound" | "forbidden" | "serverError" | "unknown";
+export type ErrorKind = "notFound" | "forbidden" | "crossSite" | "tooLarge" | "serverError" | "unknown";
 
 /** Which of the spec's error pages an error deserves. Never shows the error's own message. */
 export function errorKind(error: unknown): ErrorKind {
   if (isRouteErrorResponse(error)) {
     if (error.status === 404 || error.status === 405) return "notFound";
+    // The body of the actions' guard's own refusals (REFUSED_FORM in build.server.ts).
+    if (error.status === 403 && error.data === "crossSite") return "crossSite";
     if (error.status === 403) return "forbidden";
+    if (error.status === 413) return "tooLarge";
     return "serverError";
   }
   return "unknown";

@@ -1,6 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { redirect } from "@remix-run/node";
 import type { Clock } from "~/clock";
+import { safeReturnPath } from "~/routing/return-path";
 import type {
   CardBrand,
   CardDetails,
@@ -126,22 +127,8 @@ interface Payment {
   voided: boolean;
 }
 
-/**
- * A return URL the sandbox may send the buyer to: a path on this site, or /checkout/verify.
- * Backslashes, whitespace and control characters are refused because browsers read `/\evil` and
- * `/\t/evil` as `//evil`, another site.
- */
-export function safeSandboxPath(value: string | null | undefined): string {
-  const base = "http://sandbox.invalid";
-  if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//") || /[\\\s\p{Cc}]/u.test(value))
-    return FALLBACK_RETURN;
-  try {
-    const url = new URL(value, base);
-    return url.origin === base ? `${url.pathname}${url.search}${url.hash}` : FALLBACK_RETURN;
-  } catch {
-    return FALLBACK_RETURN;
-  }
-}
+/** A return URL the sandbox may send the buyer to: a path on this site, or /checkout/verify. */
+export const safeSandboxPath = (value: string | null | undefined): string => safeReturnPath(value, FALLBACK_RETURN);
 
 function withQuery(path: string, params: Record<string, string>): string {
   const url = new URL(path, "http://sandbox.invalid");

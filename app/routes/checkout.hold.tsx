@@ -3,9 +3,10 @@ import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { basketCookieHeader, benefitsFor, promoCookieHeader, readBuyer } from "~/checkout/buyer.server";
 import { unlockForChange } from "~/checkout/flow.server";
-import { reservationPaths, safeReturnPath } from "~/checkout/hold.server";
+import { reservationPaths } from "~/checkout/hold.server";
 import { ReleaseDialog } from "~/components/hold-panel";
 import { RemovePromoDialog } from "~/components/promo-removal";
+import { safeReturnPath } from "~/routing/return-path";
 import { releaseReservation, refusalMessage, type Message } from "~/services/reservations.server";
 import { flashEvents, track } from "~/tracking/track.server";
 

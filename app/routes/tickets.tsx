@@ -24,6 +24,7 @@ import {
   type Message,
   type ReserveOutcome,
 } from "~/services/reservations.server";
+import { safeReturnPath } from "~/routing/return-path";
 import { orderFee } from "~/ticketing/pricing";
 import { parseSeatMapFilter } from "~/ticketing/seat-map.server";
 import { pushToDataLayer, type ClientEvent } from "~/tracking/events";
@@ -99,7 +100,10 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const form = await request.formData();
   const intent = String(form.get("intent") ?? "");
   const headers = new Headers();
-  const back = new URL(request.url);
+  // The page itself, but through the one return-path check: a request path is the buyer's to
+  // choose, and `//evil.example/…` echoed into Location would be another site.
+  const url = new URL(request.url);
+  const back = safeReturnPath(url.pathname + url.search);
   const fail = (result: Omit<ActionResult, "intent">, events: ClientEvent[] = [], status = 400) =>
     data({ ...result, intent, trackedEvents: events } satisfies ActionResult & { trackedEvents: ClientEvent[] }, {
       status,
@@ -112,7 +116,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   };
 
   // One performance per basket: the page asks "Empty your cart?" before anything else happens.
-  if (otherReservation && intent !== "promo") return redirect(back.pathname + back.search);
+  if (otherReservation && intent !== "promo") return redirect(back);
 
   if (intent === "promo") {
     const code = String(form.get("promoCode") ?? "");
@@ -131,11 +135,11 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     headers.append("Set-Cookie", await promoCookieHeader(context, check.promo.code));
     if (page.buyer.basketId) await context.baskets.setPromo(page.buyer.basketId, check.promo.id);
     await flashEvents(context, headers, [track(context, "promoSuccess", { performanceId: performance.id })]);
-    return redirect(back.pathname + back.search, { headers });
+    return redirect(back, { headers });
   }
 
   if (intent === "continue") {
-    if (!ownReservation || ownReservation.expired) return redirect(back.pathname + back.search);
+    if (!ownReservation || ownReservation.expired) return redirect(back);
     const { errors, events } = await saveTicketChoices(context, ownReservation, form, page.benefits);
     if (Object.keys(errors).length) return fail({ errors }, events);
     await flashEvents(context, headers, events);
@@ -172,7 +176,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
         outcome.events,
         409,
       );
-    return done(outcome, back.pathname + back.search);
+    return done(outcome, back);
   }
 
   if (intent === "best") {
@@ -226,7 +230,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       if (!outcome.ok) return fail({ error: outcome.error }, events, 409);
     }
     await flashEvents(context, headers, events);
-    return redirect(back.pathname + back.search, { headers });
+    return redirect(back, { headers });
   }
 
   return fail({ error: { key: "reserve.somethingWrong" } });

@@ -88,6 +88,8 @@ export function createServerApp({ build, services, logger, root }: ServerAppOpti
     next();
   });
 
+  app.use(sameOriginForms);
+  app.use(discardUnreadBody);
   app.all(
     "*",
     createRequestHandler({
@@ -100,6 +102,7 @@ export function createServerApp({ build, services, logger, root }: ServerAppOpti
         logger: res.locals.logger as Logger,
         requestId: res.locals.requestId as string,
         cspNonce: res.locals.cspNonce as string,
+        formFromAnotherSite: res.locals.formFromAnotherSite === true,
       }),
     }),
   );
@@ -110,6 +113,53 @@ export function createServerApp({ build, services, logger, root }: ServerAppOpti
   });
 
   return app;
+}
+
+/**
+ * Remix refuses a form whose Origin is not this host, but with a bare 500, an empty page and an
+ * error in the log, while every cross-site form a browser sends gets there. The same comparison is
+ * made here, first: such a form is logged as the warning it is, and goes on without its Origin (so
+ * Remix's own check passes) but marked, for the actions' guard (build.server.ts) to answer with a
+ * 403 page that says what happened. Remix's check stays behind it, so anything this misses is
+ * still refused. See docs/decisions/0011-safe-return-paths-and-request-limits.md.
+ */
+function sameOriginForms(req: Request, res: Response, next: NextFunction) {
+  const origin = req.headers.origin;
+  if (req.method === "GET" || req.method === "HEAD" || origin === undefined) return next();
+  const host = (req.get("x-forwarded-host")?.split(",")[0]?.trim() || req.get("host")) ?? "";
+  const claimed = originHost(origin);
+  if (claimed !== "" && claimed !== host) {
+    (res.locals.logger as Logger).warn(
+      { method: req.method, path: req.path, origin, host },
+      "form from another site refused: its origin is not this host",
+    );
+    delete req.headers.origin;
+    res.locals.formFromAnotherSite = true;
+  }
+  next();
+}
+
+/** The host an Origin names, as Remix reads it: "" (no host, as file://) passes its check. */
+function originHost(origin: string): string | null {
+  if (origin === "null") return "null";
+  try {
+    return new URL(origin).host;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A form refused before it was read (too large, another site) leaves its body unread, and the
+ * connection would wait on it: once the answer has gone, read the rest and drop it.
+ */
+function discardUnreadBody(req: Request, res: Response, next: NextFunction) {
+  res.on("finish", () => {
+    if (req.complete) return;
+    req.removeAllListeners("data");
+    req.resume();
+  });
+  next();
 }
 
 /** One JSON line per request, with a request id that also goes back to the client. */

@@ -1,6 +1,10 @@
+import { Agent, request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCookie } from "@remix-run/node";
-import { cookiesFrom, startServer, TEST_SECRET } from "../support/app";
+import { FORM_BODY_LIMIT } from "~/server/build.server";
+import { cookiesFrom, logLines, startServer, TEST_SECRET } from "../support/app";
+import { buyerBrowser } from "../support/browser";
+import { seedSmall } from "../support/seed";
 
 describe("security headers and caching", () => {
   let server: Awaited<ReturnType<typeof startServer>>;
@@ -160,5 +164,219 @@ describe("CSRF", () => {
       body: new URLSearchParams({ csrf: token }),
     });
     expect(response.status).toBe(405);
+  });
+});
+
+describe("return paths", () => {
+  let server: Awaited<ReturnType<typeof startServer>>;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(() => server.close());
+
+  const JO = { firstName: "Jo", lastName: "Bloggs", email: "jo@example.com", password: "correct horse battery" };
+  let registered = false;
+  async function signedIn() {
+    const buyer = buyerBrowser(server.url);
+    if (!registered) {
+      expect((await buyer.post("/account/register", { ...JO, redirectTo: "" })).status).toBe(303);
+      registered = true;
+    } else {
+      expect((await buyer.post("/account/sign-in", { email: JO.email, password: JO.password })).status).toBe(303);
+    }
+    return buyer;
+  }
+
+  // A tab after the slash is dropped by the browser's URL parser: `/\t/evil.example/` is `//evil.example/`.
+  it("signing in with a tab after the slash stays on the site", async () => {
+    await signedIn();
+    const buyer = buyerBrowser(server.url);
+    const response = await buyer.post("/account/sign-in", { ...JO, redirectTo: "/\t/evil.example/" });
+    expect(response.status).toBe(303);
+    expect(response.headers.get("Location")).toBe("/account");
+    const already = await buyer.get("/account/sign-in?redirectTo=/%09/evil.example/");
+    expect(already.status).toBe(303);
+    expect(already.headers.get("Location")).toBe("/account");
+  });
+
+  it("a redirectTo with characters outside Latin-1 is sent on percent-encoded, not a 500", async () => {
+    const buyer = await signedIn();
+    const response = await buyer.get("/account/sign-in?redirectTo=/%E3%80%80/x");
+    expect(response.status).toBe(303);
+    expect(response.headers.get("Location")).toBe("/%E3%80%80/x");
+    const other = buyerBrowser(server.url);
+    const posted = await other.post("/account/sign-in", { ...JO, redirectTo: "/\u3000/x" });
+    expect(posted.status).toBe(303);
+    expect(posted.headers.get("Location")).toBe("/%E3%80%80/x");
+  });
+
+  it("registering and the hold's actions go through the same check", async () => {
+    const newcomer = buyerBrowser(server.url);
+    const made = await newcomer.post("/account/register", {
+      ...JO,
+      email: "sam@example.com",
+      redirectTo: "/\t/evil.example/",
+    });
+    expect(made.status).toBe(303);
+    expect(made.headers.get("Location")).toBe("/account");
+    const buyer = buyerBrowser(server.url);
+    for (const [returnTo, expected] of [
+      ["/\t/evil.example/", "/"],
+      ["/.//evil.example/", "/"],
+      ["/\u3000/x", "/%E3%80%80/x"],
+    ]) {
+      const response = await buyer.post("/checkout/hold", { intent: "acknowledge-prices", returnTo: returnTo! });
+      expect(response.status).toBe(302);
+      expect(response.headers.get("Location")).toBe(expected);
+    }
+  });
+});
+
+describe("forms from another site", () => {
+  let server: Awaited<ReturnType<typeof startServer>>;
+  const log = logLines("info");
+  beforeAll(async () => {
+    server = await startServer({}, { logger: log.logger });
+  });
+  afterAll(() => server.close());
+
+  // What a browser sends with a form on another site's page: that site as the Origin.
+  it("are refused with 403 and a page that says what happened, logged as a warning, never a 500", async () => {
+    const buyer = buyerBrowser(server.url);
+    await (await buyer.get("/membership")).arrayBuffer();
+    log.lines.length = 0;
+    const response = await fetch(server.url("/membership"), {
+      method: "POST",
+      headers: { Origin: "https://evil.example", Cookie: [...buyer.cookies].map((pair) => pair.join("=")).join("; ") },
+      body: new URLSearchParams({ intent: "join" }),
+    });
+    expect(response.status).toBe(403);
+    const html = await response.text();
+    expect(html).toContain("This form came from another site");
+    expect(html).toContain("we only accept forms sent from pages on this site");
+    const warning = log.lines.find((line) => line.msg.startsWith("form from another site refused"));
+    expect(warning).toMatchObject({ level: "warn", origin: "https://evil.example", path: "/membership" });
+    expect(log.lines.filter((line) => line.level === "error")).toEqual([]);
+  });
+
+  it("an opaque or malformed Origin is refused the same way", async () => {
+    for (const origin of ["null", "not a url"]) {
+      const response = await fetch(server.url("/membership"), {
+        method: "POST",
+        headers: { Origin: origin },
+        body: new URLSearchParams({ intent: "join" }),
+      });
+      expect(response.status).toBe(403);
+      expect(await response.text()).toContain("This form came from another site");
+    }
+  });
+
+  it("a form from this site's own pages still goes through", async () => {
+    const buyer = buyerBrowser(server.url);
+    await (await buyer.get("/membership")).arrayBuffer();
+    const token = (await createCookie("csrf", { secrets: [TEST_SECRET] }).parse(
+      `csrf=${buyer.cookies.get("csrf")}`,
+    )) as string;
+    const response = await fetch(server.url("/legal/privacy-policy"), {
+      method: "POST",
+      headers: {
+        Origin: new URL(server.url("/")).origin,
+        Cookie: [...buyer.cookies].map((pair) => pair.join("=")).join("; "),
+      },
+      body: new URLSearchParams({ csrf: token }),
+    });
+    // Past both checks: this page has no action.
+    expect(response.status).toBe(405);
+  });
+});
+
+describe("form body limit", () => {
+  let server: Awaited<ReturnType<typeof startServer>>;
+  beforeAll(async () => {
+    server = await startServer({}, { seed: seedSmall });
+  });
+  afterAll(() => server.close());
+
+  const TEN_MB = 10 * 1024 * 1024;
+  const form = { "Content-Type": "application/x-www-form-urlencoded" };
+
+  async function expectTooLarge(response: Response) {
+    expect(response.status).toBe(413);
+    const html = await response.text();
+    expect(html).toContain("This form is too large");
+    expect(html).toContain("Go back, reload the page and try again.");
+  }
+
+  it("a 10 MB form is answered 413 with a page, at once, from its Content-Length", async () => {
+    const started = Date.now();
+    const response = await fetch(server.url("/membership"), {
+      method: "POST",
+      headers: form,
+      body: new Uint8Array(TEN_MB).fill(97),
+    });
+    await expectTooLarge(response);
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it("a chunked body without a Content-Length is counted as it arrives, and refused past the limit", async () => {
+    // Far more than the connection's buffers hold: answered before the end means it was not awaited.
+    const HUNDRED_MB = 100 * 1024 * 1024;
+    let sent = 0;
+    let answered = false;
+    const megabyte = new Uint8Array(1024 * 1024).fill(97);
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (answered || sent >= HUNDRED_MB) return controller.close();
+        sent += megabyte.byteLength;
+        controller.enqueue(megabyte);
+      },
+    });
+    const response = await fetch(server.url("/membership"), {
+      method: "POST",
+      headers: form,
+      body,
+      duplex: "half",
+    } as RequestInit);
+    answered = true;
+    expect(sent).toBeLessThan(HUNDRED_MB);
+    await expectTooLarge(response);
+  });
+
+  it("after refusing a body unread, the same connection serves the next request", async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const send = (method: string, body?: Uint8Array) =>
+      new Promise<{ status: number; socket: unknown }>((resolve, reject) => {
+        const request = httpRequest(server.url("/membership"), { method, agent, headers: form }, (response) => {
+          response.resume();
+          response.on("end", () => resolve({ status: response.statusCode!, socket: request.socket }));
+        });
+        request.setTimeout(5000, () => request.destroy(new Error("no answer on the reused connection")));
+        request.on("error", reject);
+        request.end(body);
+      });
+    try {
+      const refused = await send("POST", new Uint8Array(TEN_MB).fill(97));
+      expect(refused.status).toBe(413);
+      const next = await send("GET");
+      expect(next.status).toBe(200);
+      expect(next.socket).toBe(refused.socket);
+    } finally {
+      agent.destroy();
+    }
+  });
+
+  it("the largest real form, every seat of the map ticked, is well within the limit", async () => {
+    const db = server.services.store.db;
+    const performance = await db.selectFrom("performances").select("id").orderBy("starts_at").executeTakeFirstOrThrow();
+    const seatIds = (await db.selectFrom("seats").select("id").execute()).map((row) => String(row.id));
+    // As many seats as the largest demo venue has (2,341), with ids as long as this store's.
+    const fields: [string, string][] = [["intent", "select"]];
+    for (let i = 0; i < 2341; i++) fields.push(["seat", seatIds[i % seatIds.length]!]);
+    const size = new URLSearchParams(fields).toString().length;
+    expect(size).toBeLessThan(FORM_BODY_LIMIT / 2);
+    const buyer = buyerBrowser(server.url);
+    const response = await buyer.post(`/shows/test-show/test-hall/tickets/${performance.id}`, fields);
+    // Read and answered by the page (too many seats for one order), not refused unread.
+    expect(response.status).toBe(409);
   });
 });

@@ -8,7 +8,7 @@ import { loadConfig } from "~/config/env.server";
 import type { Clock } from "~/clock";
 import type { AppServices } from "~/context";
 import { createServerApp } from "~/server/app.server";
-import { createLogger } from "~/server/logger.server";
+import { createLogger, type Logger } from "~/server/logger.server";
 import { createAppServices } from "~/services.server";
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -49,13 +49,15 @@ export async function startServer(
     adjust?: (services: AppServices) => void;
     /** The clock every service reads (a fixedClock lets a test move time). */
     clock?: Clock;
+    /** Where the server logs (silent unless a test wants to read the log: see `logLines`). */
+    logger?: Logger;
   } = {},
 ) {
   const build = (await import(pathToFileURL(`${ROOT}build/index.js`).href)) as ServerBuild;
   const services = await testServices(env, options.clock);
   await options.seed?.(services);
   options.adjust?.(services);
-  const app = createServerApp({ build, services, logger: createLogger("silent"), root: ROOT });
+  const app = createServerApp({ build, services, logger: options.logger ?? createLogger("silent"), root: ROOT });
   const server = app.listen(0, "127.0.0.1");
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));
   const { port } = server.address() as AddressInfo;
@@ -67,6 +69,13 @@ export async function startServer(
       await services.close();
     },
   };
+}
+
+/** A logger that keeps every line it writes, parsed, for a test to read. */
+export function logLines(level = "info") {
+  const lines: { level: string; msg: string; [field: string]: unknown }[] = [];
+  const logger = createLogger(level, { write: (line: string) => void lines.push(JSON.parse(line)) });
+  return { logger, lines };
 }
 
 /** The Set-Cookie headers of a response, as a Cookie header a browser would send back. */

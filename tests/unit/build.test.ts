@@ -49,3 +49,62 @@ describe("prepareBuild", () => {
     expect(verify).toHaveBeenCalledTimes(1);
   });
 });
+
+describe("prepareBuild: what every form passes before its route reads it", () => {
+  const LIMIT = 16;
+  const guarded = (verify: (request: Request) => Promise<void>, action?: (args: { request: Request }) => unknown) => {
+    const build = fakeBuild();
+    if (action) build.routes["DEFAULT/tickets"]!.module.action = action as never;
+    return prepareBuild(build, "DEFAULT", verify, LIMIT).routes["DEFAULT/tickets"]!.module.action!;
+  };
+  const logger = { warn: vi.fn() };
+  const post = (request: Request, context: Record<string, unknown> = {}) =>
+    ({ request, params: {}, context: { logger, ...context } }) as never;
+  const form = (body: BodyInit, headers: Record<string, string> = {}) =>
+    new Request("http://localhost/", { method: "POST", body, headers, duplex: "half" } as RequestInit);
+
+  it("a form from another site: 403, before anything reads it", async () => {
+    const verify = vi.fn(async () => {});
+    const request = form("csrf=x");
+    await expect(guarded(verify)(post(request, { formFromAnotherSite: true }))).rejects.toMatchObject({ status: 403 });
+    expect(verify).not.toHaveBeenCalled();
+    expect(request.bodyUsed).toBe(false);
+  });
+
+  it("a Content-Length over the limit: 413 without reading the body", async () => {
+    const verify = vi.fn(async () => {});
+    const request = form("a=1", { "Content-Length": String(LIMIT + 1) });
+    await expect(guarded(verify)(post(request))).rejects.toMatchObject({ status: 413 });
+    expect(verify).not.toHaveBeenCalled();
+    expect(request.bodyUsed).toBe(false);
+  });
+
+  it("a body without a Content-Length is counted, and refused as soon as it passes the limit", async () => {
+    const verify = vi.fn(async () => {});
+    let pulled = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled += 1;
+        controller.enqueue(new Uint8Array(10).fill(97));
+      },
+    });
+    await expect(guarded(verify)(post(form(body)))).rejects.toMatchObject({ status: 413 });
+    expect(verify).not.toHaveBeenCalled();
+    expect(pulled).toBeLessThan(5);
+    expect(logger.warn).toHaveBeenCalled();
+  });
+
+  it("a body within the limit reaches the CSRF check and the action whole", async () => {
+    const seen: string[] = [];
+    const verify = async (request: Request) => void seen.push(await request.clone().text());
+    const action = async ({ request }: { request: Request }) => request.text();
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (const part of ["csrf=", "abc&", "seat=1"]) controller.enqueue(new TextEncoder().encode(part));
+        controller.close();
+      },
+    });
+    await expect(guarded(verify, action)(post(form(body)))).resolves.toBe("csrf=abc&seat=1");
+    expect(seen).toEqual(["csrf=abc&seat=1"]);
+  });
+});
