@@ -478,6 +478,23 @@ describe("sandbox gateway: what it keeps", () => {
     expect(everything).not.toContain("Ada Lovelace");
   });
 
+  it("keeps its payments in the store: another server, or this one restarted, sees them and their answers", async () => {
+    const req = { ...request(), card: card(SANDBOX_CARDS.threeDSecure) };
+    const reference = referenceOf(await gateway.authorise(req));
+    const other = createSandboxGateway({ store, clock, idPrefix: "other" });
+    expect(await other.step(reference, "deviceData")).toMatchObject({ outstanding: true, last4: "3220" });
+    await other.completeDeviceData(reference);
+    await gateway.completeChallenge(reference, true);
+    expect(await other.status(req.idempotencyKey)).toMatchObject({ status: "authorised", reference });
+    // The same idempotency key through the other server is the same payment, not a second one.
+    expect(referenceOf(await other.authorise(req))).toBe(reference);
+    expect(other.charges).toBe(0);
+    // Captured once, whichever server asks first.
+    const [a, b] = await Promise.all([gateway.capture(reference, 4550), other.capture(reference, 4550)]);
+    expect([a.ok, b.ok].sort()).toEqual([false, true]);
+    expect(await other.snapshot()).toMatchObject([{ reference, captured: 4550, state: "authorised" }]);
+  });
+
   it("forgets payments older than two hours", async () => {
     const old = { ...request(), card: card(SANDBOX_CARDS.visa) };
     const oldReference = referenceOf(await gateway.authorise(old));
