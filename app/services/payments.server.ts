@@ -193,6 +193,12 @@ export function createPaymentService(options: PaymentServiceOptions) {
       await orders.markReconciled(attempt.id);
       return;
     }
+    if (attempt.method === "voucher") {
+      // Nothing at the gateway: the server died between recording the attempt and completing it.
+      if (IN_FLIGHT.includes(attempt.status)) await succeedWithoutGateway(order, attempt);
+      await orders.markReconciled(attempt.id);
+      return;
+    }
     const result = await gateway.status(attempt.idempotency_key);
     const reference = ("reference" in result ? result.reference : null) ?? attempt.provider_reference;
     if (IN_FLIGHT.includes(attempt.status)) {
@@ -218,6 +224,15 @@ export function createPaymentService(options: PaymentServiceOptions) {
       await voidQuietly(reference);
     }
     await orders.markReconciled(attempt.id);
+    logger.info(
+      {
+        orderId: order.id,
+        was: attempt.status,
+        gateway: result.status,
+        now: (await orders.payment(attempt.id))?.status,
+      },
+      "payment reconciled",
+    );
   }
 
   function stateOf(attempt: OrderPayment | undefined, order: Order): PaymentState {

@@ -253,12 +253,12 @@ export function createOrders(store: Store, clock: Clock) {
         .selectFrom("order_payments")
         .selectAll()
         .where("created_at", "<=", before)
-        .where("method", "!=", "voucher")
         .where((eb) =>
           eb.or([
             eb("status", "in", ["attempted", "action"]),
             eb.and([
               eb("reconciled_at", "is", null),
+              eb("method", "!=", "voucher"),
               eb.or([
                 eb("status", "=", "timedOut"),
                 eb.and([eb("status", "=", "failed"), eb("failure", "in", ["cancelled", "error"])]),

@@ -256,6 +256,22 @@ describe.each(DIALECTS)("the payment reconciler on %s", (dialect) => {
     expect(await engine.payments.reconcile()).toBe(0);
   });
 
+  it("an order the vouchers cover, left half-paid by a server that died, is completed without the gateway", async () => {
+    const engine = server();
+    const voucherId = await insertVoucher(store, { balance: 100_000 });
+    const order = await placed(engine, "5", { voucherId });
+    expect(order.to_pay).toBe(0);
+    // The attempt was written, then the process died before completing the order.
+    await engine.orders.recordPaymentAttempt(order.id, "voucher", 0, `${order.id}:1`);
+    later(RECONCILE_AFTER_MS);
+    expect(await engine.payments.reconcile()).toBe(1);
+    expect(await orderStatus(order)).toBe("paid");
+    expect(await seatStatus("5")).toEqual({ status: "sold", order_id: order.id });
+    expect(engine.statusCalls).toEqual([]);
+    expect(engine.paid).toEqual([order.id]);
+    expect(await engine.payments.reconcile()).toBe(0);
+  });
+
   it("two servers reconciling the same payment at the same moment capture it once", async () => {
     // On PostgreSQL each has its own pool, as two processes do. Two SQLite connections in one
     // process would block each other's event loop on the file's lock, so there the two share one
