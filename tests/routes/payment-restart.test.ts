@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -95,6 +95,7 @@ describe.each(DIALECTS)("a server killed during a 3-D Secure challenge (%s)", (d
     }
     if (scratch) await scratch.drop();
     else await store?.close();
+    rmSync(dataDir, { recursive: true, force: true });
   });
 
   /** Holds two seats and answers every step before payment, as a browser without script does. */
