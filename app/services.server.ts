@@ -27,7 +27,7 @@ import { createMailTransport, createOutbox } from "~/email/outbox.server";
 import { createSandboxGateway } from "~/payments/sandbox.server";
 import { createAuth } from "~/services/auth.server";
 import { createCustomers } from "~/services/customers.server";
-import { createPaymentService } from "~/services/payments.server";
+import { createPaymentService, startReconciler } from "~/services/payments.server";
 
 export interface ServiceOptions {
   config: Config;
@@ -93,7 +93,7 @@ export async function createAppServices({
   const fulfilment = createFulfilment({ store, i18n, outbox, config, logger });
   // The built-in sandbox is the only gateway so far; a real provider's adapter would be chosen
   // here by PAYMENT_URL (README, "Taking real payments").
-  const sandboxGateway = createSandboxGateway({ clock, notificationSecret: config.paymentNotificationSecret });
+  const sandboxGateway = createSandboxGateway({ store, clock, notificationSecret: config.paymentNotificationSecret });
   const payments = createPaymentService({
     orders,
     checkout,
@@ -101,8 +101,12 @@ export async function createAppServices({
     clock,
     logger,
     timeoutMs: config.paymentTimeoutMs,
+    reconcileAfterMs: config.paymentReconcileAfterMs,
     onPaid: (order) => fulfilment.orderPaid(order),
   });
+  // Settles payments nobody came back for (the buyer left the bank's page, a server died while
+  // waiting): every server runs one, over the shared store, and they never settle one twice.
+  const reconciler = startReconciler(payments, config.paymentReconcileIntervalMs, logger);
   const sweeper = setInterval(() => {
     inventory.sweepExpired().catch((error: unknown) => logger.warn({ err: error }, "sweeping expired holds failed"));
   }, SWEEP_INTERVAL_MS);
@@ -139,6 +143,7 @@ export async function createAppServices({
     close: async () => {
       clearInterval(sweeper);
       outbox.stop();
+      await reconciler.stop();
       await store.close();
     },
   };

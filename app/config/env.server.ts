@@ -4,6 +4,7 @@ import { LANGUAGES } from "~/i18n/languages";
 import { THEMES } from "~/themes/themes";
 import { slug } from "~/routing/params";
 import { experimentsSchema } from "~/experiments/experiments";
+import { DEFAULT_RECONCILE_AFTER_SECONDS } from "~/services/payments.server";
 
 export const WALLETS = ["googlePay", "applePay"] as const;
 /** Where each wallet's browser payment method lives: PaymentRequest asks it, so CSP must allow it. */
@@ -88,6 +89,8 @@ const envSchema = z
     EMAIL_FROM: z.string().trim().min(3).default("Box Office <tickets@localhost>"),
     PUBLIC_URL: optionalUrl.default(""),
     PAYMENT_TIMEOUT_SECONDS: z.coerce.number().min(1).max(300).default(30),
+    PAYMENT_RECONCILE_AFTER_SECONDS: z.coerce.number().min(1).max(86_400).default(DEFAULT_RECONCILE_AFTER_SECONDS),
+    PAYMENT_RECONCILE_INTERVAL_SECONDS: z.coerce.number().min(1).max(3600).default(60),
     PAYMENT_NOTIFICATION_SECRET: z
       .string()
       .default("")
@@ -129,6 +132,14 @@ const envSchema = z
     }
     if (env.HOLD_MAX_MINUTES < env.HOLD_MINUTES) {
       ctx.addIssue({ code: "custom", path: ["HOLD_MAX_MINUTES"], message: "must be at least HOLD_MINUTES" });
+    }
+    // The reconciler must not pre-empt an answer the buyer is still being told to wait for.
+    if (env.PAYMENT_RECONCILE_AFTER_SECONDS <= env.PAYMENT_TIMEOUT_SECONDS) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["PAYMENT_RECONCILE_AFTER_SECONDS"],
+        message: "must be longer than PAYMENT_TIMEOUT_SECONDS",
+      });
     }
     if (env.ROUTING_TYPE === "SINGLE_SHOW" && !env.TITLE_SLUG) {
       ctx.addIssue({ code: "custom", path: ["TITLE_SLUG"], message: "is required when ROUTING_TYPE is SINGLE_SHOW" });
@@ -194,6 +205,10 @@ function toConfig(env: z.output<typeof envSchema>) {
     /** The site's address as buyers reach it, for links in emails; http://DOMAIN:PORT when unset. */
     publicUrl: (env.PUBLIC_URL ?? `http://${env.DOMAIN}:${env.PORT}`).replace(/\/+$/, ""),
     paymentTimeoutMs: env.PAYMENT_TIMEOUT_SECONDS * 1000,
+    /** After this long, a payment still waiting (buyer gone at the bank, server restarted) is settled with the gateway. */
+    paymentReconcileAfterMs: env.PAYMENT_RECONCILE_AFTER_SECONDS * 1000,
+    /** How often each server looks for such payments. */
+    paymentReconcileIntervalMs: env.PAYMENT_RECONCILE_INTERVAL_SECONDS * 1000,
     /** Signs the gateway's notifications; unset, none is accepted. */
     paymentNotificationSecret: env.PAYMENT_NOTIFICATION_SECRET || undefined,
     cardTokenisationScriptUrl: env.CARD_TOKENISATION_SCRIPT_URL,

@@ -387,6 +387,31 @@ export interface OrderPaymentTable {
   action: string | null;
   /** Why it failed: a PaymentFailure key. */
   failure: string | null;
+  /** When the reconciler checked this ended attempt with the gateway (null: not yet, or in flight). */
+  reconciled_at: string | null;
+}
+
+/** A payment the built-in sandbox gateway holds (what a real provider keeps on its side). */
+export interface SandboxPaymentTable {
+  reference: string;
+  idempotency_key: string;
+  created_at: string;
+  method: "card" | "paypal" | "googlePay" | "applePay";
+  amount: number;
+  currency: string;
+  description: string;
+  brand: "visa" | "mastercard" | "amex" | null;
+  last4: string | null;
+  return_url: string;
+  cancel_url: string;
+  /** hanging, awaiting:{step}, authorised or declined:{failure}. */
+  state: string;
+  /** The steps the buyer has been asked to take, comma-separated. */
+  asked: string;
+  exit_url: string | null;
+  captured: number;
+  refunded: number;
+  voided: number;
 }
 
 export interface OrderTicketTable {
@@ -448,6 +473,7 @@ export interface Database {
   auth_sessions: AuthSessionTable;
   password_resets: PasswordResetTable;
   order_payments: OrderPaymentTable;
+  sandbox_payments: SandboxPaymentTable;
   order_tickets: OrderTicketTable;
   venue_questions: VenueQuestionTable;
   email_outbox: EmailOutboxTable;

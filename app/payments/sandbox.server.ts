@@ -1,6 +1,8 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { redirect } from "@remix-run/node";
 import type { Clock } from "~/clock";
+import type { Store } from "~/db/connection.server";
+import type { SandboxPaymentTable } from "~/db/schema";
 import { safeReturnPath } from "~/routing/return-path";
 import type {
   CardBrand,
@@ -20,10 +22,16 @@ import type {
 // Like a real gateway, the state of a payment is the gateway's: a buyer's answer on a sandbox
 // page settles the payment there and then, and `continue` only reads it. So nothing the buyer
 // carries back in the return URL can change an outcome (a "fail" cannot be edited into a "pass").
+// And like a real gateway's, its payments outlive the server that made them: they are kept in the
+// store (sandbox_payments), so a restarted server, or another one sharing the database, sees a
+// payment the buyer authorised at the sandbox's bank and can settle it (the reconciler does).
+// Every change to a payment is a conditional update, so two servers cannot both capture it.
 
 export type SandboxStepKind = GatewayAction["kind"];
 
 export interface SandboxGatewayOptions {
+  /** Where its payments are kept: shared by every server on the same database, like a provider's. */
+  store: Store;
   clock: Clock;
   /** Starts every reference, so references from two gateways (tests, servers) never collide. */
   idPrefix?: string;
@@ -67,17 +75,17 @@ export interface SandboxPaymentRecord {
 export interface SandboxGateway extends PaymentGateway {
   readonly name: "sandbox";
   /** The step `kind` of this payment, or null when there is no such payment or step (a 404). */
-  step(reference: string, kind: SandboxStepKind): SandboxStep | null;
+  step(reference: string, kind: SandboxStepKind): Promise<SandboxStep | null>;
   /** The buyer's browser has "sent its device data". Returns where to send them, or null. */
-  completeDeviceData(reference: string): string | null;
+  completeDeviceData(reference: string): Promise<string | null>;
   /** The buyer pressed Complete (passed) or Fail authentication. Returns where to send them, or null. */
-  completeChallenge(reference: string, passed: boolean): string | null;
+  completeChallenge(reference: string, passed: boolean): Promise<string | null>;
   /** The buyer approved or cancelled at "PayPal". Returns where to send them, or null. */
-  decidePayPal(reference: string, approve: boolean): string | null;
-  /** Payments ever created: a repeated idempotency key must leave this unchanged. */
+  decidePayPal(reference: string, approve: boolean): Promise<string | null>;
+  /** Payments created through this instance: a repeated idempotency key must leave this unchanged. */
   readonly charges: number;
-  /** Everything the sandbox holds, for tests and debugging. */
-  snapshot(): SandboxPaymentRecord[];
+  /** Everything the sandbox holds (every server's, oldest first), for tests and the dashboard. */
+  snapshot(): Promise<SandboxPaymentRecord[]>;
 }
 
 /** Long enough for any buyer to finish a step; short enough that a long benchmark stays small. */
@@ -107,7 +115,7 @@ type State =
 interface Payment {
   reference: string;
   idempotencyKey: string;
-  createdAt: number;
+  createdAt: string;
   method: SandboxPaymentRecord["method"];
   amount: number;
   currency: string;
@@ -125,6 +133,47 @@ interface Payment {
   captured: number;
   refunded: number;
   voided: boolean;
+}
+
+/** The state as one column, so a change can be made conditional on it (`where state = …`). */
+function stateColumn(state: State): string {
+  switch (state.kind) {
+    case "awaiting":
+      return `awaiting:${state.step}`;
+    case "declined":
+      return `declined:${state.failure}`;
+    default:
+      return state.kind;
+  }
+}
+
+function parseState(value: string): State {
+  const [kind, detail] = value.split(":") as [string, string | undefined];
+  if (kind === "awaiting") return { kind, step: detail as SandboxStepKind };
+  if (kind === "declined") return { kind, failure: detail as PaymentFailure };
+  return { kind: kind as "hanging" | "authorised" };
+}
+
+function fromRow(row: SandboxPaymentTable): Payment {
+  return {
+    reference: row.reference,
+    idempotencyKey: row.idempotency_key,
+    createdAt: row.created_at,
+    method: row.method,
+    amount: row.amount,
+    currency: row.currency,
+    description: row.description,
+    brand: row.brand,
+    last4: row.last4,
+    returnUrl: row.return_url,
+    cancelUrl: row.cancel_url,
+    state: parseState(row.state),
+    asked: row.asked ? (row.asked.split(",") as SandboxStepKind[]) : [],
+    exitUrl: row.exit_url,
+    captured: row.captured,
+    refunded: row.refunded,
+    voided: row.voided === 1,
+  };
 }
 
 /** A return URL the sandbox may send the buyer to: a path on this site, or /checkout/verify. */
@@ -241,20 +290,28 @@ function resultOf(payment: Payment): GatewayResult {
 const never = () => new Promise<GatewayResult>(() => {});
 
 export function createSandboxGateway(options: SandboxGatewayOptions): SandboxGateway {
-  const { clock, notificationSecret } = options;
+  const { store, clock, notificationSecret } = options;
+  const { db } = store;
   const prefix = options.idPrefix ?? "sbx";
   const cardBrands: readonly CardBrand[] = ["visa", "mastercard", "amex"];
-  // Map iteration follows insertion, which is creation order: pruning stops at the first young one.
-  const byKey = new Map<string, Payment>();
-  const byReference = new Map<string, Payment>();
   let charges = 0;
 
-  function prune(now: number) {
-    for (const [key, payment] of byKey) {
-      if (now - payment.createdAt < RETENTION_MS) break;
-      byKey.delete(key);
-      byReference.delete(payment.reference);
-    }
+  async function byReference(reference: string): Promise<Payment | undefined> {
+    const row = await db
+      .selectFrom("sandbox_payments")
+      .selectAll()
+      .where("reference", "=", reference)
+      .executeTakeFirst();
+    return row && fromRow(row);
+  }
+
+  async function byKey(idempotencyKey: string): Promise<Payment | undefined> {
+    const row = await db
+      .selectFrom("sandbox_payments")
+      .selectAll()
+      .where("idempotency_key", "=", idempotencyKey)
+      .executeTakeFirst();
+    return row && fromRow(row);
   }
 
   function answer(payment: Payment): Promise<GatewayResult> {
@@ -262,42 +319,52 @@ export function createSandboxGateway(options: SandboxGatewayOptions): SandboxGat
   }
 
   /**
-   * Records a new payment, or finds the one this idempotency key already made. Runs without any
-   * await, so two calls with one key in the same instant still make a single payment.
+   * Records a new payment, or finds the one this idempotency key already made. The key is unique
+   * in the store, so two calls with one key at the same instant, in one process or two, still make
+   * a single payment: the second insert does nothing and both read the first.
    */
-  function create(
+  async function create(
     request: PaymentRequest,
     method: Payment["method"],
     decide: () => Pick<Payment, "brand" | "last4" | "state">,
     cancelUrl?: string,
-  ): Payment {
-    const existing = byKey.get(request.idempotencyKey);
+  ): Promise<Payment> {
+    const existing = await byKey(request.idempotencyKey);
     if (existing) return existing;
-    const now = clock.now().getTime();
-    prune(now);
+    const now = clock.now();
+    await db
+      .deleteFrom("sandbox_payments")
+      .where("created_at", "<=", new Date(now.getTime() - RETENTION_MS).toISOString())
+      .execute();
     const decided = validRequest(request)
       ? decide()
       : { brand: null, last4: null, state: { kind: "declined", failure: "error" } as State };
-    const payment: Payment = {
-      reference: `${prefix}_${randomBytes(12).toString("hex")}`,
-      idempotencyKey: request.idempotencyKey,
-      createdAt: now,
-      method,
-      amount: request.amount,
-      currency: request.currency,
-      description: request.description,
-      ...decided,
-      returnUrl: safeSandboxPath(request.returnUrl),
-      cancelUrl: safeSandboxPath(cancelUrl ?? request.returnUrl),
-      asked: decided.state.kind === "awaiting" ? [decided.state.step] : [],
-      exitUrl: null,
-      captured: 0,
-      refunded: 0,
-      voided: false,
-    };
-    byKey.set(payment.idempotencyKey, payment);
-    byReference.set(payment.reference, payment);
-    charges += 1;
+    const inserted = await db
+      .insertInto("sandbox_payments")
+      .values({
+        reference: `${prefix}_${randomBytes(12).toString("hex")}`,
+        idempotency_key: request.idempotencyKey,
+        created_at: now.toISOString(),
+        method,
+        amount: request.amount,
+        currency: request.currency,
+        description: request.description,
+        brand: decided.brand,
+        last4: decided.last4,
+        return_url: safeSandboxPath(request.returnUrl),
+        cancel_url: safeSandboxPath(cancelUrl ?? request.returnUrl),
+        state: stateColumn(decided.state),
+        asked: decided.state.kind === "awaiting" ? decided.state.step : "",
+        exit_url: null,
+        captured: 0,
+        refunded: 0,
+        voided: 0,
+      })
+      .onConflict((oc) => oc.column("idempotency_key").doNothing())
+      .executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) charges += 1;
+    const payment = await byKey(request.idempotencyKey);
+    if (!payment) throw new Error("sandbox payment vanished as it was made");
     return payment;
   }
 
@@ -306,14 +373,36 @@ export function createSandboxGateway(options: SandboxGatewayOptions): SandboxGat
   }
 
   /**
-   * Applies the buyer's answer to a step, once: a second press (a double submit without script)
+   * Applies the buyer's answer to a step, once: the change is conditional on the step still
+   * waiting, so a second press (a double submit without script), in this process or another,
    * changes nothing and sends them back the same way.
    */
-  function answerStep(reference: string, step: SandboxStepKind, apply: (payment: Payment) => void): string | null {
-    const payment = byReference.get(reference);
+  async function answerStep(
+    reference: string,
+    step: SandboxStepKind,
+    change: (payment: Payment) => { state: State; asked?: SandboxStepKind[]; exitUrl?: string },
+  ): Promise<string | null> {
+    const payment = await byReference(reference);
     if (!payment || !payment.asked.includes(step)) return null;
-    if (payment.state.kind === "awaiting" && payment.state.step === step) apply(payment);
-    return backUrl(payment);
+    if (payment.state.kind === "awaiting" && payment.state.step === step) {
+      const next = change(payment);
+      await db
+        .updateTable("sandbox_payments")
+        .set({
+          state: stateColumn(next.state),
+          ...(next.asked ? { asked: next.asked.join(",") } : {}),
+          ...(next.exitUrl ? { exit_url: next.exitUrl } : {}),
+        })
+        .where("reference", "=", reference)
+        .where("state", "=", stateColumn(payment.state))
+        .execute();
+    }
+    const now = await byReference(reference);
+    return now ? backUrl(now) : null;
+  }
+
+  async function changed(query: Promise<{ numUpdatedRows: bigint }>): Promise<boolean> {
+    return Number((await query).numUpdatedRows) === 1;
   }
 
   const gateway: SandboxGateway = {
@@ -323,12 +412,12 @@ export function createSandboxGateway(options: SandboxGatewayOptions): SandboxGat
     async authorise(request) {
       const now = clock.now();
       // Only brand and last four leave decideCard: the card itself is not kept past this call.
-      return answer(create(request, "card", () => decideCard(request.card, now, cardBrands)));
+      return answer(await create(request, "card", () => decideCard(request.card, now, cardBrands)));
     },
 
     async startPayPal(request) {
       return answer(
-        create(
+        await create(
           request,
           "paypal",
           () => ({ brand: null, last4: null, state: { kind: "awaiting", step: "approval" } }),
@@ -339,7 +428,7 @@ export function createSandboxGateway(options: SandboxGatewayOptions): SandboxGat
 
     async authoriseWallet(request) {
       return answer(
-        create(request, request.wallet, () => ({
+        await create(request, request.wallet, () => ({
           brand: null,
           last4: null,
           state:
@@ -351,56 +440,74 @@ export function createSandboxGateway(options: SandboxGatewayOptions): SandboxGat
     },
 
     async continue(reference, _returned) {
-      const payment = byReference.get(reference);
+      const payment = await byReference(reference);
       if (!payment) return { status: "declined", reference, failure: "error", brand: null, last4: null };
       // A step not yet answered is asked again; an answered one has already moved the payment on.
       return answer(payment);
     },
 
     async capture(reference, amount) {
-      const payment = byReference.get(reference);
-      const ok =
-        payment?.state.kind === "authorised" &&
-        !payment.voided &&
-        payment.captured === 0 &&
-        Number.isInteger(amount) &&
-        amount > 0 &&
-        amount <= payment.amount;
-      if (ok) payment.captured = amount;
+      if (!Number.isInteger(amount) || amount <= 0) return { ok: false };
+      // One conditional update: two servers capturing the same payment at once take it once.
+      const ok = await changed(
+        db
+          .updateTable("sandbox_payments")
+          .set({ captured: amount })
+          .where("reference", "=", reference)
+          .where("state", "=", "authorised")
+          .where("voided", "=", 0)
+          .where("captured", "=", 0)
+          .where("amount", ">=", amount)
+          .executeTakeFirst(),
+      );
       return { ok };
     },
 
     async void(reference) {
-      const payment = byReference.get(reference);
+      const payment = await byReference(reference);
       if (!payment) return { ok: false };
       if (payment.voided) return { ok: true };
-      if (payment.state.kind === "authorised" && payment.captured === 0) {
-        payment.voided = true;
-        return { ok: true };
-      }
-      if (payment.state.kind === "awaiting") {
-        // Given up while the buyer was at the bank or PayPal: it can no longer be authorised.
-        payment.state = { kind: "declined", failure: "cancelled" };
-        payment.voided = true;
-        return { ok: true };
-      }
-      return { ok: false };
+      const authorised = await changed(
+        db
+          .updateTable("sandbox_payments")
+          .set({ voided: 1 })
+          .where("reference", "=", reference)
+          .where("state", "=", "authorised")
+          .where("captured", "=", 0)
+          .executeTakeFirst(),
+      );
+      if (authorised) return { ok: true };
+      // Given up while the buyer was at the bank or PayPal, or while the bank had not answered: it
+      // can no longer be authorised.
+      const waiting = await changed(
+        db
+          .updateTable("sandbox_payments")
+          .set({ state: stateColumn({ kind: "declined", failure: "cancelled" }), voided: 1 })
+          .where("reference", "=", reference)
+          .where((eb) => eb.or([eb("state", "like", "awaiting:%"), eb("state", "=", "hanging")]))
+          .executeTakeFirst(),
+      );
+      if (waiting) return { ok: true };
+      // Another process voided it a moment ago.
+      return { ok: (await byReference(reference))?.voided ?? false };
     },
 
     async refund(reference, amount) {
-      const payment = byReference.get(reference);
-      const ok =
-        !!payment &&
-        payment.captured > 0 &&
-        Number.isInteger(amount) &&
-        amount > 0 &&
-        payment.refunded + amount <= payment.captured;
-      if (ok) payment.refunded += amount;
+      if (!Number.isInteger(amount) || amount <= 0) return { ok: false };
+      const ok = await changed(
+        db
+          .updateTable("sandbox_payments")
+          .set((eb) => ({ refunded: eb("refunded", "+", amount) }))
+          .where("reference", "=", reference)
+          .where("captured", ">", 0)
+          .where((eb) => eb(eb("refunded", "+", amount), "<=", eb.ref("captured")))
+          .executeTakeFirst(),
+      );
       return { ok };
     },
 
     async status(idempotencyKey) {
-      const payment = byKey.get(idempotencyKey);
+      const payment = await byKey(idempotencyKey);
       if (!payment) return { status: "unknown" };
       if (payment.state.kind === "awaiting") return { status: "pending", reference: payment.reference };
       return resultOf(payment);
@@ -421,13 +528,13 @@ export function createSandboxGateway(options: SandboxGatewayOptions): SandboxGat
       if (typeof parsed !== "object" || parsed === null) return null;
       const { idempotencyKey, reference } = parsed as Record<string, unknown>;
       if (typeof idempotencyKey !== "string" || typeof reference !== "string") return null;
-      const payment = byKey.get(idempotencyKey);
+      const payment = await byKey(idempotencyKey);
       if (!payment || payment.reference !== reference) return null;
       return { idempotencyKey, result: await gateway.status(idempotencyKey) };
     },
 
-    step(reference, kind) {
-      const payment = byReference.get(reference);
+    async step(reference, kind) {
+      const payment = await byReference(reference);
       if (!payment || !payment.asked.includes(kind)) return null;
       return {
         reference,
@@ -443,49 +550,46 @@ export function createSandboxGateway(options: SandboxGatewayOptions): SandboxGat
     },
 
     completeDeviceData(reference) {
-      return answerStep(reference, "deviceData", (payment) => {
-        payment.state = { kind: "awaiting", step: "challenge" };
-        payment.asked.push("challenge");
-      });
+      return answerStep(reference, "deviceData", (payment) => ({
+        state: { kind: "awaiting", step: "challenge" },
+        asked: [...payment.asked, "challenge"],
+      }));
     },
 
     completeChallenge(reference, passed) {
-      return answerStep(reference, "challenge", (payment) => {
-        payment.state = passed ? { kind: "authorised" } : { kind: "declined", failure: "challengeFailed" };
-      });
+      return answerStep(reference, "challenge", () => ({
+        state: passed ? { kind: "authorised" } : { kind: "declined", failure: "challengeFailed" },
+      }));
     },
 
     decidePayPal(reference, approve) {
-      return answerStep(reference, "approval", (payment) => {
-        payment.state = approve ? { kind: "authorised" } : { kind: "declined", failure: "cancelled" };
-        if (!approve) payment.exitUrl = payment.cancelUrl;
-      });
+      return answerStep(reference, "approval", (payment) =>
+        approve
+          ? { state: { kind: "authorised" } }
+          : { state: { kind: "declined", failure: "cancelled" }, exitUrl: payment.cancelUrl },
+      );
     },
 
     get charges() {
       return charges;
     },
 
-    snapshot() {
-      return [...byKey.values()].map((payment) => ({
-        reference: payment.reference,
-        idempotencyKey: payment.idempotencyKey,
-        createdAt: new Date(payment.createdAt).toISOString(),
-        method: payment.method,
-        amount: payment.amount,
-        currency: payment.currency,
-        description: payment.description,
-        brand: payment.brand,
-        last4: payment.last4,
-        state:
-          payment.state.kind === "awaiting"
-            ? `awaiting:${payment.state.step}`
-            : payment.state.kind === "declined"
-              ? `declined:${payment.state.failure}`
-              : payment.state.kind,
-        captured: payment.captured,
-        refunded: payment.refunded,
-        voided: payment.voided,
+    async snapshot() {
+      const rows = await db.selectFrom("sandbox_payments").selectAll().orderBy("created_at").execute();
+      return rows.map((row) => ({
+        reference: row.reference,
+        idempotencyKey: row.idempotency_key,
+        createdAt: row.created_at,
+        method: row.method,
+        amount: row.amount,
+        currency: row.currency,
+        description: row.description,
+        brand: row.brand,
+        last4: row.last4,
+        state: row.state,
+        captured: row.captured,
+        refunded: row.refunded,
+        voided: row.voided === 1,
       }));
     },
   };
@@ -506,12 +610,12 @@ export function requireSandbox(gateway: SandboxGateway | null | undefined): Sand
  * The step a sandbox page shows. An answered one sends the buyer back (they pressed Back after
  * answering, or reloaded) rather than asking again; an unknown one is a 404.
  */
-export function loadSandboxStep(
+export async function loadSandboxStep(
   gateway: SandboxGateway | null | undefined,
   reference: string | undefined,
   kind: SandboxStepKind,
 ) {
-  const step = requireSandbox(gateway).step(reference ?? "", kind);
+  const step = await requireSandbox(gateway).step(reference ?? "", kind);
   if (!step) throw notFound();
   if (!step.outstanding) throw redirect(step.returnUrl, 303);
   return {

@@ -22,7 +22,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     // The step's own POST from the checkout, not an answer: show the question.
     return redirect(`/sandbox/challenge/${encodeURIComponent(reference)}`, 303);
   }
-  return returnFromSandbox(gateway.completeChallenge(reference, intent === "pass"));
+  return returnFromSandbox(await gateway.completeChallenge(reference, intent === "pass"));
 }
 
 export default function SandboxChallenge() {

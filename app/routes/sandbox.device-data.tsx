@@ -12,14 +12,14 @@ import { loadSandboxStep, requireSandbox, returnFromSandbox } from "~/payments/s
 
 export const handle = { titleKey: "sandbox.deviceData.title" };
 
-export function loader({ params, context }: LoaderFunctionArgs) {
-  loadSandboxStep(context.sandboxGateway, params.reference, "deviceData");
+export async function loader({ params, context }: LoaderFunctionArgs) {
+  await loadSandboxStep(context.sandboxGateway, params.reference, "deviceData");
   return null;
 }
 
-export function action({ params, context }: ActionFunctionArgs) {
+export async function action({ params, context }: ActionFunctionArgs) {
   const gateway = requireSandbox(context.sandboxGateway);
-  return returnFromSandbox(gateway.completeDeviceData(params.reference ?? ""));
+  return returnFromSandbox(await gateway.completeDeviceData(params.reference ?? ""));
 }
 
 export default function SandboxDeviceData() {

@@ -23,8 +23,8 @@ function statusOf(record: SandboxPaymentRecord): Status {
   return record.state.startsWith("awaiting") ? "waiting" : "declined";
 }
 
-export function loader({ context }: LoaderFunctionArgs) {
-  const records = requireSandbox(context.sandboxGateway).snapshot();
+export async function loader({ context }: LoaderFunctionArgs) {
+  const records = await requireSandbox(context.sandboxGateway).snapshot();
   const newestFirst = records.sort((a, b) => b.createdAt.localeCompare(a.createdAt)).slice(0, SHOWN);
   return {
     total: records.length,

@@ -20,7 +20,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const intent = (await request.formData()).get("intent");
   if (intent !== "approve" && intent !== "cancel")
     return redirect(`/sandbox/paypal/${encodeURIComponent(reference)}`, 303);
-  return returnFromSandbox(gateway.decidePayPal(reference, intent === "approve"));
+  return returnFromSandbox(await gateway.decidePayPal(reference, intent === "approve"));
 }
 
 export default function SandboxPayPal() {

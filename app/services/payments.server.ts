@@ -9,7 +9,9 @@ import type { Order, OrderPayment, Orders } from "~/ticketing/orders.server";
 // answer is applied by a conditional update, so a double Pay, a reload, a late answer racing the
 // timeout, or two servers at once all end in one charge and one outcome. Seats become sold only
 // after authorisation; an authorisation that comes too late (the hold expired, the buyer gave up,
-// the timeout passed) is voided.
+// the timeout passed) is voided. What nobody answered (the buyer closed the browser at the bank,
+// the server died while waiting) the reconciler settles by asking the gateway
+// (docs/decisions/0013-payment-reconciler.md).
 
 export type PayInput =
   /** Nothing left to pay: the vouchers cover the order. */
@@ -39,6 +41,15 @@ export type PaymentState =
 
 const IN_FLIGHT: readonly OrderPayment["status"][] = ["attempted", "action"];
 
+/**
+ * How long a payment may wait for the buyer or the gateway before the reconciler settles it: past
+ * PAYMENT_TIMEOUT_SECONDS, and well within a 15-minute hold, so an authorisation the buyer left
+ * behind still finds their seats held (README, PAYMENT_RECONCILE_AFTER_SECONDS).
+ */
+export const DEFAULT_RECONCILE_AFTER_SECONDS = 300;
+/** Attempts settled per pass, so a backlog (a long outage) is worked through a slice at a time. */
+const RECONCILE_BATCH = 50;
+
 export interface PaymentServiceOptions {
   orders: Orders;
   checkout: Checkout;
@@ -51,11 +62,14 @@ export interface PaymentServiceOptions {
   inlineWaitMs?: number;
   /** Runs once an order is paid: tickets issued, email queued. Never fails the payment. */
   onPaid(order: Order): Promise<void>;
+  /** How long after Pay a payment still waiting is settled by `reconcile` (default 300 s). */
+  reconcileAfterMs?: number;
 }
 
 export function createPaymentService(options: PaymentServiceOptions) {
   const { orders, checkout, gateway, clock, logger, timeoutMs } = options;
   const inlineWaitMs = Math.min(options.inlineWaitMs ?? 3000, timeoutMs);
+  const reconcileAfterMs = options.reconcileAfterMs ?? DEFAULT_RECONCILE_AFTER_SECONDS * 1000;
 
   async function latestAttempt(orderId: string): Promise<OrderPayment | undefined> {
     const attempts = await orders.payments(orderId);
@@ -110,7 +124,10 @@ export function createPaymentService(options: PaymentServiceOptions) {
         });
       return;
     }
-    const sold = await checkout.completeOrder(order);
+    // An order already paid was completed by an answer that then died before it could win the
+    // attempt (a crash, found by the reconciler): its seats are sold, and selling them again
+    // would be refused once the hold has run out, voiding money the order is owed.
+    const sold = order.status === "paid" ? { ok: true as const } : await checkout.completeOrder(order);
     if (!sold.ok) {
       // The hold ran out while the buyer was at the bank or PayPal: the seats may be someone
       // else's now, so the money goes back instead of a seat being sold twice.
@@ -161,6 +178,61 @@ export function createPaymentService(options: PaymentServiceOptions) {
 
   async function succeedWithoutGateway(order: Order, attempt: OrderPayment) {
     await apply(order, attempt, { status: "authorised", reference: `voucher:${order.id}`, brand: null, last4: null });
+  }
+
+  /**
+   * Settles one attempt with what the gateway says of it now. An answer is applied exactly as the
+   * buyer's return would apply it (`apply`: sold, captured and ticketed while the seats are held,
+   * voided when they are not); a payment still waiting on the buyer, or unknown to the gateway,
+   * is given up: timed out, the order failed (vouchers and promo code back) and anything at the
+   * gateway voided, so it can never be authorised later without an order.
+   */
+  async function reconcileAttempt(attempt: OrderPayment): Promise<void> {
+    const order = await orders.byId(attempt.order_id);
+    if (!order || !attempt.idempotency_key) {
+      await orders.markReconciled(attempt.id);
+      return;
+    }
+    if (attempt.method === "voucher") {
+      // Nothing at the gateway: the server died between recording the attempt and completing it.
+      if (IN_FLIGHT.includes(attempt.status)) await succeedWithoutGateway(order, attempt);
+      await orders.markReconciled(attempt.id);
+      return;
+    }
+    const result = await gateway.status(attempt.idempotency_key);
+    const reference = ("reference" in result ? result.reference : null) ?? attempt.provider_reference;
+    if (IN_FLIGHT.includes(attempt.status)) {
+      if (result.status === "authorised" || result.status === "declined") {
+        await apply(order, attempt, result);
+      } else if (
+        // From the status read, not any in-flight one: a buyer coming back this instant has
+        // moved it on, and their answer decides.
+        await orders.updatePayment(attempt.id, [attempt.status], {
+          status: "timedOut",
+          failure: "timeout",
+          action: null,
+          provider_reference: reference,
+        })
+      ) {
+        await voidQuietly(reference);
+        await checkout.failOrder(order, "failed");
+      }
+    } else if (result.status === "authorised") {
+      // Given up on our side, authorised on the gateway's anyway: `apply` voids it.
+      await apply(order, attempt, result);
+    } else if (result.status === "pending" || result.status === "actionRequired") {
+      await voidQuietly(reference);
+    }
+    await orders.markReconciled(attempt.id);
+    logger.info(
+      {
+        orderId: order.id,
+        was: attempt.status,
+        gateway: result.status,
+        now: (await orders.payment(attempt.id))?.status,
+      },
+      "payment reconciled",
+    );
   }
 
   function stateOf(attempt: OrderPayment | undefined, order: Order): PaymentState {
@@ -272,6 +344,26 @@ export function createPaymentService(options: PaymentServiceOptions) {
     },
 
     /**
+     * Settles every payment still waiting PAYMENT_RECONCILE_AFTER_SECONDS after Pay, and checks
+     * once each attempt given up on our side, by asking the gateway (`status`). Safe in several
+     * processes at once: every change is the same conditional update the buyer's own return makes,
+     * so two reconcilers capture once. Returns how many attempts it looked at.
+     */
+    async reconcile(): Promise<number> {
+      const before = new Date(clock.now().getTime() - reconcileAfterMs).toISOString();
+      const due = await orders.unsettledPayments(before, RECONCILE_BATCH);
+      for (const attempt of due) {
+        try {
+          await reconcileAttempt(attempt);
+        } catch (error) {
+          // Left as it is: the next pass asks again.
+          logger.error({ err: error, orderId: attempt.order_id }, "reconciling a payment failed");
+        }
+      }
+      return due.length;
+    },
+
+    /**
      * A notification (webhook) from the gateway: the answer to a payment the site may not have
      * heard, because the call's connection broke or the server restarted while waiting. Applied
      * like the call's own answer, so hearing it twice, or after the call's answer, changes nothing.
@@ -317,3 +409,29 @@ export function createPaymentService(options: PaymentServiceOptions) {
 }
 
 export type PaymentService = ReturnType<typeof createPaymentService>;
+
+/**
+ * Runs `reconcile` every `intervalMs` in this process (each server runs one; they share the work
+ * safely). The timer does not keep the process alive, and `stop` waits for a pass under way, so
+ * the store is never closed beneath it.
+ */
+export function startReconciler(payments: Pick<PaymentService, "reconcile">, intervalMs: number, logger: Logger) {
+  let running: Promise<unknown> | null = null;
+  const timer = setInterval(() => {
+    // A pass slower than the interval (a slow gateway) is not overlapped by the next one.
+    if (running) return;
+    running = payments
+      .reconcile()
+      .catch((error: unknown) => logger.warn({ err: error }, "reconciling payments failed"))
+      .finally(() => {
+        running = null;
+      });
+  }, intervalMs);
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

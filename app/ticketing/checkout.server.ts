@@ -78,7 +78,14 @@ export function createCheckout(deps: {
       const price = await baskets.price(basketId, benefits);
       if (!price || !price.priced.lines.some((line) => line.kind === "ticket" || line.kind === "membership"))
         return { ok: false, reason: "empty" };
-      if (price.changed || price.priced.toPay !== accepted.toPay) return { ok: false, reason: "priceChanged" };
+      if (price.changed || price.priced.toPay !== accepted.toPay) {
+        // A press a moment earlier (a double click) may have placed the order and spent the
+        // voucher since this one looked: that changed the price, and that order is this buyer's.
+        const meanwhile = await orders.byBasket(basketId);
+        if (meanwhile && meanwhile.status !== "failed" && meanwhile.status !== "cancelled")
+          return placedBefore(meanwhile);
+        return { ok: false, reason: "priceChanged" };
+      }
       // A membership belongs to an account: nobody buys one anonymously.
       const membership = membershipLine(price.priced);
       if (membership && !customer.customerId) return { ok: false, reason: "signInRequired" };

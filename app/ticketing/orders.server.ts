@@ -199,6 +199,7 @@ export function createOrders(store: Store, clock: Clock) {
         last4: null,
         action: null,
         failure: null,
+        reconciled_at: null,
       };
       const result = await db
         .insertInto("order_payments")
@@ -239,6 +240,44 @@ export function createOrders(store: Store, clock: Clock) {
         .selectAll()
         .where("idempotency_key", "=", idempotencyKey)
         .executeTakeFirst();
+    },
+
+    /**
+     * What the reconciler must settle with the gateway, oldest first: attempts still waiting (no
+     * answer, or the buyer never came back from the bank or PayPal) since before `before`, and
+     * attempts given up on our side alone (timed out, abandoned, a call that broke) not yet
+     * checked for an authorisation the gateway made anyway.
+     */
+    async unsettledPayments(before: string, limit: number): Promise<OrderPayment[]> {
+      return db
+        .selectFrom("order_payments")
+        .selectAll()
+        .where("created_at", "<=", before)
+        .where((eb) =>
+          eb.or([
+            eb("status", "in", ["attempted", "action"]),
+            eb.and([
+              eb("reconciled_at", "is", null),
+              eb("method", "!=", "voucher"),
+              eb.or([
+                eb("status", "=", "timedOut"),
+                eb.and([eb("status", "=", "failed"), eb("failure", "in", ["cancelled", "error"])]),
+              ]),
+            ]),
+          ]),
+        )
+        .orderBy("created_at")
+        .limit(limit)
+        .execute();
+    },
+
+    /** The reconciler has checked this attempt with the gateway: it is not asked about again. */
+    async markReconciled(paymentId: string): Promise<void> {
+      await db
+        .updateTable("order_payments")
+        .set({ reconciled_at: clock.now().toISOString() })
+        .where("id", "=", paymentId)
+        .execute();
     },
 
     /** Moves an order on from pending payment; an order that already moved on stays as it is. */

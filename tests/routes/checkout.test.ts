@@ -201,7 +201,7 @@ describe("checkout", () => {
     expect([first.status, second.status]).toEqual([302, 302]);
     expect(gateway.charges).toBe(charges + 1);
     // The sandbox's dashboard says the same: one payment for the order, charged.
-    const [payment] = gateway.snapshot().slice(-1);
+    const [payment] = (await gateway.snapshot()).slice(-1);
     const dashboard = await (await buyer.get("/sandbox/payments")).text();
     // Once as a row heading (the page's data carries it once more, for hydration).
     expect(dashboard.split(`<th scope="row">${payment!.description}</th>`).length - 1).toBe(1);

@@ -48,12 +48,13 @@ export async function startServerProcess(env: Record<string, string> = {}) {
   return {
     url: (path: string) => `http://127.0.0.1:${port}${path}`,
     output: () => ({ stdout, stderr }),
-    /** SIGTERM, and waits for the exit. */
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
+    /** SIGTERM, and waits for the exit: its exit code (0 for a clean shutdown). */
+    async stop(): Promise<number | null> {
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
       const exited = once(child, "exit");
       child.kill("SIGTERM");
-      await exited;
+      const [code] = (await exited) as [number | null];
+      return code;
     },
     /** kill -9: no shutdown, nothing finished. */
     async kill() {

@@ -44,10 +44,35 @@ describe("runtime configuration", () => {
     [{ SESSION_SECRET: "short" }, "SESSION_SECRET"],
     [{ TRUST_PROXY: "yes please" }, "TRUST_PROXY"],
     [{ WALLETS: "googlePay,bitcoin" }, "WALLETS"],
+    [{ PAYMENT_RECONCILE_AFTER_SECONDS: "soon" }, "PAYMENT_RECONCILE_AFTER_SECONDS"],
+    [{ PAYMENT_RECONCILE_AFTER_SECONDS: "0" }, "PAYMENT_RECONCILE_AFTER_SECONDS"],
+    [{ PAYMENT_RECONCILE_INTERVAL_SECONDS: "0" }, "PAYMENT_RECONCILE_INTERVAL_SECONDS"],
+    [{ PAYMENT_RECONCILE_INTERVAL_SECONDS: "7200" }, "PAYMENT_RECONCILE_INTERVAL_SECONDS"],
   ])("a bad value (%j) stops start-up with a message naming %s", (env, variable) => {
     const found = problems(env);
     expect(found.length).toBeGreaterThan(0);
     expect(found.join("\n")).toMatch(new RegExp(`^${variable}`, "m"));
+  });
+
+  it("settles payments left waiting after five minutes, looking every minute; both can be set", () => {
+    expect(loadConfig({})).toMatchObject({
+      paymentTimeoutMs: 30_000,
+      paymentReconcileAfterMs: 300_000,
+      paymentReconcileIntervalMs: 60_000,
+    });
+    expect(
+      loadConfig({
+        PAYMENT_TIMEOUT_SECONDS: "1",
+        PAYMENT_RECONCILE_AFTER_SECONDS: "2",
+        PAYMENT_RECONCILE_INTERVAL_SECONDS: "5",
+      }),
+    ).toMatchObject({ paymentReconcileAfterMs: 2000, paymentReconcileIntervalMs: 5000 });
+  });
+
+  it("the reconciler's deadline must come after the payment timeout", () => {
+    expect(problems({ PAYMENT_TIMEOUT_SECONDS: "60", PAYMENT_RECONCILE_AFTER_SECONDS: "60" })).toEqual([
+      "PAYMENT_RECONCILE_AFTER_SECONDS: must be longer than PAYMENT_TIMEOUT_SECONDS",
+    ]);
   });
 
   it("production refuses to start without SESSION_SECRET", () => {

@@ -1,5 +1,7 @@
-import { beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { fixedClock } from "~/clock";
+import { openSqlite, type Store } from "~/db/connection.server";
+import { migrateToLatest } from "~/db/migrate.server";
 import type { CardDetails, GatewayResult, PaymentRequest } from "~/payments/gateway";
 import {
   SANDBOX_CARDS,
@@ -17,9 +19,20 @@ let clock: ReturnType<typeof fixedClock>;
 let gateway: SandboxGateway;
 let keys = 0;
 
-beforeEach(() => {
+let store: Store;
+
+// The sandbox keeps its payments in the store, as a provider keeps them on its side: an in-memory
+// SQLite database here, emptied before each test.
+beforeAll(async () => {
+  store = openSqlite(":memory:");
+  await migrateToLatest(store.db);
+});
+afterAll(() => store.close());
+
+beforeEach(async () => {
+  await store.db.deleteFrom("sandbox_payments").execute();
   clock = fixedClock(NOW);
-  gateway = createSandboxGateway({ clock, idPrefix: "test", notificationSecret: "s3cret" });
+  gateway = createSandboxGateway({ store, clock, idPrefix: "test", notificationSecret: "s3cret" });
 });
 
 function request(overrides: Partial<PaymentRequest> = {}): PaymentRequest {
@@ -163,7 +176,7 @@ describe("sandbox gateway: idempotency", () => {
     const second = await gateway.authorise(req);
     expect(second).toEqual(first);
     expect(gateway.charges).toBe(1);
-    expect(gateway.snapshot()).toHaveLength(1);
+    expect(await gateway.snapshot()).toHaveLength(1);
   });
 
   it("charges once for two calls in the same instant", async () => {
@@ -228,7 +241,7 @@ describe("sandbox gateway: 3-D Secure", () => {
     // Coming back without having done the step asks for it again.
     expect(await gateway.continue(reference, {})).toEqual(result);
 
-    const back = parts(gateway.completeDeviceData(reference));
+    const back = parts(await gateway.completeDeviceData(reference));
     expect(back).toEqual({ path: "/checkout/verify", query: { from: "bank", reference } });
     const challenge = await gateway.continue(reference, back.query);
     expect(challenge).toMatchObject({
@@ -238,7 +251,7 @@ describe("sandbox gateway: 3-D Secure", () => {
     });
     expect(await gateway.status(req.idempotencyKey)).toEqual({ status: "pending", reference });
 
-    expect(parts(gateway.completeChallenge(reference, true)).query).toEqual({ from: "bank", reference });
+    expect(parts(await gateway.completeChallenge(reference, true)).query).toEqual({ from: "bank", reference });
     const final = await gateway.continue(reference, { reference });
     expect(final).toEqual({ status: "authorised", reference, brand: "visa", last4: "3220" });
     expect(await gateway.status(req.idempotencyKey)).toEqual(final);
@@ -249,8 +262,8 @@ describe("sandbox gateway: 3-D Secure", () => {
 
   it("declines with challengeFailed when the buyer fails authentication", async () => {
     const { reference } = await start();
-    gateway.completeDeviceData(reference);
-    gateway.completeChallenge(reference, false);
+    await gateway.completeDeviceData(reference);
+    await gateway.completeChallenge(reference, false);
     expect(await gateway.continue(reference, {})).toEqual({
       status: "declined",
       reference,
@@ -262,17 +275,17 @@ describe("sandbox gateway: 3-D Secure", () => {
 
   it("keeps the first answer to a step: a second press changes nothing", async () => {
     const { reference } = await start();
-    gateway.completeDeviceData(reference);
-    const first = gateway.completeChallenge(reference, false);
-    expect(gateway.completeChallenge(reference, true)).toBe(first);
+    await gateway.completeDeviceData(reference);
+    const first = await gateway.completeChallenge(reference, false);
+    expect(await gateway.completeChallenge(reference, true)).toBe(first);
     expect(await gateway.continue(reference, {})).toMatchObject({ status: "declined", failure: "challengeFailed" });
   });
 
   it("does not let a step be answered out of turn", async () => {
     const { reference } = await start();
-    expect(gateway.completeChallenge(reference, true)).toBeNull();
-    expect(gateway.decidePayPal(reference, true)).toBeNull();
-    expect(gateway.completeDeviceData("test_nope")).toBeNull();
+    expect(await gateway.completeChallenge(reference, true)).toBeNull();
+    expect(await gateway.decidePayPal(reference, true)).toBeNull();
+    expect(await gateway.completeDeviceData("test_nope")).toBeNull();
     expect(await gateway.continue(reference, {})).toMatchObject({
       status: "actionRequired",
       action: { kind: "deviceData" },
@@ -281,47 +294,47 @@ describe("sandbox gateway: 3-D Secure", () => {
 
   it("describes each step for its page, and sends a late visitor back", async () => {
     const { reference } = await start();
-    expect(gateway.step(reference, "deviceData")).toMatchObject({
+    expect(await gateway.step(reference, "deviceData")).toMatchObject({
       outstanding: true,
       amount: 4550,
       currency: "GBP",
       last4: "3220",
     });
-    expect(gateway.step(reference, "challenge")).toBeNull();
-    gateway.completeDeviceData(reference);
-    expect(gateway.step(reference, "deviceData")).toMatchObject({ outstanding: false });
-    expect(gateway.step(reference, "challenge")).toMatchObject({ outstanding: true, brand: "visa" });
-    expect(gateway.step(reference, "approval")).toBeNull();
-    expect(gateway.step("test_unknown", "challenge")).toBeNull();
+    expect(await gateway.step(reference, "challenge")).toBeNull();
+    await gateway.completeDeviceData(reference);
+    expect(await gateway.step(reference, "deviceData")).toMatchObject({ outstanding: false });
+    expect(await gateway.step(reference, "challenge")).toMatchObject({ outstanding: true, brand: "visa" });
+    expect(await gateway.step(reference, "approval")).toBeNull();
+    expect(await gateway.step("test_unknown", "challenge")).toBeNull();
   });
 
   it("the pages' loader helper: 404 when unknown or no sandbox, a redirect back once answered", async () => {
     const { reference } = await start();
-    const thrown = (run: () => unknown) => {
+    const thrown = async (run: () => unknown) => {
       try {
-        run();
+        await run();
       } catch (error) {
         return error as Response;
       }
       throw new Error("did not throw");
     };
-    expect(thrown(() => loadSandboxStep(null, reference, "deviceData")).status).toBe(404);
-    expect(thrown(() => loadSandboxStep(gateway, "test_unknown", "deviceData")).status).toBe(404);
-    expect(thrown(() => loadSandboxStep(gateway, reference, "challenge")).status).toBe(404);
-    expect(loadSandboxStep(gateway, reference, "deviceData")).toMatchObject({ amount: 4550, last4: "3220" });
-    gateway.completeDeviceData(reference);
-    const back = thrown(() => loadSandboxStep(gateway, reference, "deviceData"));
+    expect((await thrown(() => loadSandboxStep(null, reference, "deviceData"))).status).toBe(404);
+    expect((await thrown(() => loadSandboxStep(gateway, "test_unknown", "deviceData"))).status).toBe(404);
+    expect((await thrown(() => loadSandboxStep(gateway, reference, "challenge"))).status).toBe(404);
+    expect(await loadSandboxStep(gateway, reference, "deviceData")).toMatchObject({ amount: 4550, last4: "3220" });
+    await gateway.completeDeviceData(reference);
+    const back = await thrown(() => loadSandboxStep(gateway, reference, "deviceData"));
     expect(back.status).toBe(303);
     expect(back.headers.get("Location")).toBe(`/checkout/verify?from=bank&reference=${reference}`);
     expect(returnFromSandbox("/checkout/verify?reference=x").status).toBe(303);
-    expect(thrown(() => returnFromSandbox(null)).status).toBe(404);
+    expect((await thrown(() => returnFromSandbox(null))).status).toBe(404);
   });
 
   it("once voided while the buyer is at the bank, can never be authorised", async () => {
     const { req, reference } = await start();
-    gateway.completeDeviceData(reference);
+    await gateway.completeDeviceData(reference);
     expect(await gateway.void(reference)).toEqual({ ok: true });
-    gateway.completeChallenge(reference, true);
+    await gateway.completeChallenge(reference, true);
     expect(await gateway.continue(reference, {})).toMatchObject({ status: "declined", failure: "cancelled" });
     expect(await gateway.status(req.idempotencyKey)).toMatchObject({ status: "declined", failure: "cancelled" });
     expect(await gateway.capture(reference, 4550)).toEqual({ ok: false });
@@ -403,7 +416,10 @@ describe("sandbox gateway: PayPal", () => {
 
   it("authorises once approved, without card details", async () => {
     const { req, reference } = await start();
-    expect(parts(gateway.decidePayPal(reference, true))).toEqual({ path: "/checkout/verify", query: { reference } });
+    expect(parts(await gateway.decidePayPal(reference, true))).toEqual({
+      path: "/checkout/verify",
+      query: { reference },
+    });
     const result = await gateway.continue(reference, { reference });
     expect(result).toEqual({ status: "authorised", reference, brand: null, last4: null });
     expect(await gateway.status(req.idempotencyKey)).toEqual(result);
@@ -411,7 +427,7 @@ describe("sandbox gateway: PayPal", () => {
 
   it("declines as cancelled, sending the buyer to the cancel URL", async () => {
     const { reference } = await start();
-    expect(parts(gateway.decidePayPal(reference, false))).toEqual({
+    expect(parts(await gateway.decidePayPal(reference, false))).toEqual({
       path: "/checkout/payment",
       query: { method: "paypal", reference },
     });
@@ -421,7 +437,7 @@ describe("sandbox gateway: PayPal", () => {
       brand: null,
     });
     // A late visit to the PayPal page goes back the same way.
-    expect(gateway.step(reference, "approval")).toMatchObject({
+    expect(await gateway.step(reference, "approval")).toMatchObject({
       outstanding: false,
       returnUrl: `/checkout/payment?method=paypal&reference=${reference}`,
     });
@@ -450,9 +466,9 @@ describe("sandbox gateway: what it keeps", () => {
       results.push(number === SANDBOX_CARDS.noAnswer ? await settledWithin(call, 10) : await call);
     }
     const threeDS = referenceOf(await pay(SANDBOX_CARDS.threeDSecure, { cvv }));
-    results.push(gateway.step(threeDS, "deviceData"));
-    const everything = JSON.stringify({ results, snapshot: gateway.snapshot() });
-    expect(gateway.snapshot()).toHaveLength(numbers.length + 1);
+    results.push(await gateway.step(threeDS, "deviceData"));
+    const everything = JSON.stringify({ results, snapshot: await gateway.snapshot() });
+    expect(await gateway.snapshot()).toHaveLength(numbers.length + 1);
     for (const number of numbers) {
       expect(everything).not.toContain(number);
       expect(everything).not.toContain(number.slice(0, 6));
@@ -460,6 +476,23 @@ describe("sandbox gateway: what it keeps", () => {
     }
     expect(everything).not.toContain(cvv);
     expect(everything).not.toContain("Ada Lovelace");
+  });
+
+  it("keeps its payments in the store: another server, or this one restarted, sees them and their answers", async () => {
+    const req = { ...request(), card: card(SANDBOX_CARDS.threeDSecure) };
+    const reference = referenceOf(await gateway.authorise(req));
+    const other = createSandboxGateway({ store, clock, idPrefix: "other" });
+    expect(await other.step(reference, "deviceData")).toMatchObject({ outstanding: true, last4: "3220" });
+    await other.completeDeviceData(reference);
+    await gateway.completeChallenge(reference, true);
+    expect(await other.status(req.idempotencyKey)).toMatchObject({ status: "authorised", reference });
+    // The same idempotency key through the other server is the same payment, not a second one.
+    expect(referenceOf(await other.authorise(req))).toBe(reference);
+    expect(other.charges).toBe(0);
+    // Captured once, whichever server asks first.
+    const [a, b] = await Promise.all([gateway.capture(reference, 4550), other.capture(reference, 4550)]);
+    expect([a.ok, b.ok].sort()).toEqual([false, true]);
+    expect(await other.snapshot()).toMatchObject([{ reference, captured: 4550, state: "authorised" }]);
   });
 
   it("forgets payments older than two hours", async () => {
@@ -474,7 +507,7 @@ describe("sandbox gateway: what it keeps", () => {
     expect(await gateway.status(old.idempotencyKey)).toEqual({ status: "unknown" });
     expect(await gateway.capture(oldReference, 4550)).toEqual({ ok: false });
     expect(await gateway.status(recent.idempotencyKey)).toMatchObject({ status: "authorised" });
-    expect(gateway.snapshot()).toHaveLength(2);
+    expect(await gateway.snapshot()).toHaveLength(2);
   });
 });
 
@@ -500,8 +533,8 @@ describe("sandbox gateway: return URLs", () => {
         cancelUrl: "//evil.example/cancel",
       }),
     );
-    expect(gateway.step(reference, "approval")?.returnUrl).toBe(`/checkout/verify?reference=${reference}`);
-    expect(gateway.decidePayPal(reference, false)).toBe(`/checkout/verify?reference=${reference}`);
+    expect((await gateway.step(reference, "approval"))?.returnUrl).toBe(`/checkout/verify?reference=${reference}`);
+    expect(await gateway.decidePayPal(reference, false)).toBe(`/checkout/verify?reference=${reference}`);
   });
 });
 
@@ -530,7 +563,7 @@ describe("sandbox gateway: notifications", () => {
     expect(await signed(JSON.stringify({ idempotencyKey: req.idempotencyKey, reference: "test_other" }))).toBeNull();
     expect(await signed(JSON.stringify({ idempotencyKey: "never-seen", reference }))).toBeNull();
     expect(await signed("not json")).toBeNull();
-    const unsigned = createSandboxGateway({ clock });
+    const unsigned = createSandboxGateway({ store, clock });
     const headers = new Headers({ "x-sandbox-signature": signSandboxNotification(body, "") });
     expect(await unsigned.parseNotification(body, headers)).toBeNull();
   });
