@@ -576,21 +576,18 @@ export function createSandboxGateway(options: SandboxGatewayOptions): SandboxGat
 
     async snapshot() {
       const rows = await db.selectFrom("sandbox_payments").selectAll().orderBy("created_at").execute();
-      return rows.map((row) => ({
-        reference: row.reference,
-        idempotencyKey: row.idempotency_key,
-        createdAt: row.created_at,
-        method: row.method,
-        amount: row.amount,
-        currency: row.currency,
-        description: row.description,
-        brand: row.brand,
-        last4: row.last4,
-        state: row.state,
-        captured: row.captured,
-        refunded: row.refunded,
-        voided: row.voided === 1,
-      }));
+      return rows.map((row) => {
+        // What the dashboard shows: not where the buyer is sent, and the state as stored.
+        const {
+          returnUrl: _return,
+          cancelUrl: _cancel,
+          asked: _asked,
+          exitUrl: _exit,
+          state: _state,
+          ...record
+        } = fromRow(row);
+        return { ...record, state: row.state };
+      });
     },
   };
   return gateway;

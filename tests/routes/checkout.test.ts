@@ -3,6 +3,7 @@ import { SMTPServer } from "smtp-server";
 import type { AddressInfo } from "node:net";
 import { startServer } from "../support/app";
 import { buyerBrowser, payForm } from "../support/browser";
+import { CONTACTS } from "../support/checkout-journey";
 import { insertPromo, insertVoucher } from "../support/money";
 import { seedSmall } from "../support/seed";
 import { signSandboxNotification } from "~/payments/sandbox.server";
@@ -13,14 +14,6 @@ import { signSandboxNotification } from "~/payments/sandbox.server";
 
 type Buyer = ReturnType<typeof buyerBrowser>;
 
-const CONTACTS = {
-  firstName: "Jo",
-  lastName: "Bloggs",
-  email: "jo@example.com",
-  confirmEmail: "jo@example.com",
-  phone: "020 7946 0000",
-  termsAccepted: "on",
-};
 const NOTIFICATION_SECRET = "sandbox-notifications-0123456789";
 const CARD = { method: "card", cardNumber: "4242 4242 4242 4242", cardOwner: "Jo Bloggs", expiry: "12/30", cvv: "123" };
 

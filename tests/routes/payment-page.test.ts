@@ -2,6 +2,7 @@ import { JSDOM } from "jsdom";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer } from "../support/app";
 import { buyerBrowser, payForm } from "../support/browser";
+import { smallCatalogueFacts, throughToPayment } from "../support/checkout-journey";
 import { insertPromo } from "../support/money";
 import { seedSmall } from "../support/seed";
 
@@ -17,56 +18,15 @@ const text = (html: string) => new JSDOM(html).window.document.body.textContent 
 
 describe("the payment page", () => {
   let server: Awaited<ReturnType<typeof startServer>>;
-  let performanceId: string;
-  let seats: Map<string, number>;
+  let seat: (name: string) => number;
 
   beforeAll(async () => {
     server = await startServer({}, { seed: seedSmall });
-    const db = server.services.store.db;
-    performanceId = (
-      await db
-        .selectFrom("performances")
-        .select("id")
-        .where("presale_from", "is", null)
-        .orderBy("starts_at")
-        .executeTakeFirstOrThrow()
-    ).id;
-    const rows = await db.selectFrom("seats").select(["id", "row_name", "label"]).execute();
-    seats = new Map(rows.map((row) => [`${row.row_name}${row.label}`, row.id]));
+    seat = (await smallCatalogueFacts(server.services.store)).seat;
   });
   afterAll(() => server.close());
 
-  async function toPayment(buyer: Buyer, seat: string) {
-    const db = server.services.store.db;
-    const tickets = `/shows/test-show/test-hall/tickets/${performanceId}`;
-    expect(
-      (
-        await buyer.post(tickets, [
-          ["intent", "select"],
-          ["seat", String(seats.get(seat))],
-        ])
-      ).status,
-    ).toBe(302);
-    await buyer.post(tickets, { intent: "continue" });
-    const extra = await db.selectFrom("extras").select("id").executeTakeFirstOrThrow();
-    await buyer.post("/checkout/extras", { [`qty.${extra.id}`]: "0" });
-    await buyer.post("/checkout/ticket-protection", { protection: "no" });
-    const eTicket = await db
-      .selectFrom("delivery_methods")
-      .select("id")
-      .where("kind", "=", "eTicket")
-      .executeTakeFirstOrThrow();
-    await buyer.post("/checkout/collection", { deliveryMethod: eTicket.id });
-    const contacts = await buyer.post("/checkout/contacts", {
-      firstName: "Jo",
-      lastName: "Bloggs",
-      email: "jo@example.com",
-      confirmEmail: "jo@example.com",
-      phone: "020 7946 0000",
-      termsAccepted: "on",
-    });
-    expect(contacts.headers.get("Location")).toBe("/checkout/payment");
-  }
+  const toPayment = (buyer: Buyer, seat: string) => throughToPayment(buyer, server.services.store, [seat]);
 
   it("a promo code used up before Pay: nothing charged, and no talk of a payment that never happened", async () => {
     const promoId = await insertPromo(server.services.store, { code: "LASTONE", usage_limit: 1 });
@@ -102,11 +62,11 @@ describe("the payment page", () => {
     await toPayment(buyer, "B6");
     const past = new Date(Date.now() - 60_000).toISOString();
     const db = server.services.store.db;
-    await db.updateTable("seat_claims").set({ held_until: past }).where("seat_id", "=", seats.get("B6")!).execute();
+    await db.updateTable("seat_claims").set({ held_until: past }).where("seat_id", "=", seat("B6")).execute();
     await db
       .updateTable("holds")
       .set({ expires_at: past })
-      .where("id", "in", db.selectFrom("seat_claims").select("hold_id").where("seat_id", "=", seats.get("B6")!))
+      .where("id", "in", db.selectFrom("seat_claims").select("hold_id").where("seat_id", "=", seat("B6")))
       .execute();
 
     const html = await (await buyer.get("/checkout/payment")).text();

@@ -7,6 +7,7 @@ import { createScratchStore, type ScratchStore } from "~/db/scratch-store.server
 import { testServices } from "../support/app";
 import { startServerProcess } from "../support/server-process";
 import { buyerBrowser } from "../support/browser";
+import { throughToPayment } from "../support/checkout-journey";
 import { seedSmall } from "../support/seed";
 import { DIALECTS, POSTGRES_URL } from "../support/stores";
 
@@ -16,14 +17,6 @@ import { DIALECTS, POSTGRES_URL } from "../support/stores";
 // again, with a reconcile deadline of seconds, must find the sandbox's payment in the store and
 // settle it: the order paid, the seats sold, the money captured once, the tickets issued.
 
-const CONTACTS = {
-  firstName: "Jo",
-  lastName: "Bloggs",
-  email: "jo@example.com",
-  confirmEmail: "jo@example.com",
-  phone: "020 7946 0000",
-  termsAccepted: "on",
-};
 const THREE_D_SECURE = {
   method: "card",
   cardNumber: "4000 0000 0000 3220",
@@ -31,8 +24,6 @@ const THREE_D_SECURE = {
   expiry: "12/30",
   cvv: "123",
 };
-
-type Buyer = ReturnType<typeof buyerBrowser>;
 
 describe.each(DIALECTS)("a server killed during a 3-D Secure challenge (%s)", (dialect: DialectName) => {
   const dataDir = mkdtempSync(join(tmpdir(), "box-office-restart-"));
@@ -68,47 +59,10 @@ describe.each(DIALECTS)("a server killed during a 3-D Secure challenge (%s)", (d
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  /** Holds two seats and answers every step before payment, as a browser without script does. */
-  async function throughToPayment(buyer: Buyer) {
-    const { db } = store;
-    const performance = await db
-      .selectFrom("performances")
-      .select("id")
-      .where("presale_from", "is", null)
-      .orderBy("starts_at")
-      .executeTakeFirstOrThrow();
-    const seats = await db
-      .selectFrom("seats")
-      .select("id")
-      .where("row_name", "=", "B")
-      .where("label", "in", ["5", "6"])
-      .execute();
-    const delivery = await db
-      .selectFrom("delivery_methods")
-      .select("id")
-      .where("kind", "=", "eTicket")
-      .executeTakeFirstOrThrow();
-    const tickets = `/shows/test-show/test-hall/tickets/${performance.id}`;
-    const held = await buyer.post(tickets, [["intent", "select"], ...seats.map(({ id }) => ["seat", String(id)])] as [
-      string,
-      string,
-    ][]);
-    expect(held.status).toBe(302);
-    expect((await buyer.post(tickets, { intent: "continue" })).headers.get("Location")).toBe("/checkout/extras");
-    expect((await buyer.post("/checkout/extras", {})).headers.get("Location")).toBe("/checkout/ticket-protection");
-    expect((await buyer.post("/checkout/ticket-protection", { protection: "no" })).headers.get("Location")).toBe(
-      "/checkout/collection",
-    );
-    expect((await buyer.post("/checkout/collection", { deliveryMethod: delivery.id })).headers.get("Location")).toBe(
-      "/checkout/contacts",
-    );
-    expect((await buyer.post("/checkout/contacts", CONTACTS)).headers.get("Location")).toBe("/checkout/payment");
-  }
-
   it("the restarted server settles the payment the buyer authorised and never came back for", async () => {
     const first = await startServer();
     const buyer = buyerBrowser(first.url);
-    await throughToPayment(buyer);
+    await throughToPayment(buyer, store, ["B5", "B6"]);
     const paid = await buyer.pay(THREE_D_SECURE);
     expect(paid.headers.get("Location")).toBe("/checkout/verify");
     const deviceStep = await (await buyer.get("/checkout/verify")).text();

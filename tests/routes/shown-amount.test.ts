@@ -7,6 +7,7 @@ import { openSqlite } from "~/db/connection.server";
 import { migrateToLatest } from "~/db/migrate.server";
 import { importCatalogue } from "~/ticketing/import-catalogue.server";
 import { buyerBrowser, payForm } from "../support/browser";
+import { throughToPayment } from "../support/checkout-journey";
 import { smallCatalogue } from "../support/catalogue";
 import { insertVoucher } from "../support/money";
 import { startServerProcess } from "../support/server-process";
@@ -29,10 +30,6 @@ describe.each(DIALECTS)("the amount charged is the amount shown, across two proc
   let store: Store & { drop?: () => Promise<void> };
   let env: Record<string, string>;
   let servers: Awaited<ReturnType<typeof startServerProcess>>[] = [];
-  let performanceId: string;
-  let seatIds: number[];
-  let extraId: string;
-  let eTicketId: string;
 
   beforeAll(async () => {
     if (dialect === "postgres") {
@@ -48,24 +45,6 @@ describe.each(DIALECTS)("the amount charged is the amount shown, across two proc
     // The processes read the real clock: the catalogue is imported now, so it is on sale now.
     await importCatalogue(store, smallCatalogue(), fixedClock(systemClock.now()));
     await insertVoucher(store, VOUCHER);
-    const performance = await store.db
-      .selectFrom("performances")
-      .select("id")
-      .where("presale_from", "is", null)
-      .orderBy("starts_at")
-      .executeTakeFirstOrThrow();
-    performanceId = performance.id;
-    const rows = await store.db
-      .selectFrom("seats")
-      .select("id")
-      .where("row_name", "=", "A")
-      .where("label", "in", ["3", "4", "5", "6", "7", "8"])
-      .execute();
-    seatIds = rows.map((row) => row.id);
-    extraId = (await store.db.selectFrom("extras").select("id").executeTakeFirstOrThrow()).id;
-    eTicketId = (
-      await store.db.selectFrom("delivery_methods").select("id").where("kind", "=", "eTicket").executeTakeFirstOrThrow()
-    ).id;
     servers = await Promise.all([startServerProcess(env), startServerProcess(env)]);
   }, 90_000);
 
@@ -75,30 +54,9 @@ describe.each(DIALECTS)("the amount charged is the amount shown, across two proc
     else await store.close();
   });
 
-  /** Holds one seat and answers every step before payment, as the pages' forms do. */
-  async function toPayment(buyer: Buyer, seatId: number, email: string) {
-    const tickets = `/shows/test-show/test-hall/tickets/${performanceId}`;
-    expect(
-      (
-        await buyer.post(tickets, [
-          ["intent", "select"],
-          ["seat", String(seatId)],
-        ])
-      ).status,
-    ).toBe(302);
-    expect((await buyer.post(tickets, { intent: "continue" })).headers.get("Location")).toBe("/checkout/extras");
-    await buyer.post("/checkout/extras", { [`qty.${extraId}`]: "0" });
-    await buyer.post("/checkout/ticket-protection", { protection: "no" });
-    await buyer.post("/checkout/collection", { deliveryMethod: eTicketId });
-    const contacts = await buyer.post("/checkout/contacts", {
-      firstName: "Jo",
-      lastName: "Bloggs",
-      email,
-      confirmEmail: email,
-      phone: "020 7946 0000",
-      termsAccepted: "on",
-    });
-    expect(contacts.headers.get("Location")).toBe("/checkout/payment");
+  /** Holds one seat, answers every step before payment and puts the shared voucher towards it. */
+  async function toPayment(buyer: Buyer, seatName: string, email: string) {
+    await throughToPayment(buyer, store, [seatName], email);
     const voucher = await buyer.post("/checkout/payment", {
       intent: "voucher",
       voucherNumber: VOUCHER.number,
@@ -123,7 +81,7 @@ describe.each(DIALECTS)("the amount charged is the amount shown, across two proc
       email: `buyer${index}@example.com`,
     }));
     const shown = await Promise.all(
-      buyers.map(({ browser, email }, index) => toPayment(browser, seatIds[index]!, email)),
+      buyers.map(({ browser, email }, index) => toPayment(browser, `A${index + 3}`, email)),
     );
     // Everyone saw the voucher taken off: the same amount, less the voucher's £10.
     for (const { label } of shown) expect(label).toBe(shown[0]!.label);

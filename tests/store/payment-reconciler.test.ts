@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { addMinutes, addSeconds } from "date-fns";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { openPostgres, openSqlite, type Store } from "~/db/connection.server";
@@ -75,18 +74,7 @@ describe.each(DIALECTS)("the payment reconciler on %s", (dialect) => {
     seat: string,
     extras: { voucherId?: string; promoId?: string } = {},
   ) {
-    const basketId = randomUUID();
-    const held = await engine.inventory.holdSeats({
-      basketId,
-      performanceId: seed.onSale.id,
-      seatIds: [seed.seat("B", seat)],
-    });
-    if (!held.ok) throw new Error(held.reason);
-    if (extras.voucherId) await engine.baskets.addVoucher(basketId, extras.voucherId);
-    if (extras.promoId) await engine.baskets.setPromo(basketId, extras.promoId);
-    const order = await engine.placeAsShown(basketId, JO);
-    if (!order.ok) throw new Error(order.reason);
-    return order.order;
+    return (await engine.holdAndPlace(seed.onSale.id, [seed.seat("B", seat)], extras, JO)).order;
   }
 
   /** Pays by the 3-D Secure card and does the device data step, leaving the buyer at the challenge. */

@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { addMinutes } from "date-fns";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { GatewayResult, PaymentGateway } from "~/payments/gateway";
@@ -78,7 +77,10 @@ describe.each(DIALECTS)("paying for orders on %s", (dialect) => {
   let seed: Awaited<ReturnType<typeof seedSmallCatalogue>>;
 
   function build(inlineWaitMs = 1000) {
-    const { inventory, baskets, orders, vouchers, checkout, placeAsShown } = createEngine(store, seed.clock);
+    const { inventory, baskets, orders, vouchers, checkout, placeAsShown, holdAndPlace } = createEngine(
+      store,
+      seed.clock,
+    );
     const scripted = scriptedGateway();
     const paid: string[] = [];
     const payments = createPaymentService({
@@ -93,22 +95,11 @@ describe.each(DIALECTS)("paying for orders on %s", (dialect) => {
         paid.push(order.id);
       },
     });
-    return { inventory, baskets, orders, vouchers, checkout, placeAsShown, payments, scripted, paid };
+    return { inventory, baskets, orders, vouchers, checkout, placeAsShown, holdAndPlace, payments, scripted, paid };
   }
 
-  async function basketWith(engine: ReturnType<typeof build>, seat: string, voucherId?: string) {
-    const basketId = randomUUID();
-    const held = await engine.inventory.holdSeats({
-      basketId,
-      performanceId: seed.onSale.id,
-      seatIds: [seed.seat("B", seat)],
-    });
-    if (!held.ok) throw new Error(held.reason);
-    if (voucherId) await engine.baskets.addVoucher(basketId, voucherId);
-    const placed = await engine.placeAsShown(basketId, JO);
-    if (!placed.ok) throw new Error(placed.reason);
-    return { basketId, order: placed.order };
-  }
+  const basketWith = (engine: ReturnType<typeof build>, seat: string, voucherId?: string) =>
+    engine.holdAndPlace(seed.onSale.id, [seed.seat("B", seat)], { voucherId }, JO);
 
   const seatStatus = async (seat: string) =>
     (await store.db

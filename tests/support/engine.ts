@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach } from "vitest";
 import { fixedClock } from "~/clock";
 import type { DialectName } from "~/db/connection.server";
@@ -92,5 +93,21 @@ export function createEngine(store: Store, clock: Clock) {
     const shown = await baskets.price(basketId, benefits);
     return checkout.placeOrder(basketId, customer, { toPay: shown?.priced.toPay ?? 0 }, benefits);
   }
-  return { inventory, baskets, orders, promotions, vouchers, memberships, checkout, placeAsShown };
+  /** A basket holding these seats (with a voucher or promo code put towards it), its order placed as shown. */
+  async function holdAndPlace(
+    performanceId: string,
+    seatIds: number[],
+    extras: { voucherId?: string; promoId?: string } = {},
+    customer: Customer = { name: "Jo Bloggs", email: "jo@example.com" },
+  ) {
+    const basketId = randomUUID();
+    const held = await inventory.holdSeats({ basketId, performanceId, seatIds });
+    if (!held.ok) throw new Error(held.reason);
+    if (extras.voucherId) await baskets.addVoucher(basketId, extras.voucherId);
+    if (extras.promoId) await baskets.setPromo(basketId, extras.promoId);
+    const placed = await placeAsShown(basketId, customer);
+    if (!placed.ok) throw new Error(placed.reason);
+    return { basketId, order: placed.order };
+  }
+  return { inventory, baskets, orders, promotions, vouchers, memberships, checkout, placeAsShown, holdAndPlace };
 }
