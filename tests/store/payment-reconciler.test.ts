@@ -91,13 +91,7 @@ describe.each(DIALECTS)("the payment reconciler on %s", (dialect) => {
     return reference;
   }
 
-  const seatStatus = async (seat: string) =>
-    (await store.db
-      .selectFrom("seat_claims")
-      .select(["status", "order_id"])
-      .where("seat_id", "=", seed.seat("B", seat))
-      .where("performance_id", "=", seed.onSale.id)
-      .executeTakeFirst()) ?? null;
+  const seatStatus = (seat: string) => seed.seatStatus("B", seat);
   const orderStatus = async (order: Order) =>
     (await store.db.selectFrom("orders").select("status").where("id", "=", order.id).executeTakeFirstOrThrow()).status;
   const sandboxRow = async (reference: string) =>

@@ -101,13 +101,7 @@ describe.each(DIALECTS)("paying for orders on %s", (dialect) => {
   const basketWith = (engine: ReturnType<typeof build>, seat: string, voucherId?: string) =>
     engine.holdAndPlace(seed.onSale.id, [seed.seat("B", seat)], { voucherId }, JO);
 
-  const seatStatus = async (seat: string) =>
-    (await store.db
-      .selectFrom("seat_claims")
-      .select(["status", "order_id"])
-      .where("seat_id", "=", seed.seat("B", seat))
-      .where("performance_id", "=", seed.onSale.id)
-      .executeTakeFirst()) ?? null;
+  const seatStatus = (seat: string) => seed.seatStatus("B", seat);
   const reload = async (engine: ReturnType<typeof build>, order: Order) => (await engine.orders.byId(order.id))!;
 
   beforeAll(async () => {

@@ -45,7 +45,15 @@ export async function seedSmallCatalogue(store: Store, catalogue: CatalogueInput
     seats.find((candidate) => candidate.row_name === row && candidate.label === label)!.id;
   const onSale = performances.find((performance) => performance.presale_from === null)!;
   const inPresale = performances.find((performance) => performance.presale_from !== null)!;
-  return { clock, performances, seats, seat, standingId: standing.id, onSale, inPresale };
+  /** Where a seat of the on-sale performance stands: its claim's status and order, or null when unclaimed. */
+  const seatStatus = async (row: string, label: string) =>
+    (await store.db
+      .selectFrom("seat_claims")
+      .select(["status", "order_id"])
+      .where("seat_id", "=", seat(row, label))
+      .where("performance_id", "=", onSale.id)
+      .executeTakeFirst()) ?? null;
+  return { clock, performances, seats, seat, seatStatus, standingId: standing.id, onSale, inPresale };
 }
 
 export type SeededStore = {
