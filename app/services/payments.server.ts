@@ -360,7 +360,15 @@ export function createPaymentService(options: PaymentServiceOptions) {
           logger.error({ err: error, orderId: attempt.order_id }, "reconciling a payment failed");
         }
       }
-      return due.length;
+      // Orders placed but never sent for payment (the server died in between): nothing was
+      // authorised, so there is nothing to ask the gateway; what they spent goes back.
+      const stalled = await orders.stalledOrders(before, RECONCILE_BATCH);
+      let cancelled = 0;
+      for (const order of stalled) {
+        if (await checkout.cancelStalledOrder(order)) cancelled += 1;
+      }
+      if (cancelled) logger.warn({ cancelled }, "orders left without a payment were given up");
+      return due.length + stalled.length;
     },
 
     /**

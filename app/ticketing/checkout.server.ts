@@ -165,6 +165,17 @@ export function createCheckout(deps: {
       if (await orders.settle(order.id, status)) await undo(order);
     },
 
+    /**
+     * An order left waiting with no payment under way (see Orders.stalledOrders) is given up, and
+     * what it spent goes back: a voucher's money is never kept by an order nobody is paying for.
+     * The seats stay held until their hold ends, so the buyer may still come back and pay.
+     */
+    async cancelStalledOrder(order: Order): Promise<boolean> {
+      if (!(await orders.cancelStalled(order.id))) return false;
+      await undo(order);
+      return true;
+    },
+
     /** The buyer gives their seats up (or leaves): the holds end at once. */
     async releaseBasket(basketId: string): Promise<void> {
       for (const hold of await holdsOf(basketId)) await inventory.releaseHold(hold.id);

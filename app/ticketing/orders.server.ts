@@ -271,6 +271,56 @@ export function createOrders(store: Store, clock: Clock) {
         .execute();
     },
 
+    /**
+     * Orders placed (or placed again) before `before` that are still waiting for payment but have
+     * no payment under way or taken: the server went down between placing the order and sending its
+     * payment, or the attempt failed before the order could be given up.
+     */
+    async stalledOrders(before: string, limit: number): Promise<Order[]> {
+      return db
+        .selectFrom("orders")
+        .selectAll()
+        .where("status", "=", "pending_payment")
+        .where("updated_at", "<=", before)
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom("order_payments")
+                .select("order_payments.id")
+                .whereRef("order_payments.order_id", "=", "orders.id")
+                .where("order_payments.status", "in", ["attempted", "action", "succeeded"]),
+            ),
+          ),
+        )
+        .orderBy("updated_at")
+        .limit(limit)
+        .execute();
+    },
+
+    /**
+     * Gives up a stalled order, unless a payment for it has been recorded since it was found: a
+     * buyer who presses Pay at that moment keeps their order.
+     */
+    async cancelStalled(orderId: string): Promise<boolean> {
+      const result = await db
+        .updateTable("orders")
+        .set({ status: "cancelled", updated_at: clock.now().toISOString() })
+        .where("id", "=", orderId)
+        .where("status", "=", "pending_payment")
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom("order_payments")
+                .select("order_payments.id")
+                .where("order_payments.order_id", "=", orderId)
+                .where("order_payments.status", "in", ["attempted", "action", "succeeded"]),
+            ),
+          ),
+        )
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
     /** The reconciler has checked this attempt with the gateway: it is not asked about again. */
     async markReconciled(paymentId: string): Promise<void> {
       await db

@@ -294,6 +294,33 @@ describe.each(DIALECTS)("the payment reconciler on %s", (dialect) => {
     expect(await seatStatus("3")).toEqual({ status: "sold", order_id: order.id });
   });
 
+  it("an order placed but never sent for payment (the server died in between) is given up after the deadline, its voucher and code given back", async () => {
+    const engine = server();
+    const voucherId = await insertVoucher(store, { balance: 300 });
+    const promoId = await insertPromo(store, { usage_limit: 1 });
+    const order = await placed(engine, "7", { voucherId, promoId });
+    const other = await placed(engine, "8");
+    expect(await engine.vouchers.balanceOf(voucherId)).toBe(0);
+    // Before the deadline it is left alone: the buyer may be about to press Pay.
+    seed.clock.set(addMinutes(seed.clock.now(), 4).toISOString());
+    await engine.payments.reconcile();
+    expect(await orderStatus(order)).toBe("pending_payment");
+    // The other buyer presses Pay in time: their order is not theirs to lose.
+    const reference = await atChallenge(engine, other);
+
+    seed.clock.set(addMinutes(seed.clock.now(), 2).toISOString());
+    await engine.payments.reconcile();
+    expect(await orderStatus(order)).toBe("cancelled");
+    expect(await engine.vouchers.balanceOf(voucherId)).toBe(300);
+    expect(
+      await store.db.selectFrom("promo_codes").select("used_count").where("id", "=", promoId).executeTakeFirstOrThrow(),
+    ).toEqual({ used_count: 0 });
+    expect(await orderStatus(other)).toBe("pending_payment");
+    expect(reference).toBeTruthy();
+    // Nothing was authorised for it, so nothing is asked of the gateway or captured.
+    expect(engine.captures).toEqual([]);
+  });
+
   it("a deadline in seconds after a restart: nothing settled before it, however often reconcile runs", async () => {
     const engine = server();
     const order = await placed(engine, "4");
