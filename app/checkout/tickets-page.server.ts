@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { AppLoadContext } from "@remix-run/node";
 import type { Params } from "@remix-run/react";
 import { notFound, parseParams, performanceId } from "~/routing/params";
+import { safeReturnPath } from "~/routing/return-path";
 import { showFromParams } from "~/routing/show-params.server";
 import { saleRefusal, type Entitlements } from "~/ticketing/inventory.server";
 import { benefitsOf } from "~/ticketing/memberships";
@@ -9,6 +10,16 @@ import { basketCookieHeader, entitlementsFor, readBuyer } from "./buyer.server";
 
 // What the tickets page and its actions both need: the show and performance from the URL, who the
 // buyer is and what they may book, and what their basket already holds.
+
+/**
+ * Where the tickets page's actions send the buyer back to: the page itself, through the one
+ * return-path check, since a request path is the buyer's to choose and `//evil.example/…` echoed
+ * into Location would be another site.
+ */
+export function ticketsPageBack(request: Request): string {
+  const url = new URL(request.url);
+  return safeReturnPath(url.pathname + url.search);
+}
 
 export async function ticketsContext(request: Request, params: Params, context: AppLoadContext) {
   const show = await showFromParams(params, context);

@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { promoCookieHeader } from "~/checkout/buyer.server";
 import { holdView } from "~/checkout/hold.server";
-import { ensureBasket, ticketsContext, withAccessDeclaration } from "~/checkout/tickets-page.server";
+import { ensureBasket, ticketsContext, ticketsPageBack, withAccessDeclaration } from "~/checkout/tickets-page.server";
 import { saveTicketChoices, ticketsView, type FieldErrors } from "~/checkout/tickets.server";
 import { AllInNote } from "~/components/all-in-note";
 import { Confirmation } from "~/components/confirmation";
@@ -24,7 +24,6 @@ import {
   type Message,
   type ReserveOutcome,
 } from "~/services/reservations.server";
-import { safeReturnPath } from "~/routing/return-path";
 import { orderFee } from "~/ticketing/pricing";
 import { parseSeatMapFilter } from "~/ticketing/seat-map.server";
 import { pushToDataLayer, type ClientEvent } from "~/tracking/events";
@@ -100,10 +99,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const form = await request.formData();
   const intent = String(form.get("intent") ?? "");
   const headers = new Headers();
-  // The page itself, but through the one return-path check: a request path is the buyer's to
-  // choose, and `//evil.example/…` echoed into Location would be another site.
-  const url = new URL(request.url);
-  const back = safeReturnPath(url.pathname + url.search);
+  const back = ticketsPageBack(request);
   const fail = (result: Omit<ActionResult, "intent">, events: ClientEvent[] = [], status = 400) =>
     data({ ...result, intent, trackedEvents: events } satisfies ActionResult & { trackedEvents: ClientEvent[] }, {
       status,
