@@ -115,47 +115,53 @@ export function createPaymentService(options: PaymentServiceOptions) {
     // first has done everything, and the money must not be given back.
     if (current?.status === "succeeded") return;
     if (!current || !IN_FLIGHT.includes(current.status)) {
-      // Too late: the buyer was told it timed out, or gave up. Nothing may be charged.
-      await voidQuietly(result.reference);
-      if (current?.status === "timedOut" || current?.status === "failed")
-        await orders.updatePayment(attempt.id, [current.status], {
-          status: "voided",
-          provider_reference: result.reference,
-        });
+      await tooLate(current, result.reference);
       return;
     }
-    // An order already paid was completed by an answer that then died before it could win the
-    // attempt (a crash, found by the reconciler): its seats are sold, and selling them again
-    // would be refused once the hold has run out, voiding money the order is owed.
-    const sold = order.status === "paid" ? { ok: true as const } : await checkout.completeOrder(order);
-    if (!sold.ok) {
-      // The hold ran out while the buyer was at the bank or PayPal: the seats may be someone
-      // else's now, so the money goes back instead of a seat being sold twice.
-      await voidQuietly(result.reference);
-      if (
-        await orders.updatePayment(attempt.id, IN_FLIGHT, {
-          status: "voided",
-          failure: "holdExpired",
-          provider_reference: result.reference,
-          ...card,
-        })
-      )
-        await checkout.failOrder(order, "failed");
-      return;
-    }
-    // Selling the seats again is harmless (they are this order's); capturing and issuing tickets
-    // twice is not: only the answer that moves the attempt to succeeded goes on.
+    // Win the attempt before touching the order: from here no timeout, abandonment or second
+    // answer can move it (they move only attempts still in flight), so the order completed below
+    // is never also given up, and only this answer captures and issues tickets.
     const won = await orders.updatePayment(attempt.id, IN_FLIGHT, {
       status: "succeeded",
       provider_reference: result.reference,
       action: null,
       ...card,
     });
-    if (!won) return;
+    if (!won) {
+      // Something moved it first: the same answer a moment earlier (done), or a timeout or a
+      // buyer giving up (too late).
+      const now = await orders.payment(attempt.id);
+      if (now?.status !== "succeeded") await tooLate(now, result.reference);
+      return;
+    }
+    await finishWon(order, { ...attempt, status: "succeeded" }, result.reference);
+  }
+
+  /** An authorisation for an attempt already given up (timed out, abandoned): nothing may be charged. */
+  async function tooLate(current: OrderPayment | undefined, reference: string) {
+    await voidQuietly(reference);
+    if (current?.status === "timedOut" || current?.status === "failed")
+      await orders.updatePayment(current.id, [current.status], { status: "voided", provider_reference: reference });
+  }
+
+  /**
+   * After an answer has won its attempt: the seats become sold and the order paid, then the money
+   * is captured and the tickets issued; or, when the hold ran out while the buyer was at the bank
+   * or PayPal, the money goes back and the order fails, rather than a seat being sold twice. The
+   * reconciler calls it again for an attempt won by a server that died before finishing.
+   */
+  async function finishWon(order: Order, attempt: OrderPayment, reference: string): Promise<void> {
+    const sold = order.status === "paid" ? { ok: true as const } : await checkout.completeOrder(order);
+    if (!sold.ok) {
+      await voidQuietly(reference);
+      if (await orders.updatePayment(attempt.id, ["succeeded"], { status: "voided", failure: "holdExpired" }))
+        await checkout.failOrder(order, "failed");
+      return;
+    }
     const captured =
       attempt.method === "voucher"
         ? { ok: true }
-        : await gateway.capture(result.reference, attempt.amount).catch((error: unknown) => {
+        : await gateway.capture(reference, attempt.amount).catch((error: unknown) => {
             logger.error({ err: error, orderId: order.id }, "capture failed; reconcile with the gateway");
             return { ok: false };
           });
@@ -248,7 +254,9 @@ export function createPaymentService(options: PaymentServiceOptions) {
           method: attempt.method,
         };
       case "succeeded":
-        return { kind: "paid" };
+        // Won a moment ago, the order not yet completed (a paid order returned above): still
+        // being settled, so nobody is sent to a confirmation that is not there yet.
+        return { kind: "processing", startedAt: attempt.created_at, method: attempt.method };
       case "timedOut":
         return { kind: "timedOut", method: attempt.method };
       case "voided":
@@ -360,6 +368,15 @@ export function createPaymentService(options: PaymentServiceOptions) {
           logger.error({ err: error, orderId: attempt.order_id }, "reconciling a payment failed");
         }
       }
+      // An answer that won its attempt on a server that died before completing the order: it
+      // is finished here (sold and captured while the hold stands, voided once it has not).
+      const unfinished = await orders.wonButUnfinished(before, RECONCILE_BATCH);
+      for (const attempt of unfinished) {
+        const order = await orders.byId(attempt.order_id);
+        // One reconciler only: two finishing the same attempt would both capture.
+        if (order && attempt.provider_reference && (await orders.claimForReconciling(attempt.id)))
+          await finishWon(order, attempt, attempt.provider_reference);
+      }
       // Orders placed but never sent for payment (the server died in between): nothing was
       // authorised, so there is nothing to ask the gateway; what they spent goes back.
       const stalled = await orders.stalledOrders(before, RECONCILE_BATCH);
@@ -368,7 +385,7 @@ export function createPaymentService(options: PaymentServiceOptions) {
         if (await checkout.cancelStalledOrder(order)) cancelled += 1;
       }
       if (cancelled) logger.warn({ cancelled }, "orders left without a payment were given up");
-      return due.length + stalled.length;
+      return due.length + unfinished.length + stalled.length;
     },
 
     /**

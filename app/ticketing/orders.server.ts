@@ -298,6 +298,24 @@ export function createOrders(store: Store, clock: Clock) {
     },
 
     /**
+     * Attempts an answer won before `before` whose order is still waiting: the server died between
+     * winning the attempt and completing the order, so nothing was captured yet.
+     */
+    async wonButUnfinished(before: string, limit: number): Promise<OrderPayment[]> {
+      return db
+        .selectFrom("order_payments")
+        .innerJoin("orders", "orders.id", "order_payments.order_id")
+        .selectAll("order_payments")
+        .where("order_payments.status", "=", "succeeded")
+        .where("order_payments.reconciled_at", "is", null)
+        .where("orders.status", "=", "pending_payment")
+        .where("order_payments.updated_at", "<=", before)
+        .orderBy("order_payments.updated_at")
+        .limit(limit)
+        .execute();
+    },
+
+    /**
      * Gives up a stalled order, unless a payment for it has been recorded since it was found: a
      * buyer who presses Pay at that moment keeps their order.
      */
@@ -328,6 +346,17 @@ export function createOrders(store: Store, clock: Clock) {
         .set({ reconciled_at: clock.now().toISOString() })
         .where("id", "=", paymentId)
         .execute();
+    },
+
+    /** Takes an attempt for one reconciler alone: false when another has taken it already. */
+    async claimForReconciling(paymentId: string): Promise<boolean> {
+      const result = await db
+        .updateTable("order_payments")
+        .set({ reconciled_at: clock.now().toISOString() })
+        .where("id", "=", paymentId)
+        .where("reconciled_at", "is", null)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
     },
 
     /** Moves an order on from pending payment; an order that already moved on stays as it is. */

@@ -294,6 +294,31 @@ describe.each(DIALECTS)("the payment reconciler on %s", (dialect) => {
     expect(await seatStatus("3")).toEqual({ status: "sold", order_id: order.id });
   });
 
+  it("an answer that won its attempt on a server that died before completing the order is finished after the deadline, captured once", async () => {
+    const dying = server();
+    const order = await placed(dying, "6");
+    const reference = await atChallenge(dying, order);
+    await dying.sandbox.completeChallenge(reference, true);
+    // The buyer comes back; the server wins the attempt and dies before the order is completed.
+    dying.checkout.completeOrder = async () => {
+      throw new Error("killed");
+    };
+    expect(await dying.payments.resume(order, reference, {})).toMatchObject({ kind: "processing" });
+    expect(await dying.orders.payments(order.id)).toMatchObject([{ status: "succeeded" }]);
+    expect(await orderStatus(order)).toBe("pending_payment");
+    expect(dying.captures).toEqual([]);
+
+    const first = server(dialect === "postgres" ? anotherConnection() : store);
+    const second = server(dialect === "postgres" ? anotherConnection() : store);
+    later(RECONCILE_AFTER_MS);
+    await Promise.all([first.payments.reconcile(), second.payments.reconcile()]);
+    expect(await orderStatus(order)).toBe("paid");
+    expect([...first.captures, ...second.captures]).toEqual([reference]);
+    expect([...first.paid, ...second.paid]).toEqual([order.id]);
+    expect(await sandboxRow(reference)).toMatchObject({ captured: order.to_pay, voided: 0 });
+    expect(await seatStatus("6")).toEqual({ status: "sold", order_id: order.id });
+  });
+
   it("an order placed but never sent for payment (the server died in between) is given up after the deadline, its voucher and code given back", async () => {
     const engine = server();
     const voucherId = await insertVoucher(store, { balance: 300 });

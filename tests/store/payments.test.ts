@@ -214,6 +214,41 @@ describe.each(DIALECTS)("paying for orders on %s", (dialect) => {
     expect(await engine.orders.payments(order.id)).toMatchObject([{ status: "voided" }]);
   });
 
+  it("an authorisation applied just as the timeout passes: one outcome, never sold seats on a failed order or a paid order without its money", async () => {
+    const engine = build(20);
+    const voucherId = await insertVoucher(store, { balance: 100 });
+    const { order } = await basketWith(engine, "7", voucherId);
+    expect(await engine.payments.pay(order, { method: "card", card: CARD }, REQUEST)).toMatchObject({
+      kind: "processing",
+    });
+    // The buyer's verify page asks again at the very moment the answer is being applied.
+    const complete = engine.checkout.completeOrder;
+    engine.checkout.completeOrder = async (placed) => {
+      seed.clock.set(new Date(seed.clock.now().getTime() + TIMEOUT_MS).toISOString());
+      await engine.payments.state(placed);
+      return complete(placed);
+    };
+    await engine.scripted.next(authorised("ref-race"));
+    engine.checkout.completeOrder = complete;
+
+    const final = await reload(engine, order);
+    const [payment] = await engine.orders.payments(order.id);
+    if (final.status === "paid") {
+      // The answer won: sold, captured once, tickets issued, the voucher's money kept.
+      expect(payment).toMatchObject({ status: "succeeded" });
+      expect(await seatStatus("7")).toEqual({ status: "sold", order_id: order.id });
+      expect(engine.scripted.captured).toEqual(["ref-race"]);
+      expect(engine.paid).toEqual([order.id]);
+    } else {
+      // The timeout won: nothing sold, nothing charged, the voucher's money back.
+      expect(final.status).toBe("failed");
+      expect(await seatStatus("7")).toMatchObject({ status: "held" });
+      expect(engine.scripted.captured).toEqual([]);
+      expect(engine.scripted.voided).toEqual(["ref-race"]);
+      expect(await engine.vouchers.balanceOf(voucherId)).toBe(100);
+    }
+  });
+
   it("two buyers whose holds overlapped after expiry both pay: one order, the seat sold once, the other voided", async () => {
     const engine = build();
     const first = await basketWith(engine, "7");
