@@ -131,6 +131,9 @@ export function createCheckout(deps: {
 
       if (order.promo_code_id && !(await promotions.redeem(order.promo_code_id))) {
         await orders.settle(order.id, "cancelled");
+        // Used up by others since the buyer applied it: it comes off the basket, so the page shows
+        // the total without it (and the price-change alert) rather than a discount it cannot have.
+        await baskets.setPromo(basketId, null);
         return { ok: false, reason: "promoUsed" };
       }
       for (const voucher of price.priced.vouchers) {

@@ -31,6 +31,7 @@ describe("the payment page", () => {
   it("a promo code used up before Pay: nothing charged, and no talk of a payment that never happened", async () => {
     const promoId = await insertPromo(server.services.store, { code: "LASTONE", usage_limit: 1 });
     const buyer = buyerBrowser(server.url);
+    const charges = server.services.sandboxGateway!.charges;
     await toPayment(buyer, "B4");
     expect((await buyer.post("/checkout/payment", { intent: "promo", promoCode: "LASTONE" })).status).toBe(302);
     // Someone else's order takes the code's last use while this buyer types their card.
@@ -40,13 +41,19 @@ describe("the payment page", () => {
       .where("id", "=", promoId)
       .execute();
 
-    const refused = await buyer.pay(CARD);
+    const discounted = payForm(await (await buyer.get("/checkout/payment")).text());
+    const refused = await buyer.post("/checkout/payment", { ...discounted.fields, ...CARD });
     expect(refused.status).toBe(409);
-    const page = text(await refused.text());
+    const html = await refused.text();
+    const page = text(html);
     expect(page).toContain("This promo code has already been used, so nothing has been charged.");
     expect(page).not.toContain("Your last payment didn't go through");
+    // The code is off the order: the new, higher total is in front of the buyer, with the alert.
+    expect(page).toContain("Prices have changed");
+    expect(Number(payForm(html).fields.acceptedToPay)).toBeGreaterThan(Number(discounted.fields.acceptedToPay));
     const again = text(await (await buyer.get("/checkout/payment")).text());
     expect(again).not.toContain("Your last payment didn't go through");
+    expect(server.services.sandboxGateway!.charges).toBe(charges);
   });
 
   it("a declined card is a payment that didn't go through, and the page says so", async () => {
