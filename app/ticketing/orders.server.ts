@@ -1,12 +1,25 @@
 import { randomBytes, randomInt, randomUUID } from "node:crypto";
 import type { Clock } from "~/clock";
 import type { Store } from "~/db/connection.server";
-import type { OrderPaymentTable, OrderTable } from "~/db/schema";
+import type { ExpressionBuilder } from "kysely";
+import type { Database, OrderPaymentTable, OrderTable } from "~/db/schema";
 import type { PricedBasket } from "./pricing";
 
 // Orders: one per basket however often the request is repeated; a human-friendly number that
 // cannot be guessed; and every payment attempt written down before the provider is called, so a
 // crash at any moment leaves a record to reconcile.
+
+/** The order has no payment under way or taken: what makes a waiting order stalled. */
+const noPaymentUnderWay = (eb: ExpressionBuilder<Database, "orders">) =>
+  eb.not(
+    eb.exists(
+      eb
+        .selectFrom("order_payments")
+        .select("order_payments.id")
+        .whereRef("order_payments.order_id", "=", "orders.id")
+        .where("order_payments.status", "in", ["attempted", "action", "succeeded"]),
+    ),
+  );
 
 // Crockford's base 32 without I, L, O and U: nothing to misread on a phone call.
 const ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
@@ -282,16 +295,7 @@ export function createOrders(store: Store, clock: Clock) {
         .selectAll()
         .where("status", "=", "pending_payment")
         .where("updated_at", "<=", before)
-        .where(({ not, exists, selectFrom }) =>
-          not(
-            exists(
-              selectFrom("order_payments")
-                .select("order_payments.id")
-                .whereRef("order_payments.order_id", "=", "orders.id")
-                .where("order_payments.status", "in", ["attempted", "action", "succeeded"]),
-            ),
-          ),
-        )
+        .where(noPaymentUnderWay)
         .orderBy("updated_at")
         .limit(limit)
         .execute();
@@ -325,16 +329,7 @@ export function createOrders(store: Store, clock: Clock) {
         .set({ status: "cancelled", updated_at: clock.now().toISOString() })
         .where("id", "=", orderId)
         .where("status", "=", "pending_payment")
-        .where(({ not, exists, selectFrom }) =>
-          not(
-            exists(
-              selectFrom("order_payments")
-                .select("order_payments.id")
-                .where("order_payments.order_id", "=", orderId)
-                .where("order_payments.status", "in", ["attempted", "action", "succeeded"]),
-            ),
-          ),
-        )
+        .where(noPaymentUnderWay)
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },
