@@ -11,6 +11,13 @@ import { JSDOM, VirtualConsole } from "jsdom";
 // A browser without script at the level of HTML: every request goes over HTTP to the real build,
 // every form is submitted from the page's own controls (never a body the test wrote), and every
 // page it receives is checked the way a text browser or screen reader would need it to be.
+//
+// Use: `const buyer = htmlDriver(server.url(""))` (server from startServer in ./app, over
+// `npm run build`), then `open`, `follow`, `fill`/`check`/`choose`/`select`, `press`, `refresh`,
+// reading `status`, `url`, `document` and `text()`. axe, labels and NUL are checked as each page
+// arrives and throw at that step; the Nu HTML Checker runs when the test calls `validateAll()`
+// (once per test file keeps Java to one start), over each distinct page (status and path) once.
+// Findings the app is known to have are in KNOWN_FINDINGS; a test adds its own through `known`.
 
 const require = createRequire(import.meta.url);
 const AXE_SOURCE = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
@@ -179,14 +186,14 @@ export class HtmlDriver {
 
   /** Clicks the link with this accessible name. */
   async follow(name: Name) {
-    const link = getByRole(this.document.body, "link", { name }) as HTMLAnchorElement;
+    const link = this.byRole("link", name) as HTMLAnchorElement;
     await this.navigate({ method: "GET", url: new URL(link.getAttribute("href")!, this.url).href });
     return this;
   }
 
   /** Types into the text field, select-free, labelled so. */
   fill(label: string | RegExp, value: string) {
-    const field = getByLabelText(this.document.body, label);
+    const field = this.byLabel(label);
     if (!(field instanceof this.window.HTMLInputElement || field instanceof this.window.HTMLTextAreaElement)) {
       throw new Error(`"${String(label)}" labels a <${field.tagName.toLowerCase()}>, not a field to type in`);
     }
@@ -200,21 +207,21 @@ export class HtmlDriver {
 
   /** Picks the radio button with this accessible name (which unpicks the rest of its group). */
   choose(name: Name) {
-    const radio = getByRole(this.document.body, "radio", { name }) as HTMLInputElement;
+    const radio = this.byRole("radio", name) as HTMLInputElement;
     this.editable(radio, name);
     radio.checked = true;
     return this;
   }
 
   check(name: Name) {
-    const box = getByRole(this.document.body, "checkbox", { name }) as HTMLInputElement;
+    const box = this.byRole("checkbox", name) as HTMLInputElement;
     this.editable(box, name);
     box.checked = true;
     return this;
   }
 
   uncheck(name: Name) {
-    const box = getByRole(this.document.body, "checkbox", { name }) as HTMLInputElement;
+    const box = this.byRole("checkbox", name) as HTMLInputElement;
     this.editable(box, name);
     box.checked = false;
     return this;
@@ -222,7 +229,7 @@ export class HtmlDriver {
 
   /** Picks the option whose shown text is `option` in the list labelled `label`. */
   select(label: string | RegExp, option: string) {
-    const list = getByLabelText(this.document.body, label);
+    const list = this.byLabel(label);
     if (!(list instanceof this.window.HTMLSelectElement)) throw new Error(`"${String(label)}" is not a list`);
     this.editable(list, label);
     const wanted = [...list.options].find((candidate) => normalise(candidate.textContent) === option);
@@ -237,7 +244,7 @@ export class HtmlDriver {
 
   /** Presses the submit button with this accessible name, submitting its form as a browser would. */
   async press(name: Name) {
-    const button = getByRole(this.document.body, "button", { name }) as HTMLButtonElement | HTMLInputElement;
+    const button = this.byRole("button", name) as HTMLButtonElement | HTMLInputElement;
     const isSubmit =
       button instanceof this.window.HTMLButtonElement
         ? button.type === "submit"
@@ -284,6 +291,24 @@ export class HtmlDriver {
     }
   }
 
+  private byRole(role: "button" | "checkbox" | "link" | "radio", name: Name): HTMLElement {
+    return this.onPage(() => getByRole(this.document.body, role, { name }));
+  }
+
+  private byLabel(label: Name): HTMLElement {
+    return this.onPage(() => getByLabelText(this.document.body, label));
+  }
+
+  /** testing-library's errors say what was missing but not where: a journey needs both. */
+  private onPage<T>(find: () => T): T {
+    try {
+      return find();
+    } catch (error) {
+      if (error instanceof Error) error.message = `on ${this.path()} (${this.status}): ${error.message}`;
+      throw error;
+    }
+  }
+
   private get window() {
     return this.dom!.window;
   }
@@ -304,7 +329,8 @@ export class HtmlDriver {
   private submission(form: HTMLFormElement, submitter: HTMLButtonElement | HTMLInputElement): Request {
     const entries: [string, string][] = [];
     for (const control of [...form.elements] as (HTMLInputElement | HTMLButtonElement | HTMLSelectElement)[]) {
-      if (!control.name || control.matches(":disabled") || control.closest("datalist")) continue;
+      if (control.matches(":disabled") || control.closest("datalist")) continue;
+      if (!control.name && !(control === submitter && control.type === "image")) continue;
       if (control instanceof this.window.HTMLButtonElement) {
         if (control === submitter) entries.push([control.name, control.value]);
         continue;
@@ -321,8 +347,17 @@ export class HtmlDriver {
       }
       if (!(control instanceof this.window.HTMLInputElement)) continue;
       const type = control.type;
-      if (["submit", "image"].includes(type)) {
-        if (control === submitter) entries.push([control.name, control.value || "Submit"]);
+      if (type === "image") {
+        // Without a pointer, a pressed image button reports being pressed at its corner.
+        if (control === submitter)
+          entries.push(
+            [`${control.name ? `${control.name}.` : ""}x`, "0"],
+            [`${control.name ? `${control.name}.` : ""}y`, "0"],
+          );
+        continue;
+      }
+      if (type === "submit") {
+        if (control === submitter) entries.push([control.name, control.value]);
         continue;
       }
       if (["button", "reset"].includes(type)) continue;

@@ -163,7 +163,9 @@ describe("html driver", () => {
     expect(() => d.fill("Switched off", "z")).toThrow(/disabled/);
     expect(() => d.select("Size", "Huge")).toThrow(/no option "Huge".*Small \| Medium \| Large/);
     await expect(d.press("Does nothing")).rejects.toThrow(/not a submit button/);
-    await expect(d.press("Publish")).rejects.toThrow(/Unable to find .*"button" and name "Publish"/);
+    await expect(d.press("Publish")).rejects.toThrow(
+      /^on \/form \(200\): Unable to find .*"button" and name "Publish"/,
+    );
   });
 
   it("a GET form replaces the action's query with its fields", async () => {
@@ -244,6 +246,9 @@ describe("html driver", () => {
       const tolerant = driver({ known });
       await tolerant.open("/aria-only");
       expect(tolerant.findings.map((finding) => finding.check)).toEqual(["labels"]);
+      // Known on other pages is not known here.
+      const elsewhere = driver({ known: [{ ...known[0]!, page: /^\/tickets\// }] });
+      await expect(elsewhere.open("/aria-only")).rejects.toThrow(/\[labels\]/);
     });
 
     it("fails a NUL byte in the response", async () => {
