@@ -111,6 +111,11 @@ interface Request {
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
+// Shared by every driver of a test file (vitest gives each file its own module instance), so one
+// Java start checks every distinct page the file's tests visited, and no page twice.
+const pendingPages = new Map<string, { page: string; html: string; driver: HtmlDriver }>();
+const validatedPages = new Set<string>();
+
 /** Starts a driver against a server's origin ("http://127.0.0.1:1234"). */
 export function htmlDriver(origin: string, options: DriverOptions = {}) {
   return new HtmlDriver(origin, options);
@@ -124,8 +129,6 @@ export class HtmlDriver {
   readonly findings: Finding[] = [];
   private dom: JSDOM | null = null;
   private readonly jar = new Map<string, StoredCookie>();
-  private readonly pending = new Map<string, { page: string; html: string }>();
-  private readonly validated = new Set<string>();
   private readonly origin: string;
   private readonly options: Required<DriverOptions>;
 
@@ -257,38 +260,12 @@ export class HtmlDriver {
     return this;
   }
 
-  /** Runs the Nu HTML Checker once over every distinct page not yet checked; throws on errors not known. */
+  /**
+   * Runs the Nu HTML Checker once over every distinct page any driver of this test file has
+   * received and not yet had checked; throws on errors not known.
+   */
   async validateAll() {
-    if (this.pending.size === 0) return;
-    const dir = mkdtempSync(join(tmpdir(), "html-driver-vnu-"));
-    try {
-      const files = new Map<string, string>();
-      let index = 0;
-      for (const [key, { page, html }] of this.pending) {
-        const file = join(dir, `page-${(index += 1)}.html`);
-        writeFileSync(file, html);
-        files.set(file, page);
-        this.validated.add(key);
-      }
-      this.pending.clear();
-      const messages = await runVnu([...files.keys()]);
-      const found: Finding[] = [];
-      for (const message of messages) {
-        if (message.type !== "error") continue;
-        // vnu names files as file: URLs of its own spelling ("file:/tmp/…").
-        const file = message.url?.startsWith("file:") ? fileURLToPath(message.url) : (message.url ?? "?");
-        const page = files.get(file) ?? file;
-        found.push({
-          check: "vnu",
-          message: message.message,
-          page,
-          where: `line ${message.lastLine ?? "?"}, column ${message.firstColumn ?? message.lastColumn ?? "?"}: ${normalise(message.extract ?? "")}`,
-        });
-      }
-      this.report(found);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    await validateAllPages();
   }
 
   private byRole(role: "button" | "checkbox" | "link" | "radio", name: Name): HTMLElement {
@@ -485,7 +462,7 @@ export class HtmlDriver {
     this.report(found);
     if (!skip.has("vnu")) {
       const key = `${this.status} ${new URL(this.url).pathname}`;
-      if (!this.validated.has(key) && !this.pending.has(key)) this.pending.set(key, { page, html });
+      if (!validatedPages.has(key) && !pendingPages.has(key)) pendingPages.set(key, { page, html, driver: this });
     }
   }
 
@@ -512,8 +489,13 @@ export class HtmlDriver {
   }
 
   private report(found: Finding[]) {
+    failOn(this.record(found));
+  }
+
+  /** Keeps the findings; returns those not known to be pending. */
+  record(found: Finding[]): Finding[] {
     this.findings.push(...found);
-    const unknown = found.filter(
+    return found.filter(
       (finding) =>
         !this.options.known.some(
           (known) =>
@@ -522,13 +504,52 @@ export class HtmlDriver {
             (!known.page || known.page.test(finding.page)),
         ),
     );
-    if (unknown.length === 0) return;
-    // A seat map can repeat one finding hundreds of times: the first few say what it is.
-    const shown = unknown
-      .slice(0, 10)
-      .map((finding) => `  [${finding.check}] ${finding.page}: ${finding.message} (${finding.where})`);
-    if (unknown.length > 10) shown.push(`  … and ${unknown.length - 10} more`);
-    throw new Error(`${unknown.length} page check finding(s) not known to be pending:\n${shown.join("\n")}`);
+  }
+}
+
+function failOn(unknown: Finding[]) {
+  if (unknown.length === 0) return;
+  // A seat map can repeat one finding hundreds of times: the first few say what it is.
+  const shown = unknown
+    .slice(0, 10)
+    .map((finding) => `  [${finding.check}] ${finding.page}: ${finding.message} (${finding.where})`);
+  if (unknown.length > 10) shown.push(`  … and ${unknown.length - 10} more`);
+  throw new Error(`${unknown.length} page check finding(s) not known to be pending:\n${shown.join("\n")}`);
+}
+
+/** The Nu HTML Checker over every page waiting for it (see HtmlDriver.validateAll). */
+export async function validateAllPages() {
+  if (pendingPages.size === 0) return;
+  const dir = mkdtempSync(join(tmpdir(), "html-driver-vnu-"));
+  try {
+    const files = new Map<string, { page: string; driver: HtmlDriver }>();
+    let index = 0;
+    for (const [key, { page, html, driver }] of pendingPages) {
+      const file = join(dir, `page-${(index += 1)}.html`);
+      writeFileSync(file, html);
+      files.set(file, { page, driver });
+      validatedPages.add(key);
+    }
+    pendingPages.clear();
+    const unknown: Finding[] = [];
+    for (const message of await runVnu([...files.keys()])) {
+      if (message.type === "non-document-error") throw new Error(`vnu could not check the pages: ${message.message}`);
+      if (message.type !== "error") continue;
+      // vnu names files as file: URLs of its own spelling ("file:/tmp/…").
+      const file = message.url?.startsWith("file:") ? fileURLToPath(message.url) : (message.url ?? "?");
+      const source = files.get(file);
+      if (!source) throw new Error(`vnu reported on a file it was not given: ${file}: ${message.message}`);
+      const finding: Finding = {
+        check: "vnu",
+        message: message.message,
+        page: source.page,
+        where: `line ${message.lastLine ?? "?"}, column ${message.firstColumn ?? message.lastColumn ?? "?"}: ${normalise(message.extract ?? "")}`,
+      };
+      unknown.push(...source.driver.record([finding]));
+    }
+    failOn(unknown);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 
