@@ -16,7 +16,8 @@ import { JSDOM, VirtualConsole } from "jsdom";
 // `npm run build`), then `open`, `follow`, `fill`/`check`/`choose`/`select`, `press`, `refresh`,
 // reading `status`, `url`, `document` and `text()`. axe, labels and NUL are checked as each page
 // arrives and throw at that step; the Nu HTML Checker runs when the test calls `validateAll()`
-// (once per test file keeps Java to one start), over each distinct page (status and path) once.
+// (once per test file keeps Java to one start), over each distinct page (status, language and
+// path) once.
 // Findings the app is known to have are in KNOWN_FINDINGS; a test adds its own through `known`.
 
 const require = createRequire(import.meta.url);
@@ -462,7 +463,7 @@ export class HtmlDriver {
     if (!skip.has("axe")) found.push(...(await this.axe(page)));
     this.report(found);
     if (!skip.has("vnu")) {
-      const key = `${this.status} ${new URL(this.url).pathname}`;
+      const key = `${this.status} ${this.document.documentElement.lang} ${new URL(this.url).pathname}`;
       if (!validatedPages.has(key) && !pendingPages.has(key)) pendingPages.set(key, { page, html, driver: this });
     }
   }
