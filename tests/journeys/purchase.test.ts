@@ -4,9 +4,10 @@ import { smallCatalogueFacts } from "../support/checkout-journey";
 import { htmlDriver, validateAllPages } from "../support/html-driver";
 import { seedSmall } from "../support/seed";
 
-// A buyer without script buys two seats, in each language, on the small catalogue, using only what each
-// page shows: every link, field and button found by its accessible name, every form sent as the
-// page built it, every page checked (axe, labels, NUL bytes, and the Nu HTML Checker at the end).
+// A buyer without script buys two seats on the small catalogue, in each language, using only what
+// each page shows: every link, field and button found by its accessible name, every form sent as
+// the page built it, every page checked (axe, labels, NUL bytes, and the Nu HTML Checker at the
+// end, which checks nothing when run alone with -t: it is the journeys' pages it checks).
 
 describe("purchase without script", () => {
   let server: Awaited<ReturnType<typeof startServer>>;
