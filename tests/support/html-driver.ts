@@ -61,6 +61,11 @@ export interface KnownFinding {
  * What the current pages are known to fail, found by running the purchase journey (issue 15).
  * Issue 16 ("Every browser") owns fixing each; it empties this list as it does. Nothing else is
  * tolerated: a new finding of the same check still fails.
+ *
+ * Not listed because no journey here visits the page yet: the waiting page (/checkout/verify)
+ * fails axe's meta-refresh (its 3-second refresh) and vnu's "Attribute “http-equiv” not allowed
+ * on element “meta” at this point." and "Element “meta” is missing one or more of the following
+ * attributes: “itemprop”, “property”." (the refresh sits in a <noscript> in the body): issue 16.
  */
 export const KNOWN_FINDINGS: readonly KnownFinding[] = [
   // Issue 16: the streamed hydration scripts (<!--$--><script>…) come after </html>. vnu stops
@@ -454,6 +459,11 @@ export class HtmlDriver {
   private async checkPage(html: string) {
     const page = this.path();
     const skip = new Set(this.options.skip);
+    // Queued first, so a page another check fails is still validated when the file's tests end.
+    if (!skip.has("vnu")) {
+      const key = `${this.status} ${this.document.documentElement.lang} ${new URL(this.url).pathname}`;
+      if (!validatedPages.has(key) && !pendingPages.has(key)) pendingPages.set(key, { page, html, driver: this });
+    }
     const found: Finding[] = [];
     if (!skip.has("nul") && html.includes("\u0000")) {
       const line = html.slice(0, html.indexOf("\u0000")).split("\n").length;
@@ -462,10 +472,6 @@ export class HtmlDriver {
     if (!skip.has("labels")) found.push(...unlabelledControls(this.document, page));
     if (!skip.has("axe")) found.push(...(await this.axe(page)));
     this.report(found);
-    if (!skip.has("vnu")) {
-      const key = `${this.status} ${this.document.documentElement.lang} ${new URL(this.url).pathname}`;
-      if (!validatedPages.has(key) && !pendingPages.has(key)) pendingPages.set(key, { page, html, driver: this });
-    }
   }
 
   private async axe(page: string): Promise<Finding[]> {
