@@ -197,11 +197,13 @@ export class HtmlDriver {
   /** Clicks the link with this accessible name. */
   async follow(name: Name) {
     const link = this.byRole("link", name) as HTMLAnchorElement;
-    await this.navigate({ method: "GET", url: new URL(link.getAttribute("href")!, this.url).href });
+    const href = link.getAttribute("href");
+    if (href === null) throw new Error(`link "${String(name)}" has no href: without script it goes nowhere`);
+    await this.navigate({ method: "GET", url: new URL(href, this.url).href });
     return this;
   }
 
-  /** Types into the text field, select-free, labelled so. */
+  /** Types into the field with this label (a text input or textarea; lists and boxes have their own). */
   fill(label: string | RegExp, value: string) {
     const field = this.byLabel(label);
     if (!(field instanceof this.window.HTMLInputElement || field instanceof this.window.HTMLTextAreaElement)) {
