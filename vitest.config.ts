@@ -6,7 +6,12 @@ export default defineConfig({
     alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) },
   },
   test: {
-    include: ["tests/unit/**/*.test.{ts,tsx}", "tests/store/**/*.test.ts", "tests/routes/**/*.test.{ts,tsx}"],
+    include: [
+      "tests/unit/**/*.test.{ts,tsx}",
+      "tests/store/**/*.test.ts",
+      "tests/routes/**/*.test.{ts,tsx}",
+      "tests/journeys/**/*.test.ts",
+    ],
     testTimeout: 20_000,
     hookTimeout: 60_000,
     setupFiles: ["tests/setup.ts"],
