@@ -76,6 +76,9 @@ export const activeStandingClaim = (now: string) => (eb: ExpressionBuilder<Datab
  * `changed` hears, after the commit, of every hold and release that changes how many places of a
  * performance are taken (the availability cache listens).
  */
+/** How long the claims of an expired hold are kept before the sweeper removes them. */
+export const EXPIRED_CLAIMS_KEPT_MS = 10 * 60_000;
+
 export function createInventory(
   store: Store,
   clock: Clock,
@@ -446,19 +449,25 @@ export function createInventory(
       });
     },
 
-    /** Deletes what expired holds left behind; returns how many seat and standing claims it freed. */
+    /**
+     * Deletes what expired holds left behind, once they have been expired for a while; returns how
+     * many seat and standing claims it removed. An expired claim never blocks anyone (claims expire
+     * at read time), so keeping it costs nothing, and the buyer's page can still say which seats
+     * the reservation had when it says the reservation expired. Sweeping them the moment they
+     * expired made that page depend on when the sweeper last ran.
+     */
     async sweepExpired(): Promise<number> {
-      const nowIso = clock.now().toISOString();
+      const before = new Date(clock.now().getTime() - EXPIRED_CLAIMS_KEPT_MS).toISOString();
       return db.transaction().execute(async (trx) => {
         const seats = await trx
           .deleteFrom("seat_claims")
           .where("status", "=", "held")
-          .where("held_until", "<=", nowIso)
+          .where("held_until", "<=", before)
           .executeTakeFirst();
         const standing = await trx
           .deleteFrom("standing_claims")
           .where("status", "=", "held")
-          .where("held_until", "<=", nowIso)
+          .where("held_until", "<=", before)
           .executeTakeFirst();
         return Number(seats.numDeletedRows) + Number(standing.numDeletedRows);
       });
