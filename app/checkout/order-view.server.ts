@@ -3,19 +3,6 @@ import type { Order } from "~/ticketing/orders.server";
 import { parseContactDetails } from "./contact-details";
 import { orderSummary } from "./summary.server";
 
-/** The phone number of the order's venue; null for an order of no venue (a membership on its own). */
-export async function orderVenuePhone(db: Store["db"], order: Order): Promise<string | null> {
-  if (!order.performance_id) return null;
-  const venue = await db
-    .selectFrom("performances")
-    .innerJoin("runs", "runs.id", "performances.run_id")
-    .innerJoin("venues", "venues.id", "runs.venue_id")
-    .select("venues.support_phone")
-    .where("performances.id", "=", order.performance_id)
-    .executeTakeFirst();
-  return venue?.support_phone ?? null;
-}
-
 /** A paid order as the confirmation page, the e-tickets page and the email show it. */
 export async function orderView(db: Store["db"], order: Order) {
   const [performance, tickets, summary] = await Promise.all([

@@ -1,6 +1,5 @@
 import type { AppLoadContext } from "@remix-run/node";
 import type { Reservation } from "~/ticketing/reservations.server";
-import { orderVenuePhone } from "./order-view.server";
 import { basketOrder, paidOrder } from "./order.server";
 
 // Spec section 8 tells a buyer whose payment failed or timed out to phone the venue, so the
@@ -20,5 +19,5 @@ export async function checkoutVenuePhone(
 ): Promise<string | null> {
   if (reservation) return reservation.show.venuePhone;
   const order = (await basketOrder(request, context)) ?? (await paidOrder(request, context));
-  return order ? orderVenuePhone(context.store.db, order) : null;
+  return order?.performance_id ? context.catalogue.venuePhoneOfPerformance(order.performance_id) : null;
 }

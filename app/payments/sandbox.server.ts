@@ -296,23 +296,12 @@ export function createSandboxGateway(options: SandboxGatewayOptions): SandboxGat
   const cardBrands: readonly CardBrand[] = ["visa", "mastercard", "amex"];
   let charges = 0;
 
-  async function byReference(reference: string): Promise<Payment | undefined> {
-    const row = await db
-      .selectFrom("sandbox_payments")
-      .selectAll()
-      .where("reference", "=", reference)
-      .executeTakeFirst();
+  async function findBy(column: "reference" | "idempotency_key", value: string): Promise<Payment | undefined> {
+    const row = await db.selectFrom("sandbox_payments").selectAll().where(column, "=", value).executeTakeFirst();
     return row && fromRow(row);
   }
-
-  async function byKey(idempotencyKey: string): Promise<Payment | undefined> {
-    const row = await db
-      .selectFrom("sandbox_payments")
-      .selectAll()
-      .where("idempotency_key", "=", idempotencyKey)
-      .executeTakeFirst();
-    return row && fromRow(row);
-  }
+  const byReference = (reference: string) => findBy("reference", reference);
+  const byKey = (idempotencyKey: string) => findBy("idempotency_key", idempotencyKey);
 
   function answer(payment: Payment): Promise<GatewayResult> {
     return payment.state.kind === "hanging" ? never() : Promise.resolve(resultOf(payment));

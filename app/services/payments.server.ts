@@ -151,7 +151,7 @@ export function createPaymentService(options: PaymentServiceOptions) {
    * reconciler calls it again for an attempt won by a server that died before finishing.
    */
   async function finishWon(order: Order, attempt: OrderPayment, reference: string): Promise<void> {
-    const sold = order.status === "paid" ? { ok: true as const } : await checkout.completeOrder(order);
+    const sold = await checkout.completeOrder(order);
     if (!sold.ok) {
       await voidQuietly(reference);
       if (await orders.updatePayment(attempt.id, ["succeeded"], { status: "voided", failure: "holdExpired" }))

@@ -144,6 +144,18 @@ export function createCatalogue(store: Store) {
         .executeTakeFirst();
     },
 
+    /** The phone number of a performance's venue (spec section 8: the buyer phones the venue). */
+    async venuePhoneOfPerformance(performanceId: string): Promise<string | null> {
+      const venue = await db
+        .selectFrom("performances")
+        .innerJoin("runs", "runs.id", "performances.run_id")
+        .innerJoin("venues", "venues.id", "runs.venue_id")
+        .select("venues.support_phone")
+        .where("performances.id", "=", performanceId)
+        .executeTakeFirst();
+      return venue?.support_phone ?? null;
+    },
+
     async venue(slug: string) {
       return db
         .selectFrom("venues")

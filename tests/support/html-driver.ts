@@ -219,23 +219,21 @@ export class HtmlDriver {
 
   /** Picks the radio button with this accessible name (which unpicks the rest of its group). */
   choose(name: Name) {
-    const radio = this.byRole("radio", name) as HTMLInputElement;
-    this.editable(radio, name);
-    radio.checked = true;
-    return this;
+    return this.setChecked("radio", name, true);
   }
 
   check(name: Name) {
-    const box = this.byRole("checkbox", name) as HTMLInputElement;
-    this.editable(box, name);
-    box.checked = true;
-    return this;
+    return this.setChecked("checkbox", name, true);
   }
 
   uncheck(name: Name) {
-    const box = this.byRole("checkbox", name) as HTMLInputElement;
-    this.editable(box, name);
-    box.checked = false;
+    return this.setChecked("checkbox", name, false);
+  }
+
+  private setChecked(role: "radio" | "checkbox", name: Name, checked: boolean) {
+    const input = this.byRole(role, name) as HTMLInputElement;
+    this.editable(input, name);
+    input.checked = checked;
     return this;
   }
 
