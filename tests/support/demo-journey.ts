@@ -1,0 +1,48 @@
+import { expect } from "vitest";
+import { fixedClock } from "~/clock";
+import { startServer } from "./app";
+import { htmlDriver, type DriverOptions, type HtmlDriver } from "./html-driver";
+
+// HTML-level journeys over the demo catalogue (the venues and shows a buyer meets on a fresh
+// deployment), on a server whose clock stands still until a test moves it: the calendar opens on
+// the same month every run, and a hold expires when the test says so, not after a real wait.
+
+/** A Monday: the demo's first performances are the day after. */
+export const DEMO_NOW = "2026-11-23T12:00:00Z";
+
+export type DemoServer = Awaited<ReturnType<typeof startDemoServer>>;
+
+/** The production build over a fresh SQLite file loaded with the demo catalogue. Needs `npm run build`. */
+export async function startDemoServer(env: Record<string, string> = {}) {
+  const clock = fixedClock(DEMO_NOW);
+  const server = await startServer({ DEMO_CATALOGUE: "auto", ...env }, { clock });
+  return { ...server, clock };
+}
+
+/** A browser without script on the demo server, reading its clock for cookie expiry. */
+export function demoBuyer(server: DemoServer, language: "en-GB" | "en-US", options: DriverOptions = {}) {
+  return htmlDriver(server.url(""), { language, now: () => server.clock.now().getTime(), ...options });
+}
+
+export const pathOf = (buyer: HtmlDriver) => new URL(buyer.url).pathname;
+
+/**
+ * Opens a show's calendar and follows the `skip`-th date on general sale with good availability
+ * (the demo sells some performances out, or nearly, on purpose), looking on a month or two if
+ * this one has too few. Ends on that performance's tickets page.
+ */
+export async function goodPerformance(buyer: HtmlDriver, calendar: string, skip = 0) {
+  await buyer.open(calendar);
+  for (let month = 0; month < 4; month += 1) {
+    const links = [...buyer.document.querySelectorAll<HTMLAnchorElement>('a[href*="/tickets/"]')].filter(
+      (link) => /Good availability/.test(link.textContent ?? "") && !/Presale/.test(link.textContent ?? ""),
+    );
+    if (links.length > skip) {
+      await buyer.open(links[skip]!.getAttribute("href")!);
+      expect(buyer.status).toBe(200);
+      return pathOf(buyer);
+    }
+    await buyer.follow(/^Next/);
+  }
+  throw new Error(`no ${skip + 1} performances with good availability in four months of ${calendar}`);
+}
