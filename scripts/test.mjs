@@ -9,6 +9,7 @@ const PHASES = [
   ["lint", ["run", "lint"]],
   ["build", ["run", "build"]],
   ["vitest", ["run", "test:unit"]],
+  ["HTML journeys", ["run", "test:journeys"]],
   ["playwright", ["run", "test:e2e"]],
 ];
 
