@@ -92,6 +92,8 @@ interface PageHandle {
   titleKey?: string | ((data: unknown) => string);
   /** …or the title itself, from the page's data (a show's or a venue's name). */
   title?: (data: unknown) => string | undefined;
+  /** The title's key when the route's own error boundary shows the page instead: what it says. */
+  errorTitleKey?: (error: unknown) => string;
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {
@@ -101,17 +103,27 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const matches = useMatches();
   const theme: ThemeName = root?.theme ?? "default";
   const { t } = useTranslation(root?.wordingSet ?? COMMON_NS);
+  const routerState = useContext(UNSAFE_DataRouterStateContext);
+  // A route whose own boundary shows an error (a calendar's not-found date) titles the page as
+  // that boundary words it, not as the route would have.
+  const routeErrors = routerState?.errors ?? {};
+  const boundary = [...matches].reverse().find((match) => match.id in routeErrors);
+  const boundaryTitleKey = boundary
+    ? ((boundary.handle as PageHandle | undefined)?.errorTitleKey?.(routeErrors[boundary.id]) ??
+      `errors.${errorKind(routeErrors[boundary.id])}.title`)
+    : undefined;
   const pageTitle = error
     ? t(`errors.${errorKind(error)}.title`)
-    : [...matches]
-        .reverse()
-        .map((match) => {
-          const handle = match.handle as PageHandle | undefined;
-          const titleKey = typeof handle?.titleKey === "function" ? handle.titleKey(match.data) : handle?.titleKey;
-          return handle?.title?.(match.data) ?? (titleKey ? t(titleKey) : undefined);
-        })
-        .find(Boolean);
-  const routerState = useContext(UNSAFE_DataRouterStateContext);
+    : boundaryTitleKey
+      ? t(boundaryTitleKey)
+      : [...matches]
+          .reverse()
+          .map((match) => {
+            const handle = match.handle as PageHandle | undefined;
+            const titleKey = typeof handle?.titleKey === "function" ? handle.titleKey(match.data) : handle?.titleKey;
+            return handle?.title?.(match.data) ?? (titleKey ? t(titleKey) : undefined);
+          })
+          .find(Boolean);
   const failed = Object.values(routerState?.actionData ?? {}).some(hasErrors);
   const title = `${failed ? t("frame.errorPrefix") : ""}${pageTitle ? `${pageTitle} – ${t("brand.name")}` : t("brand.name")}`;
   const location = useLocation();

@@ -130,14 +130,20 @@ export function CheckoutStep({
   );
 }
 
+const isEmptyCheckout = (error: unknown) => isRouteErrorResponse(error) && error.status === 404;
+
+/** The heading (and so the title) of a step's error page: see CheckoutStepBoundary. */
+export const stepErrorTitleKey = (error: unknown) =>
+  isEmptyCheckout(error) ? "checkout.title" : "errors.serverError.title";
+
 /** Any step's page when there is nothing to check out (the guard's 404) or something failed. */
 export function CheckoutStepBoundary() {
   const { t } = useTranslation();
   const error = useRouteError();
-  const empty = isRouteErrorResponse(error) && error.status === 404;
+  const empty = isEmptyCheckout(error);
   return (
     <div className="checkout-step">
-      <h1>{t(empty ? "checkout.title" : "errors.serverError.title")}</h1>
+      <h1>{t(stepErrorTitleKey(error))}</h1>
       <p className="empty-state">{t(empty ? "checkout.emptyBasket" : "errors.serverError.message")}</p>
       <p>
         <Link to="/">{t("checkout.browseLink")}</Link>

@@ -1,5 +1,6 @@
 import { data, type AppLoadContext, type LoaderFunctionArgs } from "@remix-run/node";
 import {
+  type ErrorResponse,
   isRouteErrorResponse,
   Link,
   useLoaderData,
@@ -30,7 +31,14 @@ import type { ClientEvent } from "~/tracking/events";
 import { track } from "~/tracking/track.server";
 import type { loader as rootLoader } from "~/root";
 
-export const handle = { titleKey: "calendar.title" };
+export const handle = {
+  titleKey: "calendar.title",
+  // As ErrorBoundary below words the page.
+  errorTitleKey: (error: unknown) => (isNotFound(error) ? "errors.notFound.title" : "calendar.error.title"),
+};
+
+const isNotFound = (error: unknown): error is ErrorResponse =>
+  isRouteErrorResponse(error) && (error.status === 404 || error.status === 405);
 
 type Show = Awaited<ReturnType<typeof showFromParams>>;
 
@@ -336,7 +344,7 @@ export function ErrorBoundary() {
   const { t } = useTranslation();
   const params = useParams();
   const root = useRouteLoaderData<typeof rootLoader>("root");
-  if (isRouteErrorResponse(error) && (error.status === 404 || error.status === 405)) {
+  if (isNotFound(error)) {
     return <ErrorPage kind="notFound" status={error.status} />;
   }
   const env = root?.env;

@@ -4,7 +4,7 @@ import { parseWithZod } from "@conform-to/zod";
 import { useTranslation } from "react-i18next";
 import { acceptOwnChange, guardStep, nextStepPath, stepFrame, unlockForChange } from "~/checkout/flow.server";
 import { deliverySchema, errorsForSummary } from "~/checkout/forms";
-import { CheckoutStep, CheckoutStepBoundary } from "~/components/checkout-step";
+import { CheckoutStep, CheckoutStepBoundary, stepErrorTitleKey } from "~/components/checkout-step";
 import { RadioGroup } from "~/components/form-fields";
 import { formatMoney } from "~/components/format";
 import { PostForm } from "~/components/post-form";
@@ -14,7 +14,7 @@ import { useSchemaForm } from "~/components/use-schema-form";
 // or mail within the deployment's country, box office or "theatre collection" as the venue's
 // wording set calls it), each with its fee.
 
-export const handle = { titleKey: "checkout.steps.collection" };
+export const handle = { titleKey: "checkout.steps.collection", errorTitleKey: stepErrorTitleKey };
 export const ErrorBoundary = CheckoutStepBoundary;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {

@@ -15,7 +15,7 @@ import {
   type CheckoutState,
 } from "~/checkout/flow.server";
 import { contactsSchema, errorsForSummary } from "~/checkout/forms";
-import { CheckoutStep, CheckoutStepBoundary } from "~/components/checkout-step";
+import { CheckoutStep, CheckoutStepBoundary, stepErrorTitleKey } from "~/components/checkout-step";
 import { CheckboxField, RadioGroup, TextField } from "~/components/form-fields";
 import { AddressFields } from "~/components/address-fields";
 import { PostForm } from "~/components/post-form";
@@ -25,7 +25,7 @@ import { useSchemaForm } from "~/components/use-schema-form";
 // the tickets go by post (mail in the US), limited to the deployment's country; the venue's own
 // questions; contact consent (optional) and the terms (required).
 
-export const handle = { titleKey: "checkout.steps.contacts" };
+export const handle = { titleKey: "checkout.steps.contacts", errorTitleKey: stepErrorTitleKey };
 export const ErrorBoundary = CheckoutStepBoundary;
 
 function schemaOptions(state: Pick<CheckoutState, "seller" | "questions"> & { needsAddress: boolean }) {

@@ -11,7 +11,7 @@ import {
   unlockForChange,
 } from "~/checkout/flow.server";
 import { errorsForSummary, extrasSchema } from "~/checkout/forms";
-import { CheckoutStep, CheckoutStepBoundary } from "~/components/checkout-step";
+import { CheckoutStep, CheckoutStepBoundary, stepErrorTitleKey } from "~/components/checkout-step";
 import { formatMoney } from "~/components/format";
 import { TextField } from "~/components/form-fields";
 import { PostForm } from "~/components/post-form";
@@ -21,7 +21,7 @@ import { track } from "~/tracking/track.server";
 // /checkout/extras: the performance's upsells ("Enhance your experience"), a quantity each.
 // Skipped by the guard when the venue offers none.
 
-export const handle = { titleKey: "checkout.steps.extras" };
+export const handle = { titleKey: "checkout.steps.extras", errorTitleKey: stepErrorTitleKey };
 export const ErrorBoundary = CheckoutStepBoundary;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {

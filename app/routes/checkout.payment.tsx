@@ -16,7 +16,7 @@ import {
 import { cardTypeNames, errorsForSummary, promoSchema, voucherSchema } from "~/checkout/forms";
 import { acceptedBrands, payFormSchema, readCard, type PayFormOptions, type PayMethod } from "~/checkout/pay-form";
 import { redirectForPayment } from "~/checkout/order.server";
-import { CheckoutStep, CheckoutStepBoundary } from "~/components/checkout-step";
+import { CheckoutStep, CheckoutStepBoundary, stepErrorTitleKey } from "~/components/checkout-step";
 import { RadioGroup, TextField } from "~/components/form-fields";
 import { formatMoney } from "~/components/format";
 import { PostForm } from "~/components/post-form";
@@ -30,7 +30,7 @@ import type { ClientEvent } from "~/tracking/events";
 // the buyer accepted (a change since then stops it with the price-change alert) and hands it to
 // the payment service, which charges once however often Pay is pressed.
 
-export const handle = { titleKey: "checkout.steps.payment" };
+export const handle = { titleKey: "checkout.steps.payment", errorTitleKey: stepErrorTitleKey };
 export const ErrorBoundary = CheckoutStepBoundary;
 
 /**

@@ -11,7 +11,7 @@ import {
   unlockForChange,
 } from "~/checkout/flow.server";
 import { errorsForSummary, protectionSchema } from "~/checkout/forms";
-import { CheckoutStep, CheckoutStepBoundary } from "~/components/checkout-step";
+import { CheckoutStep, CheckoutStepBoundary, stepErrorTitleKey } from "~/components/checkout-step";
 import { RadioGroup } from "~/components/form-fields";
 import { formatMoney } from "~/components/format";
 import { PostForm } from "~/components/post-form";
@@ -22,7 +22,7 @@ import { flashEvents, track } from "~/tracking/track.server";
 // no. A member's membership includes it: the step does not apply to them (flow.server.ts), and
 // the summary says it is included.
 
-export const handle = { titleKey: "checkout.steps.ticket-protection" };
+export const handle = { titleKey: "checkout.steps.ticket-protection", errorTitleKey: stepErrorTitleKey };
 export const ErrorBoundary = CheckoutStepBoundary;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {

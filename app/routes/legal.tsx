@@ -5,6 +5,10 @@ import { z } from "zod";
 import { LEGAL_DOCUMENTS } from "~/legal";
 import { parseParams } from "~/routing/params";
 
+export const handle = {
+  titleKey: (data: { document?: string } | undefined) => (data?.document ? `legal.${data.document}.title` : ""),
+};
+
 export function loader({ params }: LoaderFunctionArgs) {
   return parseParams(params, { document: z.enum(LEGAL_DOCUMENTS) });
 }
