@@ -11,6 +11,16 @@ import { COMMON_NS } from "~/i18n/languages";
 export const streamTimeout = 5_000;
 
 /**
+ * React 18.3.1's stream, when a multi-byte character ("£") does not fit at the end of its
+ * 2,048-byte buffer, sends the whole buffer, unwritten zero bytes and all (facebook/react#26228,
+ * fixed after 18). A NUL is never part of UTF-8's multi-byte characters, nor of any page we
+ * mean to send, and text browsers show it or stop at it: it is dropped on the way out.
+ */
+export function withoutNul(chunk: Buffer): Buffer {
+  return chunk.includes(0) ? Buffer.from(chunk.filter((byte) => byte !== 0)) : chunk;
+}
+
+/**
  * React writes its HTML in chunks of a few KB, and each chunk then passes through web streams,
  * express and the compressor on its own: the 2,341-seat map is about 180 of them. Chunks written
  * in the same turn of the event loop leave as one; nothing waits longer than that turn, so a page
@@ -21,7 +31,7 @@ function coalescedStream() {
   let scheduled = false;
   const stream = new Transform({
     transform(chunk: Buffer, _encoding, done) {
-      pending.push(chunk);
+      pending.push(withoutNul(chunk));
       if (!scheduled) {
         scheduled = true;
         setImmediate(() => {

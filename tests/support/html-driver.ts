@@ -78,9 +78,6 @@ export const KNOWN_FINDINGS: readonly KnownFinding[] = [
     message: "form control named only by aria-label, which a text browser does not show",
     page: TICKETS_PAGE,
   },
-  // Issue 16 item 2: React 18.3.1's stream writes a NUL where a multi-byte character ("£") meets
-  // its 2,048-byte buffer's end; the big seat maps have one or more, depending on where bytes fall.
-  { check: "nul", message: "NUL byte (U+0000) in the response", page: TICKETS_PAGE },
   // Issue 16 item 3: the waiting page's refresh is a <meta http-equiv="refresh"> in a <noscript>
   // in the body, which axe reads as a timed refresh and vnu does not allow there.
   { check: "axe", message: "meta-refresh", page: /^\/checkout\/verify/ },
