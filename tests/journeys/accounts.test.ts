@@ -1,13 +1,7 @@
 import { getByLabelText, getByRole, queryByLabelText, queryByRole, within } from "@testing-library/dom";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { demoBuyer, goodPerformance, pathOf, startDemoServer, type DemoServer } from "../support/demo-journey";
-import {
-  KNOWN_FINDINGS,
-  validateAllPages,
-  type DriverOptions,
-  type HtmlDriver,
-  type KnownFinding,
-} from "../support/html-driver";
+import { validateAllPages, type DriverOptions, type HtmlDriver } from "../support/html-driver";
 
 // Accounts and memberships without script, in each language on a venue of its country: register,
 // sign out and in; buy the Plus membership through the checkout and book a presale performance
@@ -75,20 +69,8 @@ const MARKETS: Market[] = [
   },
 ];
 
-/**
- * Issue 16 item 2 (React's stream writes a NUL where "£" meets its buffer's end) is known on the
- * seat maps; these journeys also meet it where the known list does not have it yet: vnu's word for
- * it on the seat maps, and a payment page (the Amex basket's, whose bytes fall that way).
- */
-const KNOWN: readonly KnownFinding[] = [
-  ...KNOWN_FINDINGS,
-  { check: "vnu", message: "Saw U+0000 in stream.", page: /^\/shows\/[^/]+\/[^/]+\/tickets\// },
-  { check: "nul", message: "NUL byte (U+0000) in the response", page: /^\/checkout\/payment/ },
-  { check: "vnu", message: "Saw U+0000 in stream.", page: /^\/checkout\/payment/ },
-];
-
 const buyerOn = (server: DemoServer, language: Market["language"], options: DriverOptions = {}) =>
-  demoBuyer(server, language, { known: KNOWN, ...options });
+  demoBuyer(server, language, options);
 
 /** The site header, as a screen reader's landmark list shows it. */
 const banner = (buyer: HtmlDriver) => getByRole(buyer.document.body, "banner");
