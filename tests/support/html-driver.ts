@@ -187,6 +187,15 @@ export class HtmlDriver {
     return sent;
   }
 
+  /**
+   * Keeps a cookie as if the site had set it (a Set-Cookie header's value): for a test that seeds
+   * through services what it is not about, such as a basket holding seats.
+   */
+  setCookie(header: string) {
+    this.keepCookies(new Response(null, { headers: { "Set-Cookie": header } }), new URL("/", this.origin));
+    return this;
+  }
+
   /** Types an address into the address bar. */
   async open(path: string) {
     await this.navigate({ method: "GET", url: new URL(path, this.origin).href });
@@ -304,8 +313,10 @@ export class HtmlDriver {
     return this.onPage(() => getByRole(this.document.body, role, { name }));
   }
 
+  // Only form controls: a section named by its heading (aria-labelledby) may share a field's label
+  // ("Promo code"), and it is the field that is meant.
   private byLabel(label: Name): HTMLElement {
-    return this.onPage(() => getByLabelText(this.document.body, label));
+    return this.onPage(() => getByLabelText(this.document.body, label, { selector: "input, select, textarea" }));
   }
 
   /** testing-library's errors say what was missing but not where: a journey needs both. */
