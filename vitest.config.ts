@@ -13,6 +13,9 @@ export default defineConfig({
       "tests/journeys/**/*.test.ts",
     ],
     testTimeout: 20_000,
+    // Every core: vitest's default leaves one idle, which on CI's two cores means one file at a
+    // time. The tests wait on servers and databases as much as they compute.
+    maxWorkers: "100%",
     hookTimeout: 60_000,
     setupFiles: ["tests/setup.ts"],
     environment: "node",
