@@ -81,7 +81,11 @@ export const KNOWN_FINDINGS: readonly KnownFinding[] = [
   // Issue 16 item 3: the waiting page's refresh is a <meta http-equiv="refresh"> in a <noscript>
   // in the body, which axe reads as a timed refresh and vnu does not allow there.
   { check: "axe", message: "meta-refresh", page: /^\/checkout\/verify/ },
-  { check: "vnu", message: "Attribute “http-equiv” not allowed on element “meta” at this point.", page: /^\/checkout\/verify/ },
+  {
+    check: "vnu",
+    message: "Attribute “http-equiv” not allowed on element “meta” at this point.",
+    page: /^\/checkout\/verify/,
+  },
   {
     check: "vnu",
     message: "Element “meta” is missing one or more of the following attributes: “itemprop”, “property”.",
@@ -220,8 +224,8 @@ export class HtmlDriver {
   }
 
   /** Types into the field with this label (a text input or textarea; lists and boxes have their own). */
-  fill(label: string | RegExp, value: string) {
-    const field = this.byLabel(label);
+  fill(label: string | RegExp, value: string, within?: string) {
+    const field = this.byLabel(label, within);
     if (!(field instanceof this.window.HTMLInputElement || field instanceof this.window.HTMLTextAreaElement)) {
       throw new Error(`"${String(label)}" labels a <${field.tagName.toLowerCase()}>, not a field to type in`);
     }
@@ -234,28 +238,28 @@ export class HtmlDriver {
   }
 
   /** Picks the radio button with this accessible name (which unpicks the rest of its group). */
-  choose(name: Name) {
-    return this.setChecked("radio", name, true);
+  choose(name: Name, within?: string) {
+    return this.setChecked("radio", name, true, within);
   }
 
-  check(name: Name) {
-    return this.setChecked("checkbox", name, true);
+  check(name: Name, within?: string) {
+    return this.setChecked("checkbox", name, true, within);
   }
 
-  uncheck(name: Name) {
-    return this.setChecked("checkbox", name, false);
+  uncheck(name: Name, within?: string) {
+    return this.setChecked("checkbox", name, false, within);
   }
 
-  private setChecked(role: "radio" | "checkbox", name: Name, checked: boolean) {
-    const input = this.byRole(role, name) as HTMLInputElement;
+  private setChecked(role: "radio" | "checkbox", name: Name, checked: boolean, within?: string) {
+    const input = this.byRole(role, name, within) as HTMLInputElement;
     this.editable(input, name);
     input.checked = checked;
     return this;
   }
 
   /** Picks the option whose shown text is `option` in the list labelled `label`. */
-  select(label: string | RegExp, option: string) {
-    const list = this.byLabel(label);
+  select(label: string | RegExp, option: string, within?: string) {
+    const list = this.byLabel(label, within);
     if (!(list instanceof this.window.HTMLSelectElement)) throw new Error(`"${String(label)}" is not a list`);
     this.editable(list, label);
     const wanted = [...list.options].find((candidate) => normalise(candidate.textContent) === option);
@@ -269,14 +273,14 @@ export class HtmlDriver {
   }
 
   /** Presses the submit button with this accessible name, submitting its form as a browser would. */
-  async press(name: Name) {
-    await this.navigate(this.submissionOf(name));
+  async press(name: Name, within?: string) {
+    await this.navigate(this.submissionOf(name, within));
     return this;
   }
 
   /** What pressing this submit button would send, checked as a browser would before sending. */
-  private submissionOf(name: Name): Request {
-    const button = this.byRole("button", name) as HTMLButtonElement | HTMLInputElement;
+  private submissionOf(name: Name, within?: string): Request {
+    const button = this.byRole("button", name, within) as HTMLButtonElement | HTMLInputElement;
     const isSubmit =
       button instanceof this.window.HTMLButtonElement
         ? button.type === "submit"
@@ -309,14 +313,25 @@ export class HtmlDriver {
     await validateAllPages();
   }
 
-  private byRole(role: "button" | "checkbox" | "link" | "radio", name: Name): HTMLElement {
-    return this.onPage(() => getByRole(this.document.body, role, { name }));
+  private byRole(role: "button" | "checkbox" | "link" | "radio", name: Name, within?: string): HTMLElement {
+    return this.onPage(() => getByRole(this.container(within), role, { name }));
+  }
+
+  /**
+   * Where to look: the page, or the part of it a selector names, for a page that offers the same
+   * control in two forms (the access declaration beside best available and beside the seat map).
+   */
+  private container(within?: string): HTMLElement {
+    if (!within) return this.document.body;
+    const found = this.document.querySelector<HTMLElement>(within);
+    if (!found) throw new Error(`on ${this.path()} (${this.status}): nothing matches ${within}`);
+    return found;
   }
 
   // Only form controls: a section named by its heading (aria-labelledby) may share a field's label
   // ("Promo code"), and it is the field that is meant.
-  private byLabel(label: Name): HTMLElement {
-    return this.onPage(() => getByLabelText(this.document.body, label, { selector: "input, select, textarea" }));
+  private byLabel(label: Name, within?: string): HTMLElement {
+    return this.onPage(() => getByLabelText(this.container(within), label, { selector: "input, select, textarea" }));
   }
 
   /** testing-library's errors say what was missing but not where: a journey needs both. */
