@@ -27,6 +27,16 @@ async function holdSeats(page: Page, javaScriptEnabled: boolean, count: number, 
   await expect(page).toHaveURL(/\/checkout\/extras$/);
 }
 
+/** From extras to the contact details: no extras, no protection, e-tickets. */
+async function toContacts(page: Page) {
+  await page.getByRole("button", { name: "Continue" }).click();
+  await page.getByLabel("No, I accept that my tickets are non-refundable").check();
+  await page.getByRole("button", { name: "Continue" }).click();
+  await page.getByLabel(/^E-ticket/).check();
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page).toHaveURL(/\/checkout\/contacts$/);
+}
+
 async function fillContacts(page: Page, email: string) {
   await page.getByLabel("First name").fill("Jo");
   await page.getByLabel("Last name").fill("Bloggs");
@@ -93,11 +103,7 @@ test("@js every contact and card message comes before any request, and goes as t
   axe,
 }) => {
   await holdSeats(page, true, 1, 2);
-  await page.getByRole("button", { name: "Continue" }).click();
-  await page.getByLabel("No, I accept that my tickets are non-refundable").check();
-  await page.getByRole("button", { name: "Continue" }).click();
-  await page.getByLabel(/^E-ticket/).check();
-  await page.getByRole("button", { name: "Continue" }).click();
+  await toContacts(page);
   await expect(page).toHaveURL(/\/checkout\/contacts$/);
   await waitForHydration(page);
 
@@ -155,11 +161,7 @@ test("@js a card whose bank never answers: the processing page checks in the bac
   axe,
 }) => {
   await holdSeats(page, true, 1, 3);
-  await page.getByRole("button", { name: "Continue" }).click();
-  await page.getByLabel("No, I accept that my tickets are non-refundable").check();
-  await page.getByRole("button", { name: "Continue" }).click();
-  await page.getByLabel(/^E-ticket/).check();
-  await page.getByRole("button", { name: "Continue" }).click();
+  await toContacts(page);
   await fillContacts(page, "timeout@example.com");
   await page.getByRole("button", { name: "Continue" }).click();
   await expect(page).toHaveURL(/\/checkout\/payment$/);
