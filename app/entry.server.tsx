@@ -20,6 +20,38 @@ export function withoutNul(chunk: Buffer): Buffer {
   return chunk.includes(0) ? Buffer.from(chunk.filter((byte) => byte !== 0)) : chunk;
 }
 
+const DOCUMENT_END = Buffer.from("</body></html>");
+
+/**
+ * Keeps a page's closing `</body></html>` back until the stream ends. Remix streams its data (and
+ * React its late boundaries) as scripts after the document's shell, which ends with those tags:
+ * they arrived after `</html>`, where HTML allows nothing, and the Nu checker and simpler parsers
+ * stop. Browsers put them in the body anyway; moved there, the page means what it meant and is
+ * valid. Bytes that might begin the closing tags wait for the next chunk, so no split is missed.
+ */
+export function documentEndMover() {
+  let held = Buffer.alloc(0);
+  let found = false;
+  return {
+    take(chunk: Buffer): Buffer {
+      if (found) return chunk;
+      const joined = held.length ? Buffer.concat([held, chunk]) : chunk;
+      const at = joined.indexOf(DOCUMENT_END);
+      if (at >= 0) {
+        found = true;
+        held = Buffer.alloc(0);
+        return Buffer.concat([joined.subarray(0, at), joined.subarray(at + DOCUMENT_END.length)]);
+      }
+      const keep = Math.min(DOCUMENT_END.length - 1, joined.length);
+      held = Buffer.from(joined.subarray(joined.length - keep));
+      return joined.subarray(0, joined.length - keep);
+    },
+    end(): Buffer {
+      return found ? DOCUMENT_END : held;
+    },
+  };
+}
+
 /**
  * React writes its HTML in chunks of a few KB, and each chunk then passes through web streams,
  * express and the compressor on its own: the 2,341-seat map is about 180 of them. Chunks written
@@ -27,6 +59,7 @@ export function withoutNul(chunk: Buffer): Buffer {
  * that streams still streams.
  */
 function coalescedStream() {
+  const ending = documentEndMover();
   let pending: Buffer[] = [];
   let scheduled = false;
   const stream = new Transform({
@@ -43,6 +76,8 @@ function coalescedStream() {
     },
     final(done) {
       flush();
+      const rest = ending.end();
+      if (rest.length > 0) stream.push(rest);
       done();
     },
   });
@@ -50,7 +85,8 @@ function coalescedStream() {
     if (pending.length === 0) return;
     const chunks = pending;
     pending = [];
-    stream.push(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+    const out = ending.take(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+    if (out.length > 0) stream.push(out);
   }
   return stream;
 }

@@ -66,11 +66,6 @@ const TICKETS_PAGE = /^\/shows\/[^/]+\/[^/]+\/tickets\//;
  * a new finding of the same check still fails.
  */
 export const KNOWN_FINDINGS: readonly KnownFinding[] = [
-  // Issue 16 item 3: the streamed hydration scripts (<!--$--><script>…) come after </html>. vnu
-  // stops at the first, so until this is fixed it checks nothing after it on any page. (With them
-  // cut off, the purchase journey's 8 pages had no other vnu error on 2026-11-23.)
-  { check: "vnu", message: "Stray start tag “script”." },
-  { check: "vnu", message: "Cannot recover after last error. Any further errors will be ignored." },
   // Issue 16 item 1: the seat map's checkboxes are named by aria-label only, so a text browser
   // shows anonymous boxes.
   {
