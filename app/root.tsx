@@ -94,6 +94,8 @@ interface PageHandle {
   title?: (data: unknown) => string | undefined;
   /** The title's key when the route's own error boundary shows the page instead: what it says. */
   errorTitleKey?: (error: unknown) => string;
+  /** Without script, reload the page after this many seconds (a page waiting on something). */
+  noscriptRefreshSeconds?: (data: unknown) => number | undefined;
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {
@@ -125,6 +127,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
           })
           .find(Boolean);
   const failed = Object.values(routerState?.actionData ?? {}).some(hasErrors);
+  const refreshSeconds = error
+    ? undefined
+    : matches
+        .map((match) => (match.handle as PageHandle | undefined)?.noscriptRefreshSeconds?.(match.data))
+        .find((seconds) => seconds !== undefined);
   const title = `${failed ? t("frame.errorPrefix") : ""}${pageTitle ? `${pageTitle} – ${t("brand.name")}` : t("brand.name")}`;
   const location = useLocation();
   useEffect(() => {
@@ -149,6 +156,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{title}</title>
+        {refreshSeconds === undefined ? null : (
+          <noscript>
+            <meta httpEquiv="refresh" content={String(refreshSeconds)} />
+          </noscript>
+        )}
         <Meta />
         <link rel="stylesheet" href={THEME_STYLESHEETS[theme]} />
         <link rel="icon" href={`/logos/${theme}-icon.svg`} type="image/svg+xml" />

@@ -14,11 +14,16 @@ import type { ClientEvent } from "~/tracking/events";
 // Without script the waiting page refreshes itself and has a Check again button; with script it
 // checks in the background and rotates its messages.
 
-export const handle = { titleKey: "processing.title" };
-
 /** Seconds after which the waiting message moves to its second and third stage. */
 const STAGES = [0, 5, 15];
 const REFRESH_SECONDS = 3;
+
+export const handle = {
+  titleKey: "processing.title",
+  // Only while waiting: the root puts it in the head, in a <noscript>, where HTML allows it.
+  noscriptRefreshSeconds: (data: { view?: string } | undefined) =>
+    data?.view === "processing" ? REFRESH_SECONDS : undefined,
+};
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const order = await basketOrder(request, context);
@@ -68,9 +73,6 @@ function Processing({ stage: serverStage }: { stage: number }) {
   }, [revalidator, serverStage]);
   return (
     <>
-      <noscript>
-        <meta httpEquiv="refresh" content={String(REFRESH_SECONDS)} />
-      </noscript>
       <p role="status" aria-live="polite" className="processing__message">
         {t(`processing.stage${Math.min(stage, 3)}`)}
       </p>
