@@ -10,6 +10,8 @@ export interface HoldView {
   startsAt: string;
   timeZone: string;
   secondsLeft: number;
+  /** When the hold ends: a clock time a buyer without script (whose countdown stands still) can plan by. */
+  expiresAt: string;
   expired: boolean;
   canExtend: boolean;
   places: number;
@@ -28,6 +30,7 @@ export function holdView(context: AppLoadContext, reservation: Reservation): Hol
     startsAt: reservation.startsAt,
     timeZone: reservation.show.timeZone,
     secondsLeft,
+    expiresAt: reservation.expiresAt,
     expired: reservation.expired || secondsLeft === 0,
     canExtend: reservation.canExtend,
     places: reservation.seats.length + reservation.standing.reduce((sum, claim) => sum + claim.quantity, 0),

@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { useHydrated } from "remix-utils/use-hydrated";
 import type { HoldView } from "~/checkout/hold.server";
 import { Confirmation, ConfirmActions } from "./confirmation";
-import { formatDateTime } from "./format";
+import { formatDateTime, formatTime } from "./format";
 import { PostForm } from "./post-form";
 
 /** Two minutes before the hold runs out the buyer is warned and offered more time. */
@@ -88,6 +88,11 @@ export function HoldPanel({ hold, releaseTo }: { hold: HoldView; releaseTo?: str
           <span className="hold-panel__time" role="timer" aria-live="off">
             {formatClock(left)}
           </span>
+        </p>
+      )}
+      {expired ? null : (
+        <p className="hold-panel__until">
+          {t("hold.heldUntil", { time: formatTime(hold.expiresAt, hold.timeZone, i18n.language) })}
         </p>
       )}
       <p className="visually-hidden" aria-live="polite">

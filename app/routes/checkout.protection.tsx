@@ -69,9 +69,12 @@ export default function TicketProtection() {
         <RadioGroup
           field={fields.protection}
           legend={t("protection.legend")}
+          // The free answer first: text browsers tick a group's first radio when none is, and
+          // a buyer must never pay for protection nobody chose (decision 0014). Neither is
+          // ticked here, so "Please select an answer" still applies to every other client.
           options={[
-            { value: "yes", label: t("protection.yes") },
             { value: "no", label: t("protection.no") },
+            { value: "yes", label: t("protection.yes") },
           ]}
         />
         <div className="form-actions">

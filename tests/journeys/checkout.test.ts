@@ -377,6 +377,14 @@ describe("checkout without script", () => {
       const buyer = newBuyer();
       await seededSeats(buyer, profile);
       await continueTo(buyer, "/checkout/ticket-protection");
+      // Neither answer is ticked, and the free one comes first: a text browser that ticks a
+      // group's first radio by itself buys nothing (decision 0014).
+      const answers = [...buyer.document.querySelectorAll<HTMLInputElement>('input[type="radio"]')];
+      expect(answers.map((answer) => answer.labels?.[0]?.textContent?.trim())).toEqual([
+        "No, I accept that my tickets are non-refundable",
+        "Yes, please protect my tickets",
+      ]);
+      expect(answers.some((answer) => answer.checked)).toBe(false);
       await buyer.press("Continue");
       expect(buyer.status).toBe(400);
       expect(buyer.document.title).toMatch(/^Error: /);

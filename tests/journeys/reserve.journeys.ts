@@ -22,6 +22,8 @@ const PROFILES = [
     wheelchair: { section: "Stalls", row: "R", space: 1, companion: 2 },
     standing: "/shows/northern-static/foundry-hall/calendar",
     currency: "£",
+    // Holds made at DEMO_NOW (12:00 UTC) end 15 minutes later, told in the venue's time zone.
+    heldUntil: { first: "12:15", extended: "12:25" },
   },
   {
     language: "en-US" as const,
@@ -36,6 +38,7 @@ const PROFILES = [
     wheelchair: { section: "Balcony", row: "A", space: 40, companion: 39 },
     standing: "/shows/the-velvet-hours/foundry-hall/calendar",
     currency: "$",
+    heldUntil: { first: "6:15 AM", extended: "6:25 AM" },
   },
 ];
 
@@ -109,6 +112,8 @@ export function reserveJourneys(language: (typeof PROFILES)[number]["language"])
       const reservation = getByRole(buyer.document.body, "complementary", { name: "Your reservation" });
       expect(normalise(reservation.textContent)).toContain(`2 tickets for ${profile.seats.show}`);
       expect(timer(buyer)).toBe("15:00");
+      // Without script the countdown stands still: the clock time the hold ends is what to plan by.
+      expect(buyer.text()).toContain(`Your seats are held until ${profile.heldUntil.first}.`);
       expect(buyer.text()).not.toContain("Your seats will be released in less than 2 minutes.");
 
       // Two minutes before the end the page warns and offers more time; Extend adds ten minutes.
@@ -120,6 +125,7 @@ export function reserveJourneys(language: (typeof PROFILES)[number]["language"])
       await buyer.press("Extend");
       expect(pathOf(buyer)).toBe("/checkout/extras");
       expect(timer(buyer)).toBe("11:30");
+      expect(buyer.text()).toContain(`Your seats are held until ${profile.heldUntil.extended}.`);
       expect(buyer.text()).not.toContain("Your seats will be released in less than 2 minutes.");
     });
 

@@ -266,7 +266,11 @@ describe.each(DIALECTS)("the payment reconciler on %s", (dialect) => {
     await second.sandbox.completeChallenge(reference, true);
     later(RECONCILE_AFTER_MS);
     await Promise.all([first.payments.reconcile(), second.payments.reconcile()]);
-    expect(first.statusCalls.length + second.statusCalls.length).toBe(2);
+    // Both may ask the gateway, or one may find the other already settling it: either way, one
+    // capture. (Which happens depends on timing; on a loaded machine it was one call.)
+    const asked = first.statusCalls.length + second.statusCalls.length;
+    expect(asked).toBeGreaterThanOrEqual(1);
+    expect(asked).toBeLessThanOrEqual(2);
     expect([...first.captures, ...second.captures]).toEqual([reference]);
     expect([...first.paid, ...second.paid]).toEqual([order.id]);
     expect(await orderStatus(order)).toBe("paid");
