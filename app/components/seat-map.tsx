@@ -20,11 +20,13 @@ import {
   type SeatMark,
 } from "~/ticketing/seat-map-view";
 
-// The seat map: one real checkbox per seat (name="seat", value = seat id) inside the page's form,
-// so choosing seats works without script. Script adds arrow-key movement, one tab stop per part of
+// The seat map: one real checkbox per seat the buyer can choose (name="seat", value = seat id),
+// named by a real <label>, inside the page's form, so choosing seats works without script and in
+// text browsers. Script adds arrow-key movement, one tab stop per part of
 // the house, zoom, and a line naming the seat under the pointer. The view is compact (see
 // seat-map-view.ts), so the big houses stay small in the page; so is the markup: a seat is a
-// single <input>, drawn by CSS from its class and its --x/--y position.
+// single <input> (or <span>, when nobody can choose it) drawn by CSS from its class and its --x/--y
+// position, and its name.
 
 const MARK_CLASS: Record<SeatMark, string> = {
   wheelchair: "w",
@@ -117,7 +119,6 @@ function SeatMapSections({ view }: { view: SeatMapView }) {
     ([mark, flag]) => [flag, `, ${t(`seatMap.marks.${mark}`)}`, ` ${MARK_CLASS[mark]}`] as const,
   );
   const notes = view.notes.map((note) => `, ${t("seatMap.restrictedViewNote", { note })}`);
-  const unavailable = `, ${t("seatMap.unavailable")}`;
   // One translation per row, not per seat: the big houses have thousands of seats.
   const SEAT = "\u0000";
   const seated = seatedSections(view);
@@ -165,23 +166,28 @@ function SeatMapSections({ view }: { view: SeatMapView }) {
                         name += notes[note];
                         className += " v";
                       }
-                      if (!selectable) {
-                        name += unavailable;
-                        className += state === TAKEN ? " t" : state === LOCKED ? " l" : " f";
-                      }
                       const style: Style = { "--x": x, "--y": y - section.top };
+                      // A seat nobody can choose now (taken, outside the filter, restricted) is drawn
+                      // but is no control: a text browser or screen reader meets only the seats on
+                      // offer, not 2,000 taken ones in a nearly sold-out house (decision 0018).
+                      if (!selectable) {
+                        className += state === TAKEN ? " t" : state === LOCKED ? " l" : " f";
+                        return <span key={id} className={className} style={style} aria-hidden="true" />;
+                      }
+                      // A real <label>, not aria-label: text browsers show it, screen readers read it,
+                      // and CSS keeps it out of sight beside the drawn seat.
                       return (
-                        <input
-                          key={id}
-                          type="checkbox"
-                          name="seat"
-                          value={id}
-                          aria-label={name}
-                          className={className}
-                          style={style}
-                          disabled={!selectable}
-                          defaultChecked={state === MINE}
-                        />
+                        <label key={id}>
+                          <input
+                            type="checkbox"
+                            name="seat"
+                            value={id}
+                            className={className}
+                            style={style}
+                            defaultChecked={state === MINE}
+                          />
+                          <span>{name}</span>
+                        </label>
                       );
                     })}
                   </div>
@@ -323,7 +329,10 @@ export function SeatMap({ view, onToggle, legend = true }: SeatMapProps) {
       const section = sectionOf.get(Number(input.value));
       for (const row of rows) {
         if (row.section !== section) continue;
-        for (const seat of row.seats) inputs.get(seat.id)!.tabIndex = seat.id === Number(input.value) ? 0 : -1;
+        for (const seat of row.seats) {
+          const box = inputs.get(seat.id);
+          if (box) box.tabIndex = seat.id === Number(input.value) ? 0 : -1;
+        }
       }
     };
     const onKeyDown = (event: KeyboardEvent) => {
@@ -342,11 +351,11 @@ export function SeatMap({ view, onToggle, legend = true }: SeatMapProps) {
       const input = seatFrom(event.target);
       if (!input) return;
       makeStop(input);
-      setPointed(input.getAttribute("aria-label") ?? "");
+      setPointed(input.labels?.[0]?.textContent ?? "");
     };
     const onPointerOver = (event: MouseEvent) => {
       const input = seatFrom(event.target);
-      if (input) setPointed(input.getAttribute("aria-label") ?? "");
+      if (input) setPointed(input.labels?.[0]?.textContent ?? "");
     };
     const onChange = (event: Event) => {
       const input = seatFrom(event.target);

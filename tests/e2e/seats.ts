@@ -36,7 +36,7 @@ export async function freeSeats(page: Page, section: string, count: number, java
     .evaluateAll(
       (inputs, prefix) =>
         inputs
-          .map((input) => input.getAttribute("aria-label") ?? "")
+          .map((input) => (input as HTMLInputElement).labels?.[0]?.textContent ?? "")
           .filter((name) => name.startsWith(prefix) && name.split(", ").length === 4),
       `${section}, row `,
     );
@@ -49,7 +49,7 @@ export async function freeSeats(page: Page, section: string, count: number, java
 
 /** "Stalls, row F, seat 12, £65.00" → "Stalls, row F, seat 12" */
 export const seatName = async (box: ReturnType<Page["getByRole"]>) =>
-  ((await box.getAttribute("aria-label")) ?? "").split(", ").slice(0, 3).join(", ");
+  (await box.evaluate((input: HTMLInputElement) => input.labels?.[0]?.textContent ?? "")).split(", ").slice(0, 3).join(", ");
 
 /** Ticks seats and reserves them: with script each tick reserves at once; without, the button does. */
 export async function reserveSeats(page: Page, javaScriptEnabled: boolean, seats: ReturnType<Page["getByRole"]>[]) {

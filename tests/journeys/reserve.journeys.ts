@@ -47,7 +47,7 @@ const MINUTE = 60_000;
 /** The accessible names of free, unmarked seats in a part of the house ("Stalls, row F, seat 12, £65.00"). */
 function freeSeats(buyer: HtmlDriver, section: string, count: number, offset = 0) {
   const names = [...buyer.document.querySelectorAll<HTMLInputElement>('input[name="seat"]:not([disabled])')]
-    .map((input) => input.getAttribute("aria-label") ?? "")
+    .map((input) => input.labels?.[0]?.textContent ?? "")
     .filter((name) => name.startsWith(`${section}, row `) && name.split(", ").length === 4);
   const chosen = names.slice(offset, offset + count);
   expect(chosen).toHaveLength(count);

@@ -59,6 +59,9 @@ export async function startServer(
   options.adjust?.(services);
   const app = createServerApp({ build, services, logger: options.logger ?? createLogger("silent"), root: ROOT });
   const server = app.listen(0, "127.0.0.1");
+  // A test may spend longer than Node's 5 s between two requests (checking a big page): the
+  // client would then reuse a connection the server is closing, and read ECONNRESET.
+  server.keepAliveTimeout = 120_000;
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));
   const { port } = server.address() as AddressInfo;
   return {

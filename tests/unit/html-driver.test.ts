@@ -50,6 +50,9 @@ const PAGES: Record<string, string> = {
   "/aria-only": page(
     `<form method="post" action="/echo"><input name="q" aria-label="Search"><button>Go</button></form>`,
   ),
+  "/two-labels": page(
+    `<form method="post" action="/echo"><label for="q">Search</label><label for="q">Find</label><input id="q" name="q"><button>Go</button></form>`,
+  ),
   "/nul": page(`<p>Bad\u0000byte</p>`),
   "/no-alt": page(`<p><img src="/x.png"></p>`),
   "/stray-end-tag": page(`<p>Text</p></p>`),
@@ -249,6 +252,12 @@ describe("html driver", () => {
       // Known on other pages is not known here.
       const elsewhere = driver({ known: [{ ...known[0]!, page: /^\/tickets\// }] });
       await expect(elsewhere.open("/aria-only")).rejects.toThrow(/\[labels\]/);
+    });
+
+    it("fails a control with two labels (in place of axe's slow rule for it)", async () => {
+      await expect(driver({ skip: ["vnu"] }).open("/two-labels")).rejects.toThrow(
+        /\[labels\] \/two-labels: form control with more than one <label>.*input#q/,
+      );
     });
 
     it("fails a NUL byte in the response", async () => {
