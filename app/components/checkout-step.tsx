@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import { Link, isRouteErrorResponse, useLocation, useRouteError } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { SummaryView } from "~/checkout/summary";
+import { ErrorExplanation, errorKind } from "./error-page";
 import { ErrorSummary, type SummaryError } from "./error-summary";
 import { formatMoney } from "./format";
 import { PostForm } from "./post-form";
@@ -134,9 +135,12 @@ const isEmptyCheckout = (error: unknown) => isRouteErrorResponse(error) && error
 
 /** The heading (and so the title) of a step's error page: see CheckoutStepBoundary. */
 export const stepErrorTitleKey = (error: unknown) =>
-  isEmptyCheckout(error) ? "checkout.title" : "errors.serverError.title";
+  isEmptyCheckout(error) ? "checkout.title" : `errors.${errorKind(error)}.title`;
 
-/** Any step's page when there is nothing to check out (the guard's 404) or something failed. */
+/**
+ * Any step's page when there is nothing to check out (the guard's 404), a form was refused (an
+ * expired form, cookies refused: each says what happened and what to do), or something failed.
+ */
 export function CheckoutStepBoundary() {
   const { t } = useTranslation();
   const error = useRouteError();
@@ -144,7 +148,11 @@ export function CheckoutStepBoundary() {
   return (
     <div className="checkout-step">
       <h1>{t(stepErrorTitleKey(error))}</h1>
-      <p className="empty-state">{t(empty ? "checkout.emptyBasket" : "errors.serverError.message")}</p>
+      {empty ? (
+        <p className="empty-state">{t("checkout.emptyBasket")}</p>
+      ) : (
+        <ErrorExplanation kind={errorKind(error)} />
+      )}
       <p>
         <Link to="/">{t("checkout.browseLink")}</Link>
       </p>

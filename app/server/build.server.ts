@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, ServerBuild } from "@remix-run/node";
 import { modeOfRouteId, type RoutingMode } from "~/routing/route-table.js";
+import { REFUSED_FORM } from "./refusals";
 
 type ServerRoute = ServerBuild["routes"][string];
 
@@ -40,9 +41,6 @@ export function prepareBuild(
  * few hundred.
  */
 export const FORM_BODY_LIMIT = 64 * 1024;
-
-/** Why a form was refused before its route saw it; the root error boundary explains each. */
-export const REFUSED_FORM = { crossSite: "crossSite", tooLarge: "tooLarge" } as const;
 
 function guardActions(
   route: ServerRoute,

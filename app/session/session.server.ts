@@ -2,6 +2,7 @@ import { createCookie, createCookieSessionStorage, type Cookie, type Session } f
 import { CSRF, CSRFError } from "remix-utils/csrf/server";
 import type { Config } from "~/config/env.server";
 import type { ForcedVariations } from "~/experiments/experiments";
+import { REFUSED_FORM } from "~/server/refusals";
 import { DEFAULT_AUTH_POLICY } from "~/services/auth.server";
 
 export interface Attribution {
@@ -21,6 +22,8 @@ export interface SessionData {
 export type BuyerSession = Session<SessionData>;
 
 const YEAR_SECONDS = 60 * 60 * 24 * 365;
+/** The form field that carries the CSRF token (AuthenticityTokenInput's default name). */
+const CSRF_FIELD = "csrf";
 const AUTH_DAYS = DEFAULT_AUTH_POLICY.sessionDays;
 
 /**
@@ -39,7 +42,7 @@ export function createSessionService(config: Config) {
   });
   const csrf = new CSRF({
     cookie: createCookie(`${hostPrefix}csrf`, { ...base, httpOnly: true }),
-    formDataKey: "csrf",
+    formDataKey: CSRF_FIELD,
   });
   const languageCookie: Cookie = createCookie("lng", { ...base, secrets: undefined, maxAge: YEAR_SECONDS });
   const themeCookie: Cookie = createCookie("theme", { ...base, secrets: undefined, maxAge: YEAR_SECONDS });
@@ -80,6 +83,12 @@ export function createSessionService(config: Config) {
       try {
         await csrf.validate(request);
       } catch (error) {
+        // Our own form (it carries a token) without the cookie that goes with it: the browser
+        // refuses cookies, or has dropped them. Saying "the form expired" would send the buyer
+        // round the same loop; the page says cookies are needed and how to allow them.
+        if (error instanceof CSRFError && error.code === "missing_token_in_cookie" && (await carriesToken(request))) {
+          throw new Response(REFUSED_FORM.noCookies, { status: 403, statusText: "Forbidden" });
+        }
         // A body that is not a form at all (JSON, garbage) has no token either.
         if (error instanceof CSRFError || error instanceof TypeError) {
           throw new Response(null, { status: 403, statusText: "Forbidden" });
@@ -88,6 +97,16 @@ export function createSessionService(config: Config) {
       }
     },
   };
+}
+
+/** Whether the body is a form holding a CSRF token (read from a clone: the action reads it too). */
+async function carriesToken(request: Request): Promise<boolean> {
+  try {
+    const token = (await request.clone().formData()).get(CSRF_FIELD);
+    return typeof token === "string" && token !== "";
+  } catch {
+    return false;
+  }
 }
 
 export type SessionService = ReturnType<typeof createSessionService>;

@@ -49,7 +49,10 @@ export async function freeSeats(page: Page, section: string, count: number, java
 
 /** "Stalls, row F, seat 12, £65.00" → "Stalls, row F, seat 12" */
 export const seatName = async (box: ReturnType<Page["getByRole"]>) =>
-  (await box.evaluate((input: HTMLInputElement) => input.labels?.[0]?.textContent ?? "")).split(", ").slice(0, 3).join(", ");
+  (await box.evaluate((input: HTMLInputElement) => input.labels?.[0]?.textContent ?? ""))
+    .split(", ")
+    .slice(0, 3)
+    .join(", ");
 
 /** Ticks seats and reserves them: with script each tick reserves at once; without, the button does. */
 export async function reserveSeats(page: Page, javaScriptEnabled: boolean, seats: ReturnType<Page["getByRole"]>[]) {

@@ -601,7 +601,9 @@ describe("browsing without script", () => {
     expect(buyer.document.querySelectorAll(".seat-map__plan .s.t").length).toBeGreaterThan(900 * 0.8);
     for (const box of boxes) {
       expect(box.hasAttribute("aria-label")).toBe(false);
-      expect(box.labels?.[0]?.textContent).toMatch(/^[A-Za-z ]+, (row [A-Z0-9]+|[A-Za-z ]+), seat \d+, £\d+\.\d\d(, .+)?$/);
+      expect(box.labels?.[0]?.textContent).toMatch(
+        /^[A-Za-z ]+, (row [A-Z0-9]+|[A-Za-z ]+), seat \d+, £\d+\.\d\d(, .+)?$/,
+      );
     }
   });
 

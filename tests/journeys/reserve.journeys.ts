@@ -22,6 +22,8 @@ const PROFILES = [
     wheelchair: { section: "Stalls", row: "R", space: 1, companion: 2 },
     standing: "/shows/northern-static/foundry-hall/calendar",
     currency: "£",
+    basketWord: "basket",
+    browseLink: "Find a show",
     // Holds made at DEMO_NOW (12:00 UTC) end 15 minutes later, told in the venue's time zone.
     heldUntil: { first: "12:15", extended: "12:25" },
   },
@@ -38,6 +40,8 @@ const PROFILES = [
     wheelchair: { section: "Balcony", row: "A", space: 40, companion: 39 },
     standing: "/shows/the-velvet-hours/foundry-hall/calendar",
     currency: "$",
+    basketWord: "cart",
+    browseLink: "Find a show",
     heldUntil: { first: "6:15 AM", extended: "6:25 AM" },
   },
 ];
@@ -127,6 +131,46 @@ export function reserveJourneys(language: (typeof PROFILES)[number]["language"])
       expect(timer(buyer)).toBe("11:30");
       expect(buyer.text()).toContain(`Your seats are held until ${profile.heldUntil.extended}.`);
       expect(buyer.text()).not.toContain("Your seats will be released in less than 2 minutes.");
+    });
+
+    it("a browser that refuses cookies is told booking needs them and how to allow them, however often it tries", async () => {
+      const buyer = demoBuyer(server, profile.language, { cookies: false });
+      const tickets = await goodPerformance(buyer, profile.seats.calendar, 3);
+      const [seat] = freeSeats(buyer, profile.section, 1, 4);
+      for (let attempt = 0; attempt < 2; attempt += 1) {
+        buyer.check(seat!);
+        await buyer.press("Reserve selected seats");
+        expect(buyer.status).toBe(403);
+        expect(buyer.document.title).toMatch(/^Cookies are needed to book – /);
+        getByRole(buyer.document.body, "heading", { level: 1, name: "Cookies are needed to book" });
+        expect(buyer.text()).toContain(
+          `We need cookies to hold your seats and keep your ${profile.basketWord} while you book.`,
+        );
+        expect(buyer.text()).toContain("allow cookies for this site");
+        expect(buyer.text()).not.toContain("This form has expired");
+        // Reloading the page and trying again, as the page says, meets the same words, not a loop of others.
+        await buyer.open(tickets);
+      }
+      // Nothing was held.
+      expect(seatIsFree(buyer, seatOf(seat!))).toBe(true);
+    });
+
+    it("a checkout form sent after the browser dropped its cookies says what happened and what to do", async () => {
+      const buyer = buyerFor();
+      await goodPerformance(buyer, profile.seats.calendar, 3);
+      await reserve(buyer, freeSeats(buyer, profile.section, 1, 6));
+      if (buyer.document.body.textContent?.includes(profile.acknowledge.box)) buyer.check(profile.acknowledge.box);
+      await buyer.press("Continue");
+      expect(pathOf(buyer)).toBe("/checkout/extras");
+      // The buyer clears the site's cookies (or a browser drops them) with the page still open.
+      for (const name of ["session", "csrf", "basket"]) buyer.setCookie(`${name}=; Path=/; Max-Age=0`);
+      await buyer.press("Continue");
+      expect(buyer.status).toBe(403);
+      // Was titled "Internal server issue", which said neither.
+      expect(buyer.document.title).toMatch(/^Cookies are needed to book – /);
+      getByRole(buyer.document.body, "heading", { level: 1, name: "Cookies are needed to book" });
+      expect(buyer.text()).toContain("Then go back, reload the page and try again.");
+      getByRole(buyer.document.body, "link", { name: profile.browseLink });
     });
 
     it("an expired hold says Session expired, and Reselect seats starts again with the seat free", async () => {

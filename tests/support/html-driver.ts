@@ -93,6 +93,8 @@ export interface DriverOptions {
   known?: readonly KnownFinding[];
   /** The browser's clock, for cookie expiry. */
   now?: () => number;
+  /** false: a browser set to refuse cookies, which keeps none the site sets. */
+  cookies?: boolean;
 }
 
 interface StoredCookie {
@@ -133,7 +135,7 @@ export class HtmlDriver {
 
   constructor(origin: string, options: DriverOptions) {
     this.origin = new URL(origin).origin;
-    this.options = { language: "en-GB", skip: [], known: KNOWN_FINDINGS, now: Date.now, ...options };
+    this.options = { language: "en-GB", skip: [], known: KNOWN_FINDINGS, now: Date.now, cookies: true, ...options };
   }
 
   get document(): Document {
@@ -463,6 +465,7 @@ export class HtmlDriver {
   }
 
   private keepCookies(response: Response, url: URL) {
+    if (this.options.cookies === false) return;
     const now = this.options.now();
     for (const header of response.headers.getSetCookie()) {
       const [pair, ...attributes] = header.split(";");
@@ -538,7 +541,10 @@ export class HtmlDriver {
     window.eval(AXE_SOURCE);
     const options: RunOptions = {
       rules: Object.fromEntries(
-        [...LAYOUT_RULES, ...(skip.has("labels") ? [] : DONE_BY_LABELS_CHECK)].map((rule) => [rule, { enabled: false }]),
+        [...LAYOUT_RULES, ...(skip.has("labels") ? [] : DONE_BY_LABELS_CHECK)].map((rule) => [
+          rule,
+          { enabled: false },
+        ]),
       ),
       resultTypes: ["violations"],
     };
@@ -647,7 +653,12 @@ export function unlabelledControls(document: Document, page: string): Finding[] 
   for (const control of controls) {
     // Screen readers disagree on which of two labels to read (axe's form-field-multiple-labels).
     if ((labels.get(control) ?? 0) > 1) {
-      found.push({ check: "labels", message: "form control with more than one <label>", page, where: describe(control) });
+      found.push({
+        check: "labels",
+        message: "form control with more than one <label>",
+        page,
+        where: describe(control),
+      });
     }
     if (labelled.has(control)) continue;
     const ariaLabel = control.getAttribute("aria-label");

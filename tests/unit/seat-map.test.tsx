@@ -162,12 +162,19 @@ describe("the seat map", () => {
       expect(box.labels).toHaveLength(1);
       expect(box.labels![0]!.contains(box)).toBe(true);
     }
-    expect((seatBox("Stalls, row A, seat 3, £68.00") as HTMLInputElement).labels![0]!.textContent).toBe("Stalls, row A, seat 3, £68.00");
+    expect((seatBox("Stalls, row A, seat 3, £68.00") as HTMLInputElement).labels![0]!.textContent).toBe(
+      "Stalls, row A, seat 3, £68.00",
+    );
   });
 
   it("draws taken, locked and filtered-out seats but offers them as no control", () => {
     const { container } = render(withI18n(<SeatMap view={makeView({ 121: FILTERED, 201: FILTERED })} />));
-    for (const name of [/^Stalls, row A, seat 4,/, /^Stalls, row A, seat 1,/, /^Stalls, row B, seat 1,/, /^Circle, row A, seat 1,/]) {
+    for (const name of [
+      /^Stalls, row A, seat 4,/,
+      /^Stalls, row A, seat 1,/,
+      /^Stalls, row B, seat 1,/,
+      /^Circle, row A, seat 1,/,
+    ]) {
       expect(screen.queryByRole("checkbox", { name })).toBeNull();
     }
     const drawn = [...container.querySelectorAll<HTMLElement>(".seat-map__plan span.s")];
