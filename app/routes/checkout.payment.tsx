@@ -235,9 +235,15 @@ export default function Payment() {
   const formError = result && "form" in result ? result : undefined;
   const money = (amount: number) => formatMoney(amount, currency, i18n.language);
   const now = new Date();
+  const cardOffered = methods.includes("card");
   const [payForm, payFields] = useForm({
     id: "pay",
     lastResult: actionData?.intent === "pay" || actionData?.intent === null ? replied : undefined,
+    // The card form is what the buyer sees and fills in, so the card is the method until they
+    // choose another: a buyer who types their card and presses Pay is not refused for want of a
+    // tick (in a text browser or any other). A form sent with no method still gets the spec's
+    // "Please select a payment method".
+    defaultValue: cardOffered ? { method: "card" } : undefined,
     onValidate: ({ formData }) =>
       parseWithZod(formData, { schema: payFormSchema({ methods, brands, now, free: toPay === 0 }) }),
     shouldValidate: "onSubmit",
@@ -363,32 +369,34 @@ export default function Payment() {
                     { value: "paypal", label: t("payment.paypal"), hint: t("payment.paypalHint") },
                   ].filter((option) => methods.includes(option.value as PayMethod))}
                 />
-                <fieldset className="card-details">
-                  <legend>{t("payment.card")}</legend>
-                  <p className="hint">{t("payment.secure")}</p>
-                  <TextField
-                    field={payFields.cardNumber}
-                    label={t("payment.cardNumber")}
-                    autoComplete="cc-number"
-                    inputMode="numeric"
-                    keepValue={false}
-                  />
-                  <TextField field={payFields.cardOwner} label={t("payment.cardOwner")} autoComplete="cc-name" />
-                  <TextField
-                    field={payFields.expiry}
-                    label={t("payment.expiry")}
-                    hint={t("payment.expiryHint")}
-                    autoComplete="cc-exp"
-                  />
-                  <TextField
-                    field={payFields.cvv}
-                    label={t("payment.cvv")}
-                    hint={t("payment.cvvHint")}
-                    autoComplete="cc-csc"
-                    inputMode="numeric"
-                    keepValue={false}
-                  />
-                </fieldset>
+                {cardOffered ? (
+                  <fieldset className="card-details">
+                    <legend>{t("payment.card")}</legend>
+                    <p className="hint">{t("payment.secure")}</p>
+                    <TextField
+                      field={payFields.cardNumber}
+                      label={t("payment.cardNumber")}
+                      autoComplete="cc-number"
+                      inputMode="numeric"
+                      keepValue={false}
+                    />
+                    <TextField field={payFields.cardOwner} label={t("payment.cardOwner")} autoComplete="cc-name" />
+                    <TextField
+                      field={payFields.expiry}
+                      label={t("payment.expiry")}
+                      hint={t("payment.expiryHint")}
+                      autoComplete="cc-exp"
+                    />
+                    <TextField
+                      field={payFields.cvv}
+                      label={t("payment.cvv")}
+                      hint={t("payment.cvvHint")}
+                      autoComplete="cc-csc"
+                      inputMode="numeric"
+                      keepValue={false}
+                    />
+                  </fieldset>
+                ) : null}
               </>
             ) : (
               <input type="hidden" name="method" value="voucher" />
