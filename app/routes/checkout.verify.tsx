@@ -11,18 +11,21 @@ import type { ClientEvent } from "~/tracking/events";
 // /checkout/verify: where a payment is while it is neither paid nor failed. The buyer comes here
 // after Pay when the gateway has not answered at once, on the way to and back from a step at the
 // gateway (device data, 3-D Secure challenge, PayPal approval), and when the answer took too long.
-// Without script the waiting page refreshes itself and has a Check again button; with script it
-// checks in the background and rotates its messages.
+// Without script the waiting page refreshes itself and has a Check again button, and a link that
+// stops the refreshing (WCAG 2.2.1: a time limit the buyer can turn off; decision 0019); with
+// script it checks in the background and rotates its messages.
 
 /** Seconds after which the waiting message moves to its second and third stage. */
 const STAGES = [0, 5, 15];
 const REFRESH_SECONDS = 3;
+/** ?refresh=off: the buyer has asked the page to stop reloading itself. */
+const REFRESH_OFF = { name: "refresh", value: "off" } as const;
 
 export const handle = {
   titleKey: "processing.title",
   // Only while waiting: the root puts it in the head, in a <noscript>, where HTML allows it.
-  noscriptRefreshSeconds: (data: { view?: string } | undefined) =>
-    data?.view === "processing" ? REFRESH_SECONDS : undefined,
+  noscriptRefreshSeconds: (data: { view?: string; autoRefresh?: boolean } | undefined) =>
+    data?.view === "processing" && data.autoRefresh ? REFRESH_SECONDS : undefined,
 };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -53,10 +56,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   }
   const elapsed = Math.max(0, (context.clock.now().getTime() - new Date(state.startedAt).getTime()) / 1000);
   const stage = STAGES.filter((start) => elapsed >= start).length;
-  return { view: "processing" as const, stage, elapsed, trackedEvents: [] as ClientEvent[] };
+  const autoRefresh = url.searchParams.get(REFRESH_OFF.name) !== REFRESH_OFF.value;
+  return { view: "processing" as const, stage, elapsed, autoRefresh, trackedEvents: [] as ClientEvent[] };
 }
 
-function Processing({ stage: serverStage }: { stage: number }) {
+function Processing({ stage: serverStage, autoRefresh }: { stage: number; autoRefresh: boolean }) {
   const { t } = useTranslation();
   const revalidator = useRevalidator();
   const [stage, setStage] = useState(serverStage);
@@ -77,9 +81,17 @@ function Processing({ stage: serverStage }: { stage: number }) {
         {t(`processing.stage${Math.min(stage, 3)}`)}
       </p>
       <noscript>
-        <p>{t("processing.autoRefresh")}</p>
+        {autoRefresh ? (
+          <p>
+            {t("processing.autoRefresh")}{" "}
+            <a href={`/checkout/verify?${REFRESH_OFF.name}=${REFRESH_OFF.value}`}>{t("processing.stopRefresh")}</a>
+          </p>
+        ) : (
+          <p>{t("processing.refreshStopped")}</p>
+        )}
       </noscript>
       <Form method="get" action="/checkout/verify">
+        {autoRefresh ? null : <input type="hidden" name={REFRESH_OFF.name} value={REFRESH_OFF.value} />}
         <button type="submit" className="button button--secondary">
           {t("processing.checkAgain")}
         </button>
@@ -140,7 +152,11 @@ export default function Verify() {
   return (
     <>
       <h1>{t("processing.title")}</h1>
-      {data.view === "action" ? <GatewayStep action={data.action} /> : <Processing stage={data.stage} />}
+      {data.view === "action" ? (
+        <GatewayStep action={data.action} />
+      ) : (
+        <Processing stage={data.stage} autoRefresh={data.autoRefresh} />
+      )}
     </>
   );
 }

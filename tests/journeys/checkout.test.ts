@@ -350,9 +350,16 @@ describe("checkout without script", () => {
       expect(buyer.metaRefresh).not.toBeNull();
       await buyer.refresh();
       expect(h1(buyer)).toBe("Processing your payment");
-      // The page decides by the server's clock: past PAYMENT_TIMEOUT_SECONDS, the next refresh says so.
+      // The reloading is a time limit the buyer can turn off (WCAG 2.2.1), and Check again keeps it off.
+      await buyer.follow("Stop checking by itself");
+      expect(buyer.metaRefresh).toBeNull();
+      expect(buyer.text()).toContain("This page no longer checks by itself. Press Check again when you are ready.");
+      await buyer.press("Check again");
+      expect(h1(buyer)).toBe("Processing your payment");
+      expect(buyer.metaRefresh).toBeNull();
+      // The page decides by the server's clock: past PAYMENT_TIMEOUT_SECONDS, the next check says so.
       server.clock.advance(PAST_PAYMENT_TIMEOUT_MS);
-      await buyer.refresh();
+      await buyer.press("Check again");
       expect(pathOf(buyer)).toBe("/checkout/verify");
       expect(has(buyer, "Your payment has timed out.")).toBe(true);
       expect(buyer.text()).toMatch(/within 10 minutes/);

@@ -63,8 +63,9 @@ export interface KnownFinding {
  * a new finding of the same check still fails.
  */
 export const KNOWN_FINDINGS: readonly KnownFinding[] = [
-  // Issue 16: the waiting page refreshes itself without script every 3 seconds, which axe reads
-  // as a timed refresh (WCAG 2.2.1). Whether a waiting page may do so is that issue's to decide.
+  // The waiting page refreshes itself without script every 3 seconds, which axe reads as a timed
+  // refresh (WCAG 2.2.1). It offers a link that turns the refreshing off, which axe cannot see:
+  // decision 0019.
   { check: "axe", message: "meta-refresh", page: /^\/checkout\/verify/ },
 ];
 
