@@ -175,9 +175,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
           {children}
         </main>
         <SiteFooter />
-        <div id="loading-status" className="loading-status" role="status" hidden>
-          {t("frame.loading")}
-        </div>
+        {/* Empty until the loader shows it: text browsers ignore `hidden` and would say "Loading"
+            on every page for ever. The words wait in an attribute, which nothing displays. */}
+        <div id="loading-status" className="loading-status" role="status" data-text={t("frame.loading")} hidden />
         <script nonce={nonce} dangerouslySetInnerHTML={{ __html: POLYFILL_LOADER }} />
         {root ? (
           <script

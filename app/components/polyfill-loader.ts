@@ -16,7 +16,7 @@ if(!String.prototype.padStart)m.push("String.prototype.padStart");
 if(typeof URLSearchParams==="undefined")m.push("URLSearchParams");
 function ready(){w.__polyfillsReady=true;if(w.__onPolyfillsReady)w.__onPolyfillsReady();}
 if(!m.length){ready();return;}
-var s=document.getElementById("loading-status");if(s)s.hidden=false;
+var s=document.getElementById("loading-status");if(s){s.appendChild(document.createTextNode(s.getAttribute("data-text")));s.hidden=false;}
 function load(){
 var e=document.createElement("script");
 e.src="/polyfills.js?features="+encodeURIComponent(m.join(","));

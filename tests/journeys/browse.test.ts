@@ -140,6 +140,9 @@ describe("browsing without script", () => {
       expect(titleOf(buyer)).toBe("What's on – Box Office");
       expect(html(buyer).lang).toBe(language);
       page(buyer).getByRole("heading", { level: 1, name: "What's on" });
+      // Text browsers ignore `hidden`: nothing hidden may hold words a page does not mean
+      // (the polyfill loader's "Loading" once stood at the foot of every page in lynx).
+      for (const hidden of buyer.document.querySelectorAll("body [hidden]")) expect(words(hidden.textContent)).toBe("");
       expect(
         page(buyer)
           .getAllByRole("heading", { level: 2 })
