@@ -66,8 +66,8 @@ describe("choosing tickets", () => {
     const buyer = buyerBrowser(server.url);
     const before = await (await buyer.get(page(onSale))).text();
     // Band A is £65 face value + £3 booking fee, Band B £45 + £2.50, standing £25 + £2.
-    expect(before).toContain('aria-label="Stalls, row A, seat 5, £68.00"');
-    expect(before).toContain('aria-label="Stalls, row B, seat 5, £47.50"');
+    expect(before).toContain("<span>Stalls, row A, seat 5, £68.00</span>");
+    expect(before).toContain("<span>Stalls, row B, seat 5, £47.50</span>");
     expect(before).toContain("Band A: £68.00");
     expect(before).toContain("Standing, £27.00 each");
     expect(before).not.toContain("£65.00");

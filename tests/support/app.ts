@@ -68,7 +68,13 @@ export async function startServer(
     url: (path: string) => `http://127.0.0.1:${port}${path}`,
     services,
     close: async () => {
-      await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
+      const closed = new Promise<void>((resolve, reject) =>
+        server.close((error) => (error ? reject(error) : resolve())),
+      );
+      // Kept-alive connections (some with a response body the test never read) would otherwise
+      // hold the server open for keepAliveTimeout: the tests are over, so they all go.
+      server.closeAllConnections();
+      await closed;
       await services.close();
     },
   };
