@@ -185,9 +185,18 @@ async function bench(dialect: DialectName) {
   }
 }
 
+// `npm run bench -- pages` runs only the page budgets (JavaScript weight, seat map, throughput):
+// the part a front-end change moves, without the engine race and the purchase load.
+const only = process.argv[2];
+if (only !== undefined && only !== "pages") {
+  console.error(`bench: unknown part "${only}"; the only part that runs alone is "pages"`);
+  process.exit(1);
+}
 requireBuild(root);
-await bench("sqlite");
-if (await postgresReachable(POSTGRES_URL)) await bench("postgres");
-else console.log(`postgres: not reachable at ${POSTGRES_URL}; skipped`);
+if (only !== "pages") {
+  await bench("sqlite");
+  if (await postgresReachable(POSTGRES_URL)) await bench("postgres");
+  else console.log(`postgres: not reachable at ${POSTGRES_URL}; skipped`);
+}
 await benchPages(root);
-await benchPurchase(root);
+if (only !== "pages") await benchPurchase(root);
