@@ -56,6 +56,11 @@ export interface SeatMapProps {
   onToggle?: (seatId: number, checked: boolean, sponsored: boolean) => void;
   /** Draw the key above the map (default); false when the page places <SeatMapLegend> itself. */
   legend?: boolean;
+  /**
+   * Ticks the buyer made that the page has not sent yet (one submission is on its way): shown as
+   * the buyer left them when the server's word on the seats arrives, not undone by it.
+   */
+  waiting?: { readonly current: ReadonlyMap<number, { checked: boolean }> };
 }
 
 interface NavRow {
@@ -262,7 +267,7 @@ export function SeatMapLegend({ view }: { view: SeatMapView }) {
   );
 }
 
-export function SeatMap({ view, onToggle, legend = true }: SeatMapProps) {
+export function SeatMap({ view, onToggle, legend = true, waiting }: SeatMapProps) {
   const { t } = useTranslation();
   const hydrated = useHydrated();
   const rootRef = useRef<HTMLDivElement>(null);
@@ -302,7 +307,7 @@ export function SeatMap({ view, onToggle, legend = true }: SeatMapProps) {
         for (const seat of seats) if ((seat[5] & STATE_MASK) === MINE) checked.add(seat[0]);
       }
     }
-    for (const [id, input] of inputs) input.checked = checked.has(id);
+    for (const [id, input] of inputs) input.checked = waiting?.current.get(id)?.checked ?? checked.has(id);
 
     // One tab stop per part of the house (Tab leaves the map; arrow keys move within it): the
     // buyer's seat if they have one, else the seat that had the stop, else the first they can choose.
@@ -373,7 +378,7 @@ export function SeatMap({ view, onToggle, legend = true }: SeatMapProps) {
       root.removeEventListener("mouseover", onPointerOver);
       root.removeEventListener("change", onChange);
     };
-  }, [view, rows, sponsored]);
+  }, [view, rows, sponsored, waiting]);
 
   // The stage's centre is the middle of the map: start there, and zoom about what is in view.
   useEffect(() => {

@@ -14,6 +14,7 @@ import { HOLD_ACTION, HoldPanel, useHoldExpired } from "~/components/hold-panel"
 import { formatMoney } from "~/components/format";
 import { PostForm } from "~/components/post-form";
 import { RemovePromoLink } from "~/components/promo-removal";
+import { useSeatSubmissions } from "~/components/use-seat-submissions";
 import { SeatMap, SeatMapFilters } from "~/components/seat-map";
 import { PriceAndSectionFields } from "~/components/select-field";
 import { TicketChoices } from "~/components/ticket-choices";
@@ -247,11 +248,13 @@ export default function Tickets() {
   const money = (amount: number) => formatMoney(amount, currency, i18n.language);
   const phone = t("venue.supportPhone");
 
+  const seats = useSeatSubmissions(seatFetcher, seatForm, () => {
+    // The server refused: put the seats back as the server has them.
+    seatForm.current?.reset();
+  });
   useEffect(() => {
     if (seatFetcher.state !== "idle" || !seatFetcher.data) return;
     pushToDataLayer((seatFetcher.data as { trackedEvents?: ClientEvent[] }).trackedEvents);
-    // The server refused: put the seats back as the server has them.
-    seatForm.current?.reset();
   }, [seatFetcher.state, seatFetcher.data]);
 
   const summary: SummaryError[] = [
@@ -467,12 +470,8 @@ export default function Tickets() {
                 />
                 <SeatMap
                   view={view}
-                  onToggle={(seatId, checked, sponsored) => {
-                    if (!seatForm.current) return;
-                    const formData = new FormData(seatForm.current);
-                    if (sponsored && checked) formData.append("sponsored", String(seatId));
-                    seatFetcher.submit(formData, { method: "post" });
-                  }}
+                  waiting={seats.waiting}
+                  onToggle={(seatId, checked, sponsored) => seats.toggle(seatId, { checked, sponsored })}
                 />
                 <button type="submit" className="button button--primary">
                   {t("tickets.updateSeats")}

@@ -127,6 +127,41 @@ test("@js choosing another date asks, in a dialog, to empty the cart first", asy
   await expect(page.getByRole("checkbox", { name: new RegExp(`^${name},`) })).not.toBeChecked();
 });
 
+test("@js a seat ticked while the first tick is still on its way is held too", async ({ page, visit }) => {
+  const tickets = await firstPerformance(page, HARBOUR, true, "", 3);
+  await visit(tickets);
+  const [first, second] = await freeSeats(page, "Stalls", 2, true, 6);
+  const names = [await seatName(first!), await seatName(second!)];
+  // The first tick's answer is held back until the second tick has been made, so the second comes
+  // while the first is on its way (tests/unit/seat-submissions.test.tsx shows the order the page
+  // sends them in). Released by the test, not by a clock.
+  let release!: () => void;
+  const answered = new Promise<void>((resolve) => (release = resolve));
+  let posts = 0;
+  await page.route(
+    (url) => url.pathname === tickets,
+    async (route) => {
+      if (route.request().method() !== "POST") return route.continue();
+      posts += 1;
+      if (posts > 1) return route.continue();
+      const response = await route.fetch();
+      await answered;
+      await route.fulfill({ response });
+    },
+  );
+  const firstSent = page.waitForRequest((request) => request.method() === "POST");
+  await first!.check();
+  await firstSent;
+  await second!.check();
+  release();
+  const basket = page.getByRole("table", { name: "Your tickets" });
+  for (const name of names) await expect(basket).toContainText(name);
+  // The server holds both (not just this page's idea of them).
+  await page.unrouteAll({ behavior: "ignoreErrors" });
+  await page.reload();
+  for (const name of names) await expect(basket).toContainText(name);
+});
+
 test("@js the 2,341-seat map works from the keyboard alone, and passes axe", async ({ page, visit }) => {
   // The one test that opens the largest map: the Regent Palace, 2,341 seats.
   const tickets = await firstPerformance(page, "/shows/sunday-gala-concerts/regent-palace/calendar", true);
