@@ -5,6 +5,8 @@ import { mkdirSync, readdirSync, watch, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import postcss from "postcss";
+import postcssCustomProperties from "postcss-custom-properties";
 import * as sass from "sass";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -23,11 +25,17 @@ const POLYFILLS = {
   "url-search-params": "core-js/actual/url-search-params",
 };
 
-function buildThemes() {
+// Browsers without custom properties (IE 11, Opera Mini, old Android WebViews) drop every
+// declaration that reads one: each gets a literal copy before it, worked out from the theme's own
+// tokens on :root, which those browsers use and the others override (issue 16 item 7).
+const withFallbacks = postcss([postcssCustomProperties({ preserve: true })]);
+
+async function buildThemes() {
   mkdirSync(cssOut, { recursive: true });
   for (const file of readdirSync(themesDir).filter((name) => name.endsWith(".scss"))) {
     const { css } = sass.compile(join(themesDir, file), { style: "compressed" });
-    writeFileSync(join(cssOut, `${basename(file, ".scss")}.css`), css);
+    const { css: fallbacks } = await withFallbacks.process(css, { from: undefined });
+    writeFileSync(join(cssOut, `${basename(file, ".scss")}.css`), fallbacks);
   }
 }
 
@@ -49,14 +57,10 @@ async function buildPolyfills() {
   );
 }
 
-buildThemes();
+await buildThemes();
 if (process.argv.includes("--watch")) {
   watch(join(root, "styles"), { recursive: true }, () => {
-    try {
-      buildThemes();
-    } catch (error) {
-      console.error(error.message);
-    }
+    buildThemes().catch((error) => console.error(error.message));
   });
 } else {
   await buildPolyfills();
