@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import postcss, { type AtRule, type Declaration, type Rule } from "postcss";
+import postcss, { type AtRule, type Declaration, type Node, type Rule } from "postcss";
 import { describe, expect, it } from "vitest";
 
 // Browsers without CSS custom properties, max()/min()/clamp() (IE 11, Opera Mini, older Android
@@ -14,7 +14,11 @@ const MODERN = /var\(|(?<![a-z-])(max|min|clamp)\(/;
 
 const parse = (file: string) => postcss.parse(readFileSync(join(GENERATED, file), "utf8"));
 const supportsAbove = (node: Declaration): AtRule | undefined => {
-  for (let parent = node.parent; parent; parent = parent.parent) {
+  for (
+    let parent: Node | undefined = node.parent as Node | undefined;
+    parent;
+    parent = parent.parent as Node | undefined
+  ) {
     if (parent.type === "atrule" && (parent as AtRule).name === "supports") return parent as AtRule;
   }
   return undefined;
