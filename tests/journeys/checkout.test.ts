@@ -106,7 +106,9 @@ function orderNumber(buyer: HtmlDriver) {
 
 const has = (buyer: HtmlDriver, words: string) => buyer.text().includes(words);
 
-describe("checkout without script", () => {
+// A journey through a tickets page reads a seat map of hundreds of labelled seats, each visit a
+// few seconds of checks: more than vitest's 20 s default on two busy cores.
+describe("checkout without script", { timeout: 45_000 }, () => {
   let server: DemoServer;
 
   beforeAll(async () => {

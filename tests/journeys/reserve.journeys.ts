@@ -68,10 +68,15 @@ const alertText = (buyer: HtmlDriver) =>
   normalise([...buyer.document.querySelectorAll('[role="alert"]')].map((element) => element.textContent).join(" "));
 const normalise = (text: string | null | undefined) => (text ?? "").replace(/\s+/g, " ").trim();
 
-/** Whether the seat's box on the tickets page can be ticked, and is not. */
+/** Whether the seat's box on the tickets page can be ticked, and is not (a taken seat has no box). */
 function seatIsFree(buyer: HtmlDriver, seat: string) {
-  const box = getByRole(buyer.document.body, "checkbox", { name: new RegExp(`^${seat},`) }) as HTMLInputElement;
-  return !box.disabled && !box.checked;
+  // By the seats' own labels: asking testing-library for one box by name computes the name of
+  // every box on the map, over a second a call on these pages.
+  const label = [...buyer.document.querySelectorAll<HTMLLabelElement>(".seat-map__plan label")].find((candidate) =>
+    (candidate.textContent ?? "").startsWith(`${seat},`),
+  );
+  const box = label?.control as HTMLInputElement | null | undefined;
+  return box !== null && box !== undefined && !box.disabled && !box.checked;
 }
 
 /** Ticks the named seats and reserves them with the button after the map. */
@@ -88,7 +93,9 @@ async function reserve(buyer: HtmlDriver, names: string[]) {
  */
 export function reserveJourneys(language: (typeof PROFILES)[number]["language"]) {
   const profile = PROFILES.find((candidate) => candidate.language === language)!;
-  describe(`reserving without script, ${language}`, () => {
+  // Each journey reads seat maps of hundreds of labelled seats, a few seconds of checks a visit:
+  // more than vitest's 20 s default on two busy cores.
+  describe(`reserving without script, ${language}`, { timeout: 45_000 }, () => {
     let server: DemoServer;
 
     beforeAll(async () => {
