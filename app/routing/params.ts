@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { LEGAL_DOCUMENTS } from "~/legal";
 
 // Spec section 2: slugs are 1 to 255 of letters, digits and ! . + & -; a performance id is 36
 // characters of digits, letters A to F and hyphens; a date is a real day written YYYY-MM-DD.
@@ -12,6 +13,9 @@ export const isoDate = z
     const date = new Date(Date.UTC(year, month - 1, day));
     return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
   });
+
+/** One of the six legal documents' slugs. */
+export const legalDocument = z.enum(LEGAL_DOCUMENTS);
 
 export const notFound = () => new Response(null, { status: 404, statusText: "Not Found" });
 
