@@ -1,9 +1,9 @@
 import { RemixBrowser } from "@remix-run/react";
 import i18next from "i18next";
-import HttpBackend from "i18next-http-backend";
 import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { I18nextProvider, initReactI18next } from "react-i18next";
+import { fetchBackend } from "~/i18n/fetch-backend";
 import { COMMON_NS, FALLBACK_LANGUAGE, isLanguage, sharedI18nextOptions } from "~/i18n/languages";
 import type { PublicEnv } from "~/config/public-env";
 
@@ -25,11 +25,10 @@ async function hydrate() {
   const wordingSet = html.dataset.wordingSet ?? COMMON_NS;
   await i18next
     .use(initReactI18next)
-    .use(HttpBackend)
+    .use(fetchBackend((lng, ns) => `/locales/${lng}/${ns}.json?v=${window.ENV.LOCALES_VERSION}`))
     .init({
       ...sharedI18nextOptions(language, wordingSet),
       load: "currentOnly",
-      backend: { loadPath: `/locales/{{lng}}/{{ns}}.json?v=${window.ENV.LOCALES_VERSION}` },
       // Spec section 9: up to 5 retries, the first after 350 ms and doubling, at most 10 reads at once.
       maxRetries: 5,
       retryTimeout: 350,

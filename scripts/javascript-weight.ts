@@ -19,8 +19,8 @@ export interface PageWeight {
   bytes: number;
 }
 
-/** Gzipped bytes of the modules these route ids load (none: what every page shares). */
-export function javaScriptOf(build: ServerBuild, root: string, routeIds: string[]): number {
+/** The files (URLs) a first visit to these route ids loads (none: what every page shares). */
+export function filesOf(build: ServerBuild, root: string, routeIds: string[]): Map<string, Buffer> {
   const toLoad: string[] = [build.assets.entry.module, ...build.assets.entry.imports];
   for (const id of routeIds) {
     const route = build.assets.routes[id];
@@ -28,23 +28,29 @@ export function javaScriptOf(build: ServerBuild, root: string, routeIds: string[
     toLoad.push(route.module, ...(route.imports ?? []));
   }
   const fileOf = (url: string) => join(root, build.assetsBuildDirectory, url.slice(build.publicPath.length));
-  const seen = new Set<string>();
-  let gzipped = 0;
+  const files = new Map<string, Buffer>();
   while (toLoad.length > 0) {
     const url = toLoad.pop()!;
-    if (seen.has(url)) continue;
-    seen.add(url);
+    if (files.has(url)) continue;
     const source = readFileSync(fileOf(url));
-    gzipped += gzipSync(source).length;
+    files.set(url, source);
+    // Static imports only (`from "…"`, `import "…"`); `import("…")` is fetched on demand.
     for (const [, imported] of source.toString("utf8").matchAll(/\b(?:from|import)\s*"([^"]+\.js)"/g)) {
       toLoad.push(imported!);
     }
   }
+  return files;
+}
+
+/** Gzipped bytes of the modules these route ids load (none: what every page shares). */
+export function javaScriptOf(build: ServerBuild, root: string, routeIds: string[]): number {
+  let gzipped = 0;
+  for (const source of filesOf(build, root, routeIds).values()) gzipped += gzipSync(source).length;
   return gzipped;
 }
 
 /** A route and the routes it sits in, outermost first: what renders when it matches. */
-function matchedRoutes(build: ServerBuild, id: string): string[] {
+export function matchedRoutes(build: ServerBuild, id: string): string[] {
   const parentId = build.assets.routes[id]?.parentId;
   return [...(parentId ? matchedRoutes(build, parentId) : []), id];
 }

@@ -18,6 +18,8 @@ import {
 } from "~/checkout/forms/fields";
 import { safeReturnPath } from "~/routing/return-path";
 
+export { DETAILS_FIELDS, SIGN_UP_FAILED } from "./form-names";
+
 // The account forms' schemas, shared by the actions and Conform in the browser. Passwords are
 // never trimmed (a space may be part of one) and never sent back into the page.
 
@@ -172,18 +174,6 @@ export function detailsSchema(country: Country) {
     });
 }
 
-export const DETAILS_FIELDS = [
-  "firstName",
-  "lastName",
-  "phone",
-  "addressLine1",
-  "addressLine2",
-  "city",
-  "state",
-  "postcode",
-  "zip",
-];
-
 /**
  * Where Manage details goes once the changes are saved: My account, which then says so. A flag in
  * the address rather than a session flash: nothing to store, and a reload saying it again is true.
@@ -191,9 +181,6 @@ export const DETAILS_FIELDS = [
 export const DETAILS_SAVED_PATH = "/account?saved=details";
 
 export const detailsSaved = (request: Request) => new URL(request.url).searchParams.get("saved") === "details";
-
-/** The confirmation page's sign-up failed for a reason typing again will not fix (a form error). */
-export const SIGN_UP_FAILED = "account.signUp.failed";
 
 /** Where a successful sign-up on the confirmation page lands, saying so. */
 export const ACCOUNT_CREATED_PATH = "/checkout/confirmation?account=created";

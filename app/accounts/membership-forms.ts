@@ -1,5 +1,8 @@
 import { z } from "zod";
 import { choiceField, optionalText } from "~/checkout/forms/fields";
+import { COMPANION_CHOICES } from "./form-names";
+
+export { COMPANION_CHOICES };
 
 // The access membership's form: the needs a customer registers once. Shared by the action and
 // Conform in the browser.
@@ -8,8 +11,6 @@ const ticked = z
   .string()
   .optional()
   .transform((value) => value === "on");
-
-export const COMPANION_CHOICES = ["0", "1", "2"] as const;
 
 export const accessSchema = z
   .object({

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { detailsSaved } from "~/accounts/forms";
+import { detailsSaved } from "~/forms/schemas.server";
 import { requireCustomer } from "~/accounts/session.server";
 import { formatDate, formatDateTime, formatMoney } from "~/components/format";
 

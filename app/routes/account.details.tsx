@@ -1,10 +1,10 @@
 import { data, redirect, type ActionFunctionArgs, type AppLoadContext, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import { parseWithZod } from "@conform-to/zod";
 import { useTranslation } from "react-i18next";
-import { DETAILS_FIELDS, DETAILS_SAVED_PATH, detailsSchema } from "~/accounts/forms";
+import { parseWithZod, DETAILS_SAVED_PATH, detailsSchema, type Country } from "~/forms/schemas.server";
+import { DETAILS_FIELDS } from "~/accounts/form-names";
 import { requireCustomer } from "~/accounts/session.server";
-import { errorsForSummary, type Country } from "~/checkout/forms";
+import { errorsForSummary } from "~/checkout/forms/messages";
 import { ErrorSummary } from "~/components/error-summary";
 import { CheckboxField, TextField } from "~/components/form-fields";
 import { AddressFields } from "~/components/address-fields";
@@ -72,7 +72,7 @@ export default function ManageDetails() {
   const { email, country, saved } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   // As useSchemaForm, with the saved details as the starting values.
-  const [form, fields] = useSchemaForm(detailsSchema(country), lastResult, saved);
+  const [form, fields] = useSchemaForm((checks) => checks.detailsSchema(country), lastResult, saved);
   return (
     <>
       <ErrorSummary errors={errorsForSummary(form.allErrors, DETAILS_FIELDS, t)} />

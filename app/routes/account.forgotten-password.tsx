@@ -1,10 +1,9 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import { parseWithZod } from "@conform-to/zod";
 import { useTranslation } from "react-i18next";
-import { forgottenPasswordSchema } from "~/accounts/forms";
+import { parseWithZod, forgottenPasswordSchema } from "~/forms/schemas.server";
 import { throttledMessage } from "~/accounts/messages";
-import { errorsForSummary } from "~/checkout/forms";
+import { errorsForSummary } from "~/checkout/forms/messages";
 import { ErrorSummary } from "~/components/error-summary";
 import { TextField } from "~/components/form-fields";
 import { PostForm } from "~/components/post-form";
@@ -55,7 +54,7 @@ export default function ForgottenPassword() {
   const { t } = useTranslation();
   const { sent } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
-  const [form, fields] = useSchemaForm(forgottenPasswordSchema, lastResult);
+  const [form, fields] = useSchemaForm((checks) => checks.forgottenPasswordSchema, lastResult);
   return (
     <>
       <ErrorSummary errors={errorsForSummary(form.allErrors, ["email"], t)} />

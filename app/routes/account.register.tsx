@@ -1,11 +1,10 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import { parseWithZod } from "@conform-to/zod";
 import { useTranslation } from "react-i18next";
-import { registerSchema, requestedReturn } from "~/accounts/forms";
+import { parseWithZod, registerSchema, requestedReturn } from "~/forms/schemas.server";
 import { throttledMessage } from "~/accounts/messages";
 import { authToken, currentCustomer, signInCookie } from "~/accounts/session.server";
-import { errorsForSummary } from "~/checkout/forms";
+import { errorsForSummary } from "~/checkout/forms/messages";
 import { ErrorSummary } from "~/components/error-summary";
 import { NewPasswordField, TextField } from "~/components/form-fields";
 import { PostForm } from "~/components/post-form";
@@ -49,7 +48,7 @@ export default function Register() {
   const { t } = useTranslation();
   const { redirectTo } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
-  const [form, fields] = useSchemaForm(registerSchema, lastResult);
+  const [form, fields] = useSchemaForm((checks) => checks.registerSchema, lastResult);
   return (
     <>
       <ErrorSummary errors={errorsForSummary(form.allErrors, FIELDS, t)} />

@@ -1,10 +1,9 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import { parseWithZod } from "@conform-to/zod";
 import { useTranslation } from "react-i18next";
-import { resetPasswordSchema } from "~/accounts/forms";
+import { parseWithZod, resetPasswordSchema } from "~/forms/schemas.server";
 import { signInCookie } from "~/accounts/session.server";
-import { errorsForSummary } from "~/checkout/forms";
+import { errorsForSummary } from "~/checkout/forms/messages";
 import { ErrorSummary } from "~/components/error-summary";
 import { NewPasswordField } from "~/components/form-fields";
 import { PostForm } from "~/components/post-form";
@@ -42,7 +41,7 @@ export default function ResetPassword() {
   const { t } = useTranslation();
   const { valid } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
-  const [form, fields] = useSchemaForm(resetPasswordSchema, lastResult);
+  const [form, fields] = useSchemaForm((checks) => checks.resetPasswordSchema, lastResult);
   // A link that stopped working between the page and the post: refused by the action, whether or
   // not the loader has run again since (with script, a refused post does not rerun it).
   if (!valid || form.errors?.includes(LINK_INVALID)) {

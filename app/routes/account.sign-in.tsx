@@ -1,11 +1,10 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import { parseWithZod } from "@conform-to/zod";
 import { useTranslation } from "react-i18next";
-import { requestedReturn, signInSchema } from "~/accounts/forms";
+import { parseWithZod, requestedReturn, signInSchema } from "~/forms/schemas.server";
 import { authToken, currentCustomer, signInCookie } from "~/accounts/session.server";
 import { throttledMessage } from "~/accounts/messages";
-import { errorsForSummary } from "~/checkout/forms";
+import { errorsForSummary } from "~/checkout/forms/messages";
 import { ErrorSummary } from "~/components/error-summary";
 import { TextField } from "~/components/form-fields";
 import { PostForm } from "~/components/post-form";
@@ -53,7 +52,7 @@ export default function SignIn() {
   const { t } = useTranslation();
   const { redirectTo } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
-  const [form, fields] = useSchemaForm(signInSchema, lastResult);
+  const [form, fields] = useSchemaForm((checks) => checks.signInSchema, lastResult);
   return (
     <>
       <ErrorSummary errors={errorsForSummary(form.allErrors, FIELDS, t)} />

@@ -1,9 +1,9 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { parseWithZod } from "@conform-to/zod";
 import { useTranslation } from "react-i18next";
 import { acceptOwnChange, guardStep, nextStepPath, stepFrame, unlockForChange } from "~/checkout/flow.server";
-import { deliverySchema, errorsForSummary } from "~/checkout/forms";
+import { parseWithZod, deliverySchema } from "~/forms/schemas.server";
+import { errorsForSummary } from "~/checkout/forms/messages";
 import { CheckoutStep, CheckoutStepBoundary, stepErrorTitleKey } from "~/components/checkout-step";
 import { RadioGroup } from "~/components/form-fields";
 import { formatMoney } from "~/components/format";
@@ -44,7 +44,9 @@ export default function Collection() {
   const { frame, methods, chosen, currency } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const ids = methods.map((method) => method.id);
-  const [form, fields] = useSchemaForm(deliverySchema(ids), lastResult, { deliveryMethod: chosen ?? undefined });
+  const [form, fields] = useSchemaForm((checks) => checks.deliverySchema(ids), lastResult, {
+    deliveryMethod: chosen ?? undefined,
+  });
   return (
     <CheckoutStep
       title={t("checkout.steps.collection")}

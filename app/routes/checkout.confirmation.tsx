@@ -1,11 +1,11 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import { parseWithZod } from "@conform-to/zod";
 import { useTranslation } from "react-i18next";
-import { ACCOUNT_CREATED_PATH, SIGN_UP_FAILED, accountCreated, signUpSchema } from "~/accounts/forms";
+import { parseWithZod, ACCOUNT_CREATED_PATH, accountCreated, signUpSchema } from "~/forms/schemas.server";
+import { SIGN_UP_FAILED } from "~/accounts/form-names";
 import { currentCustomer, signInCookie } from "~/accounts/session.server";
 import { parseContactDetails } from "~/checkout/contact-details";
-import { errorsForSummary } from "~/checkout/forms";
+import { errorsForSummary } from "~/checkout/forms/messages";
 import { paidOrder } from "~/checkout/order.server";
 import { orderView } from "~/checkout/order-view.server";
 import { BasketSummary } from "~/components/checkout-step";
@@ -150,7 +150,7 @@ function SignUpOffer({
 export default function Confirmation() {
   const { t, i18n } = useTranslation();
   const { order, signUp } = useLoaderData<typeof loader>();
-  const signUpForm = useSchemaForm(signUpSchema, useActionData<typeof action>());
+  const signUpForm = useSchemaForm((checks) => checks.signUpSchema, useActionData<typeof action>());
   const [form] = signUpForm;
   // A failure typing again will not fix: the form gives way to where to go from here.
   const failed = form.errors?.includes(SIGN_UP_FAILED) ?? false;

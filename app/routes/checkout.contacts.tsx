@@ -1,6 +1,5 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import { parseWithZod } from "@conform-to/zod";
 import { useTranslation } from "react-i18next";
 import type { ContactDetails } from "~/checkout/contact-details";
 import {
@@ -14,7 +13,8 @@ import {
   unlockForChange,
   type CheckoutState,
 } from "~/checkout/flow.server";
-import { contactsSchema, errorsForSummary } from "~/checkout/forms";
+import { parseWithZod, contactsSchema } from "~/forms/schemas.server";
+import { errorsForSummary } from "~/checkout/forms/messages";
 import { CheckoutStep, CheckoutStepBoundary, stepErrorTitleKey } from "~/components/checkout-step";
 import { CheckboxField, RadioGroup, TextField } from "~/components/form-fields";
 import { AddressFields } from "~/components/address-fields";
@@ -104,7 +104,7 @@ export default function Contacts() {
   const { t } = useTranslation();
   const { frame, options, questions, saved } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
-  const [form, fields] = useSchemaForm(contactsSchema(options), lastResult, saved);
+  const [form, fields] = useSchemaForm((checks) => checks.contactsSchema(options), lastResult, saved);
   const answers = fields.question.getFieldset();
   const order = [
     "firstName",

@@ -1,6 +1,5 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { parseWithZod } from "@conform-to/zod";
 import { useTranslation } from "react-i18next";
 import {
   acceptOwnChange,
@@ -10,7 +9,8 @@ import {
   trackedPerformance,
   unlockForChange,
 } from "~/checkout/flow.server";
-import { errorsForSummary, extrasSchema } from "~/checkout/forms";
+import { parseWithZod, extrasSchema } from "~/forms/schemas.server";
+import { errorsForSummary } from "~/checkout/forms/messages";
 import { CheckoutStep, CheckoutStepBoundary, stepErrorTitleKey } from "~/components/checkout-step";
 import { formatMoney } from "~/components/format";
 import { TextField } from "~/components/form-fields";
@@ -58,7 +58,7 @@ export default function Extras() {
   const { frame, extras, currency } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const ids = extras.map((extra) => extra.id);
-  const [form, fields] = useSchemaForm(extrasSchema(ids), lastResult);
+  const [form, fields] = useSchemaForm((checks) => checks.extrasSchema(ids), lastResult);
   const quantities = fields.qty.getFieldset();
   const order = ids.map((id) => `qty.${id}`);
   return (

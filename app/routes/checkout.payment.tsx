@@ -1,7 +1,5 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import { useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod";
 import { useTranslation } from "react-i18next";
 import { promoCookieHeader } from "~/checkout/buyer.server";
 import { fullName } from "~/checkout/contact-details";
@@ -13,13 +11,24 @@ import {
   unlockForChange,
   type CheckoutState,
 } from "~/checkout/flow.server";
-import { cardTypeNames, errorsForSummary, promoSchema, voucherSchema } from "~/checkout/forms";
-import { acceptedBrands, payFormSchema, readCard, type PayFormOptions, type PayMethod } from "~/checkout/pay-form";
+import {
+  parseWithZod,
+  promoSchema,
+  voucherSchema,
+  acceptedBrands,
+  payFormSchema,
+  readCard,
+  type PayFormOptions,
+  type PayMethod,
+} from "~/forms/schemas.server";
+import { cardTypeNames } from "~/checkout/forms/card-types";
+import { errorsForSummary } from "~/checkout/forms/messages";
 import { redirectForPayment } from "~/checkout/order.server";
 import { CheckoutStep, CheckoutStepBoundary, stepErrorTitleKey } from "~/components/checkout-step";
 import { RadioGroup, TextField } from "~/components/form-fields";
 import { formatMoney } from "~/components/format";
 import { PostForm } from "~/components/post-form";
+import { useSchemaForm } from "~/components/use-schema-form";
 import { WalletButtons } from "~/components/wallet-buttons";
 import type { PayInput } from "~/services/payments.server";
 import { flashEvents, track } from "~/tracking/track.server";
@@ -236,31 +245,28 @@ export default function Payment() {
   const money = (amount: number) => formatMoney(amount, currency, i18n.language);
   const now = new Date();
   const cardOffered = methods.includes("card");
-  const [payForm, payFields] = useForm({
-    id: "pay",
-    lastResult: actionData?.intent === "pay" || actionData?.intent === null ? replied : undefined,
-    // The card form is what the buyer sees and fills in, so the card is the method until they
-    // choose another: a buyer who types their card and presses Pay is not refused for want of a
-    // tick (in a text browser or any other). A form sent with no method still gets the spec's
-    // "Please select a payment method".
-    defaultValue: cardOffered ? { method: "card" } : undefined,
-    onValidate: ({ formData }) =>
-      parseWithZod(formData, { schema: payFormSchema({ methods, brands, now, free: toPay === 0 }) }),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-  });
-  const [promoForm, promoFields] = useForm({
-    id: "promo",
-    lastResult: actionData?.intent === "promo" ? replied : undefined,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: promoSchema }),
-    shouldValidate: "onSubmit",
-  });
-  const [voucherForm, voucherFields] = useForm({
-    id: "voucher",
-    lastResult: actionData?.intent === "voucher" ? replied : undefined,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: voucherSchema(voucherKind) }),
-    shouldValidate: "onSubmit",
-  });
+  // The card form is what the buyer sees and fills in, so the card is the method until they
+  // choose another: a buyer who types their card and presses Pay is not refused for want of a
+  // tick (in a text browser or any other). A form sent with no method still gets the spec's
+  // "Please select a payment method".
+  const [payForm, payFields] = useSchemaForm(
+    (checks) => checks.payFormSchema({ methods, brands, now, free: toPay === 0 }),
+    actionData?.intent === "pay" || actionData?.intent === null ? replied : undefined,
+    cardOffered ? { method: "card" } : undefined,
+    { id: "pay" },
+  );
+  const [promoForm, promoFields] = useSchemaForm(
+    (checks) => checks.promoSchema,
+    actionData?.intent === "promo" ? replied : undefined,
+    undefined,
+    { id: "promo", revalidate: false },
+  );
+  const [voucherForm, voucherFields] = useSchemaForm(
+    (checks) => checks.voucherSchema(voucherKind),
+    actionData?.intent === "voucher" ? replied : undefined,
+    undefined,
+    { id: "voucher", revalidate: false },
+  );
   // Pay was stopped because the amount had changed: the alert stays until the buyer has seen it,
   // even when the page they pressed Pay on was only out of date (another tab's change).
   const stoppedForPrice = formError?.error.key === "payment.totalChanged";

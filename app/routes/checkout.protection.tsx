@@ -1,6 +1,5 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import { parseWithZod } from "@conform-to/zod";
 import { useTranslation } from "react-i18next";
 import {
   acceptOwnChange,
@@ -10,7 +9,8 @@ import {
   trackedPerformance,
   unlockForChange,
 } from "~/checkout/flow.server";
-import { errorsForSummary, protectionSchema } from "~/checkout/forms";
+import { parseWithZod, protectionSchema } from "~/forms/schemas.server";
+import { errorsForSummary } from "~/checkout/forms/messages";
 import { CheckoutStep, CheckoutStepBoundary, stepErrorTitleKey } from "~/components/checkout-step";
 import { RadioGroup } from "~/components/form-fields";
 import { formatMoney } from "~/components/format";
@@ -54,7 +54,9 @@ export default function TicketProtection() {
   const { t } = useTranslation();
   const { frame, fee, chosen } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
-  const [form, fields] = useSchemaForm(protectionSchema, lastResult, { protection: chosen ?? undefined });
+  const [form, fields] = useSchemaForm((checks) => checks.protectionSchema, lastResult, {
+    protection: chosen ?? undefined,
+  });
   return (
     <CheckoutStep
       title={t("checkout.steps.ticket-protection")}

@@ -1,13 +1,13 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import { parseWithZod } from "@conform-to/zod";
 import { useTranslation } from "react-i18next";
-import { accessSchema, COMPANION_CHOICES } from "~/accounts/membership-forms";
+import { parseWithZod, accessSchema } from "~/forms/schemas.server";
+import { COMPANION_CHOICES } from "~/accounts/form-names";
 import { requireCustomer, signInPath } from "~/accounts/session.server";
 import { benefitsFor, membershipOf, readBuyer } from "~/checkout/buyer.server";
 import { ensureBasket } from "~/checkout/tickets-page.server";
 import { unlockForChange } from "~/checkout/flow.server";
-import { errorsForSummary } from "~/checkout/forms";
+import { errorsForSummary } from "~/checkout/forms/messages";
 import { ErrorSummary } from "~/components/error-summary";
 import { CheckboxField, RadioGroup, TextField } from "~/components/form-fields";
 import { formatDate, formatMoney } from "~/components/format";
@@ -94,7 +94,7 @@ export default function Membership() {
   const lastResult = useActionData<typeof action>();
   const { plus, access } = page.status;
   const companions = access?.companions ?? 0;
-  const [form, fields] = useSchemaForm(accessSchema, lastResult, {
+  const [form, fields] = useSchemaForm((checks) => checks.accessSchema, lastResult, {
     wheelchair: access?.wheelchair ? "on" : undefined,
     companions: String(companions),
     otherNeeds: access?.otherNeeds ?? undefined,

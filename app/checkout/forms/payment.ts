@@ -2,17 +2,13 @@ import cardValidator from "card-validator";
 import { z } from "zod";
 import type { CardBrand } from "~/payments/gateway";
 import { choiceField } from "./fields";
+import { cardTypeNames } from "./card-types";
 import { message } from "./messages";
+
+export { cardTypeNames };
 
 // The Pay form's card fields and the choice of payment method. Nothing here keeps or logs a card
 // number: the parsed card goes to the gateway and nowhere else.
-
-/** The brands as the buyer reads them: Visa Debit is named wherever Visa is taken. */
-export function cardTypeNames(brands: readonly CardBrand[]): string[] {
-  return brands.flatMap((brand) =>
-    brand === "visa" ? ["Visa", "Visa Debit"] : brand === "mastercard" ? ["Mastercard"] : ["American Express"],
-  );
-}
 
 const BRANDS: Readonly<Record<string, CardBrand>> = {
   visa: "visa",

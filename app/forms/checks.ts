@@ -1,0 +1,25 @@
+// Every form's schema and Conform's zod reader, as one module the browser fetches when a buyer
+// first turns to a form (useSchemaForm), not with the page: zod, libphonenumber's metadata and
+// card-validator weigh more than the rest of a form page's script together (issue 16 item 8).
+// One module for all of them, so a checkout fetches its checks once, and no route module reaches
+// a schema module through a dynamic import (esbuild then keeps that module in every importer's
+// first load, even where only the server code used it).
+export { parseWithZod } from "@conform-to/zod";
+export {
+  detailsSchema,
+  forgottenPasswordSchema,
+  registerSchema,
+  resetPasswordSchema,
+  signInSchema,
+  signUpSchema,
+} from "~/accounts/forms";
+export { accessSchema } from "~/accounts/membership-forms";
+export {
+  contactsSchema,
+  deliverySchema,
+  extrasSchema,
+  promoSchema,
+  protectionSchema,
+  voucherSchema,
+} from "~/checkout/forms";
+export { payFormSchema } from "~/checkout/pay-form";
