@@ -29,9 +29,7 @@ for (const path of scripts(buildDir)) {
     compress: { passes: 2 },
     mangle: true,
     format: { comments: false },
-    sourceMap: hasMap
-      ? { content: readFileSync(mapPath, "utf8"), url: `${path.split("/").pop()}.map` }
-      : false,
+    sourceMap: hasMap ? { content: readFileSync(mapPath, "utf8"), url: `${path.split("/").pop()}.map` } : false,
   });
   if (result.code === undefined) throw new Error(`terser returned nothing for ${path}`);
   writeFileSync(path, result.code);
