@@ -179,9 +179,14 @@ export function Layout({ children }: { children: React.ReactNode }) {
             on every page for ever. The words wait in an attribute, which nothing displays. */}
         <div id="loading-status" className="loading-status" role="status" data-text={t("frame.loading")} hidden />
         {/* Only the server writes the loader (a .server module: in the browser's build it is
-            undefined, which keeps 0.5 KB out of every page's script); React leaves a script it
-            hydrates as the server sent it. */}
-        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: POLYFILL_LOADER }} suppressHydrationWarning />
+            undefined, which keeps 0.5 KB out of every page's script). An element with inner HTML
+            is hydrated without reading it, so the empty string leaves the server's script as sent;
+            undefined would make React compare the script's text, and fail. */}
+        <script
+          nonce={nonce}
+          dangerouslySetInnerHTML={{ __html: POLYFILL_LOADER ?? "" }}
+          suppressHydrationWarning
+        />
         {root ? (
           <script
             nonce={nonce}
