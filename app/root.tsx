@@ -182,11 +182,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
             undefined, which keeps 0.5 KB out of every page's script). An element with inner HTML
             is hydrated without reading it, so the empty string leaves the server's script as sent;
             undefined would make React compare the script's text, and fail. */}
-        <script
-          nonce={nonce}
-          dangerouslySetInnerHTML={{ __html: POLYFILL_LOADER ?? "" }}
-          suppressHydrationWarning
-        />
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: POLYFILL_LOADER ?? "" }} suppressHydrationWarning />
         {root ? (
           <script
             nonce={nonce}
