@@ -46,7 +46,9 @@ const envSchema = z
       }),
     SESSION_SECRET: z.string().default(""),
     DATA_DIR: z.string().trim().min(1).default("data"),
-    DEMO_CATALOGUE: z.enum(["auto", "off"]).default("auto"),
+    // Unset: `auto` in development and test, `off` in staging and production, where demo shows and
+    // their sold seats would be sold beside real ones (issue 17 item 5). Set `auto` to ask for it.
+    DEMO_CATALOGUE: z.enum(["auto", "off"]).optional(),
     AVAILABILITY_THRESHOLDS: z
       .string()
       .default("0.5,0.2")
@@ -159,14 +161,15 @@ function toConfig(env: z.output<typeof envSchema>) {
   const secrets = env.SESSION_SECRET.split(",")
     .map((secret) => secret.trim())
     .filter(Boolean);
+  const production = env.APP_ENV === "production" || env.APP_ENV === "staging";
   return {
     port: env.PORT,
     appEnv: env.APP_ENV,
-    production: env.APP_ENV === "production" || env.APP_ENV === "staging",
+    production,
     logLevel: env.LOG_LEVEL,
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: env.DATA_DIR,
-    demoCatalogue: env.DEMO_CATALOGUE,
+    demoCatalogue: env.DEMO_CATALOGUE ?? (production ? "off" : "auto"),
     availabilityThresholds: env.AVAILABILITY_THRESHOLDS,
     availabilityMaxAgeMs: env.AVAILABILITY_MAX_AGE_SECONDS * 1000,
     holdPolicy: {

@@ -29,6 +29,16 @@ describe("runtime configuration", () => {
     expect(loadConfig({ WALLETS: " googlePay , applePay" }).wallets).toEqual(["googlePay", "applePay"]);
   });
 
+  it("loads the demo catalogue by default only outside staging and production, where it must be asked for", () => {
+    expect(loadConfig({}).demoCatalogue).toBe("auto");
+    expect(loadConfig({ APP_ENV: "test" }).demoCatalogue).toBe("auto");
+    const secret = { SESSION_SECRET: "s".repeat(40) };
+    expect(loadConfig({ APP_ENV: "production", ...secret }).demoCatalogue).toBe("off");
+    expect(loadConfig({ APP_ENV: "staging", ...secret }).demoCatalogue).toBe("off");
+    expect(loadConfig({ APP_ENV: "production", DEMO_CATALOGUE: "auto", ...secret }).demoCatalogue).toBe("auto");
+    expect(loadConfig({ DEMO_CATALOGUE: "off" }).demoCatalogue).toBe("off");
+  });
+
   it.each([
     [{ PORT: "eighty" }, "PORT"],
     [{ PORT: "70000" }, "PORT"],
