@@ -1,7 +1,8 @@
 // The production entry: validate the configuration, build the services, serve the Remix build
 // through express, and shut down cleanly on SIGTERM.
 import type { AddressInfo } from "node:net";
-import { dirname } from "node:path";
+import { existsSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { ServerBuild } from "@remix-run/node";
 import { ConfigError, loadConfig } from "~/config/env.server";
@@ -9,7 +10,9 @@ import { createServerApp } from "~/server/app.server";
 import { createLogger } from "~/server/logger.server";
 import { createAppServices } from "~/services.server";
 
-const root = dirname(fileURLToPath(import.meta.url));
+// The project's folder: this file's own, or two above when it runs compiled from build/server/.
+const here = dirname(fileURLToPath(import.meta.url));
+const root = existsSync(`${here}/package.json`) ? here : resolve(here, "../..");
 
 function readConfig() {
   try {

@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { systemClock } from "~/clock";
-import { ConfigError, loadConfig } from "~/config/env.server";
+import { ConfigError, loadStoreConfig } from "~/config/env.server";
 import { openStore } from "~/db/connection.server";
 import { migrateToLatest } from "~/db/migrate.server";
 import { CatalogueError, importCatalogue } from "~/ticketing/import-catalogue.server";
@@ -23,7 +23,7 @@ try {
 }
 
 try {
-  const config = loadConfig();
+  const config = loadStoreConfig();
   const store = openStore(config.databaseUrl, resolve(config.dataDir, "box-office.sqlite"));
   try {
     await migrateToLatest(store.db);

@@ -1,12 +1,12 @@
 // `npm run migrate`: brings the database named by DATABASE_URL (or the embedded SQLite file under
 // DATA_DIR) to the latest migration. The server also does this at start-up.
 import { resolve } from "node:path";
-import { ConfigError, loadConfig } from "~/config/env.server";
+import { ConfigError, loadStoreConfig } from "~/config/env.server";
 import { openStore } from "~/db/connection.server";
 import { migrateToLatest } from "~/db/migrate.server";
 
 try {
-  const config = loadConfig();
+  const config = loadStoreConfig();
   const store = openStore(config.databaseUrl, resolve(config.dataDir, "box-office.sqlite"));
   const applied = await migrateToLatest(store.db);
   await store.close();

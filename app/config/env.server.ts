@@ -32,20 +32,25 @@ const booleanFlag = z
   .default("false")
   .transform((value) => value === "true" || value === "1");
 
+/** Where the data lives: all the operator's commands (migrate, catalogue import) need. */
+const storeEnv = {
+  DATABASE_URL: z
+    .string()
+    .trim()
+    .default("")
+    .refine((value) => value === "" || /^postgres(ql)?:\/\//.test(value), {
+      message: "must be empty (embedded SQLite) or a postgres:// URL",
+    }),
+  DATA_DIR: z.string().trim().min(1).default("data"),
+};
+
 const envSchema = z
   .object({
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     APP_ENV: z.enum(["development", "test", "staging", "production"]).default("development"),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-    DATABASE_URL: z
-      .string()
-      .trim()
-      .default("")
-      .refine((value) => value === "" || /^postgres(ql)?:\/\//.test(value), {
-        message: "must be empty (embedded SQLite) or a postgres:// URL",
-      }),
+    ...storeEnv,
     SESSION_SECRET: z.string().default(""),
-    DATA_DIR: z.string().trim().min(1).default("data"),
     // Unset: `auto` in development and test, `off` in staging and production, where demo shows and
     // their sold seats would be sold beside real ones (issue 17 item 5). Set `auto` to ask for it.
     DEMO_CATALOGUE: z.enum(["auto", "off"]).optional(),
@@ -232,13 +237,28 @@ export class ConfigError extends Error {
   }
 }
 
-/** Reads and validates the environment; throws a ConfigError naming every bad variable. */
-export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const result = envSchema.safeParse(env);
+type Env = Record<string, string | undefined>;
+
+function parseEnv<T extends z.ZodTypeAny>(schema: T, env: Env): z.output<T> {
+  const result = schema.safeParse(env);
   if (!result.success) {
     throw new ConfigError(
       result.error.issues.map((issue) => `${issue.path.join(".") || "environment"}: ${issue.message}`),
     );
   }
-  return toConfig(result.data);
+  return result.data;
+}
+
+/** Reads and validates the environment; throws a ConfigError naming every bad variable. */
+export function loadConfig(env: Env = process.env): Config {
+  return toConfig(parseEnv(envSchema, env));
+}
+
+/**
+ * Only the database's settings, for the operator's commands: a migration or an import run with
+ * the site's environment file works, and one run without the site's secrets works too.
+ */
+export function loadStoreConfig(env: Env = process.env) {
+  const parsed = parseEnv(z.object(storeEnv), env);
+  return { databaseUrl: parsed.DATABASE_URL || undefined, dataDir: parsed.DATA_DIR };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "~/config/env.server";
+import { ConfigError, loadConfig, loadStoreConfig } from "~/config/env.server";
 
 function problems(env: Record<string, string>): string[] {
   try {
@@ -37,6 +37,15 @@ describe("runtime configuration", () => {
     expect(loadConfig({ APP_ENV: "staging", ...secret }).demoCatalogue).toBe("off");
     expect(loadConfig({ APP_ENV: "production", DEMO_CATALOGUE: "auto", ...secret }).demoCatalogue).toBe("auto");
     expect(loadConfig({ DEMO_CATALOGUE: "off" }).demoCatalogue).toBe("off");
+  });
+
+  it("lets the operator's commands reach the database without the site's secrets, and checks what they need", () => {
+    expect(loadStoreConfig({ APP_ENV: "production", DATABASE_URL: "postgres://db/box" })).toEqual({
+      databaseUrl: "postgres://db/box",
+      dataDir: "data",
+    });
+    expect(() => loadConfig({ APP_ENV: "production" })).toThrow(ConfigError);
+    expect(() => loadStoreConfig({ DATABASE_URL: "mysql://db" })).toThrow(/DATABASE_URL: must be empty/);
   });
 
   it.each([

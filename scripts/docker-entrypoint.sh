@@ -1,0 +1,14 @@
+#!/bin/sh
+# The container's commands (README, "Container"): the site by default, and the operator's tools.
+#   serve                      the site (the default)
+#   migrate                    bring the database to the latest migration
+#   catalogue:import FILE      load a catalogue file (all of it or nothing)
+set -e
+command=${1:-serve}
+[ $# -gt 0 ] && shift
+case "$command" in
+  serve) exec node /app/build/server/server.js "$@" ;;
+  migrate) exec node /app/build/server/scripts/migrate.js "$@" ;;
+  catalogue:import) exec node /app/build/server/scripts/catalogue-import.js "$@" ;;
+  *) exec "$command" "$@" ;;
+esac
