@@ -12,8 +12,20 @@ RUN apt-get update \
   && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./
-# Install scripts only where needed: vnu-jar's (a test tool) would fetch a Java runtime.
-RUN npm ci --ignore-scripts --no-audit --no-fund && npm rebuild better-sqlite3
+# Install scripts only where needed: vnu-jar's (a test tool) would fetch a Java runtime. node-gyp
+# builds against the base image's own Node headers (/usr/local/include/node in the official
+# images) instead of downloading them from nodejs.org; a base without them gets the same version's
+# headers from the npm registry, where node-linux-<arch> carries them.
+RUN npm ci --ignore-scripts --no-audit --no-fund --update-notifier=false \
+  && nodedir=/usr/local \
+  && if [ ! -f "$nodedir/include/node/node.h" ]; then \
+       nodedir=/tmp/node-headers && mkdir -p "$nodedir" && cd /tmp \
+       && npm pack --silent "node-linux-$(node -p process.arch)@$(node -p process.versions.node)" \
+       && tar -xzf node-linux-*.tgz -C "$nodedir" --strip-components=1 package/include \
+       && rm node-linux-*.tgz && cd /app; \
+     fi \
+  && npm rebuild better-sqlite3 --nodedir="$nodedir" \
+  && rm -rf /tmp/node-headers
 COPY . .
 RUN npm run build && npm run build:server && npm prune --omit=dev --no-audit --no-fund
 
@@ -33,7 +45,7 @@ COPY --from=build /app/public ./public
 COPY package.json ./
 COPY locales ./locales
 COPY catalogue ./catalogue
-COPY scripts/docker-entrypoint.sh /usr/local/bin/box-office
+COPY scripts/container/entrypoint.sh /usr/local/bin/box-office
 # The embedded database and the email outbox: the one place the site writes, owned by `node`.
 RUN mkdir -p /app/data && chown node:node /app/data
 VOLUME ["/app/data"]

@@ -1,7 +1,8 @@
-import { expect } from "vitest";
 import { fixedClock } from "~/clock";
 import { startServer } from "./app";
-import { htmlDriver, type DriverOptions, type HtmlDriver } from "./html-driver";
+import { htmlDriver, type DriverOptions } from "./html-driver";
+
+export { goodPerformance, pathOf } from "./demo-pages";
 
 // HTML-level journeys over the demo catalogue (the venues and shows a buyer meets on a fresh
 // deployment), on a server whose clock stands still until a test moves it: the calendar opens on
@@ -22,27 +23,4 @@ export async function startDemoServer(env: Record<string, string> = {}) {
 /** A browser without script on the demo server, reading its clock for cookie expiry. */
 export function demoBuyer(server: DemoServer, language: "en-GB" | "en-US", options: DriverOptions = {}) {
   return htmlDriver(server.url(""), { language, now: () => server.clock.now().getTime(), ...options });
-}
-
-export const pathOf = (buyer: HtmlDriver) => new URL(buyer.url).pathname;
-
-/**
- * Opens a show's calendar and follows the `skip`-th date on general sale with good availability
- * (the demo sells some performances out, or nearly, on purpose), looking on a month or two if
- * this one has too few. Ends on that performance's tickets page.
- */
-export async function goodPerformance(buyer: HtmlDriver, calendar: string, skip = 0) {
-  await buyer.open(calendar);
-  for (let month = 0; month < 4; month += 1) {
-    const links = [...buyer.document.querySelectorAll<HTMLAnchorElement>('a[href*="/tickets/"]')].filter(
-      (link) => /Good availability/.test(link.textContent ?? "") && !/Presale/.test(link.textContent ?? ""),
-    );
-    if (links.length > skip) {
-      await buyer.open(links[skip]!.getAttribute("href")!);
-      expect(buyer.status).toBe(200);
-      return pathOf(buyer);
-    }
-    await buyer.follow(/^Next/);
-  }
-  throw new Error(`no ${skip + 1} performances with good availability in four months of ${calendar}`);
 }

@@ -1,0 +1,231 @@
+#!/usr/bin/env bash
+# Checks a built image the way an operator runs it (README, "Container"). Run it after any change
+# to the Dockerfile, the entrypoint, compose.yaml or the server's start-up, once the image is
+# built; it is not part of `npm test` (a build takes minutes). From a checkout after `npm ci`:
+#
+#   docker build -t box-office . && scripts/container-smoke.sh
+#
+# It runs, each on fresh volumes, and says "ok" or stops at the first failure:
+#   1. the image: runs as node under tini, carries no tsx, TypeScript or app/ sources
+#   2. the site on its embedded database with a read-only root filesystem and the data volume,
+#      the demo asked for: ready, serving, writing only to /app/data, stopping cleanly on SIGTERM
+#   3. production defaults: no SESSION_SECRET, no start; an empty database stays empty (no demo)
+#   4. the operator's commands inside the container: migrate, twice; catalogue:import of a mounted
+#      file, and of a broken one (refused, nothing loaded); the site then serves what was imported
+#   5. two replicas on one PostgreSQL database, started together: migrations and the demo once,
+#      then a buyer without script whose every request goes to the other replica (a round-robin
+#      proxy on one port) holds seats another buyer is not offered, pays with 3-D Secure, and the
+#      database has one paid order, its tickets, and the payment captured once
+#
+# Settings (environment): IMAGE (box-office), ENGINE (docker), RUN_FLAGS (extra run options),
+# ADMIN_DATABASE_URL (postgres://postgres@127.0.0.1:5432/postgres: where it creates and drops a
+# throw-away database; needs psql), BASE_PORT (3300: the proxy; the replicas take the next two).
+# Containers use the host's network, so each listens on the PORT it is given.
+#
+# On the development machines (no Docker engine), with ../shared/tools/container's settings:
+#   IMAGE=localhost/box-office:latest \
+#   ENGINE="podman --storage-driver vfs --runtime runc --cgroup-manager cgroupfs" \
+#   RUN_FLAGS="--ulimit nofile=20000:20000 --ulimit nproc=4096:4096" scripts/container-smoke.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+IMAGE=${IMAGE:-box-office}
+read -r -a engine <<<"${ENGINE:-docker}"
+read -r -a run_flags <<<"${RUN_FLAGS:-}"
+ADMIN_DATABASE_URL=${ADMIN_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/postgres}
+BASE_PORT=${BASE_PORT:-3300}
+id=smoke-$$
+secret=$(node -e 'console.log(require("node:crypto").randomBytes(32).toString("hex"))')
+database=box_office_${id//-/_}
+database_url=${ADMIN_DATABASE_URL%/*}/$database
+containers=()
+volumes=()
+proxy_pid=
+
+say() { printf '%s\n' "$*"; }
+ok() { say "ok - $*"; }
+fail() {
+  say "not ok - $*" >&2
+  exit 1
+}
+now() { date +%s.%N; }
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
+
+cleanup() {
+  if [ -n "$proxy_pid" ]; then kill "$proxy_pid" 2>/dev/null || true; fi
+  for name in "${containers[@]}"; do "${engine[@]}" rm -f "$name" >/dev/null 2>&1 || true; done
+  for volume in "${volumes[@]}"; do "${engine[@]}" volume rm -f "$volume" >/dev/null 2>&1 || true; done
+  psql -q "$ADMIN_DATABASE_URL" -c "drop database if exists $database" >/dev/null 2>&1 || true
+}
+trap cleanup EXIT
+
+volume() {
+  local name=$id-$1
+  "${engine[@]}" volume create "$name" >/dev/null
+  volumes+=("$name")
+  printf '%s' "$name"
+}
+
+# run NAME [options...] -- [command...]: in the background, host network, read-only root.
+start() {
+  local name=$1
+  shift
+  local options=()
+  while [ $# -gt 0 ] && [ "$1" != "--" ]; do
+    options+=("$1")
+    shift
+  done
+  [ $# -gt 0 ] && shift
+  containers+=("$name")
+  "${engine[@]}" run -d --name "$name" --network host --read-only "${run_flags[@]}" "${options[@]}" "$IMAGE" "$@" >/dev/null
+}
+
+# once [options...] -- [command...]: in the foreground, removed after; prints its output.
+once() {
+  local options=()
+  while [ $# -gt 0 ] && [ "$1" != "--" ]; do
+    options+=("$1")
+    shift
+  done
+  [ $# -gt 0 ] && shift
+  "${engine[@]}" run --rm --network host --read-only "${run_flags[@]}" "${options[@]}" "$IMAGE" "$@" 2>&1
+}
+
+# ready PORT: seconds until /readyz answers 200 (fails after 120 s).
+ready() {
+  local started
+  started=$(now)
+  for _ in $(seq 1 240); do
+    if curl -fsS -o /dev/null "http://127.0.0.1:$1/readyz" 2>/dev/null; then
+      since "$started"
+      return
+    fi
+    sleep 0.5
+  done
+  fail "nothing ready on port $1 after 120 s"
+}
+
+# stop NAME: SIGTERM, then the exit code and how long it took.
+stop() {
+  local started code
+  started=$(now)
+  "${engine[@]}" stop -t 10 "$1" >/dev/null
+  code=$("${engine[@]}" inspect --format '{{.State.ExitCode}}' "$1")
+  [ "$code" = 0 ] || fail "$1 exited $code after SIGTERM"
+  say "$1 stopped in $(since "$started") s, exit 0"
+}
+
+page() { curl -fsS "http://127.0.0.1:$1$2"; }
+logs() { "${engine[@]}" logs "$1" 2>&1; }
+
+p0=$BASE_PORT
+p1=$((BASE_PORT + 1))
+p2=$((BASE_PORT + 2))
+
+say "# 1. the image: $IMAGE"
+size=$("${engine[@]}" image inspect --format '{{.Size}}' "$IMAGE")
+say "image size: $((size / 1000000)) MB"
+# shellcheck disable=SC2016 # expanded inside the container
+inside=$(once -- sh -c 'printf "%s %s " "$(id -un)" "$(cat /proc/1/comm)"
+  for path in node_modules/tsx node_modules/typescript app server.ts; do [ -e "/app/$path" ] && printf "has:%s " "$path"; done
+  [ -O /app/data ] && printf data-owned' | tr -d '\r')
+[ "$inside" = "node tini data-owned" ] || fail "expected 'node tini data-owned' inside the image, got: $inside"
+ok "runs as node under tini; no tsx, TypeScript or app/ sources; /app/data belongs to node"
+
+say "# 2. embedded SQLite, read-only root filesystem, the data volume, the demo asked for"
+data=$(volume sqlite)
+start "$id-sqlite" -v "$data:/app/data" -e PORT="$p1" -e SESSION_SECRET="$secret" -e DEMO_CATALOGUE=auto
+say "first start (migrations, demo catalogue): ready in $(ready "$p1") s"
+page "$p1" / | grep -q "The Tide Tables" || fail "the home page does not list the demo's shows"
+page "$p1" /healthz >/dev/null
+written=$("${engine[@]}" exec "$id-sqlite" ls /app/data | tr '\n' ' ')
+case "$written" in *box-office.sqlite*) ;; *) fail "no database in /app/data: $written" ;; esac
+ok "serves the demo read-only; /app/data holds: $written"
+stop "$id-sqlite"
+"${engine[@]}" rm "$id-sqlite" >/dev/null
+start "$id-sqlite-again" -v "$data:/app/data" -e PORT="$p1" -e SESSION_SECRET="$secret" -e DEMO_CATALOGUE=auto
+say "second start on the same volume: ready in $(ready "$p1") s"
+logs "$id-sqlite-again" | grep -q "demo catalogue loaded" && fail "the demo was loaded again into a database that had it"
+ok "the data outlived the container; nothing loaded twice"
+stop "$id-sqlite-again"
+
+say "# 3. production defaults"
+refused=$(once -e PORT="$p1" -- || true)
+case "$refused" in *"SESSION_SECRET: is required when APP_ENV is production"*) ;;
+  *) fail "started without SESSION_SECRET: $refused" ;;
+esac
+ok "refuses to start without SESSION_SECRET"
+empty=$(volume empty)
+start "$id-empty" -v "$empty:/app/data" -e PORT="$p1" -e SESSION_SECRET="$secret"
+say "first start on an empty database: ready in $(ready "$p1") s"
+page "$p1" / | grep -q "The Tide Tables" && fail "production loaded the demo catalogue without being asked"
+logs "$id-empty" | grep -q "demo catalogue" && fail "production logged a demo load"
+ok "an empty production database stays empty: no demo shows"
+stop "$id-empty"
+
+say "# 4. the operator's commands"
+tools=$(volume tools)
+output=$(once -v "$tools:/app/data" -- migrate)
+case "$output" in Applied:*) say "migrate: ${output:0:80}…" ;; *) fail "migrate: $output" ;; esac
+output=$(once -v "$tools:/app/data" -- migrate)
+[ "$output" = "Already up to date." ] || fail "migrate, again: $output"
+say "migrate, again: $output"
+broken=$(mktemp --suffix=.json)
+echo '{"venues":[{"slug":"Not A Slug"}],"shows":[]}' >"$broken"
+chmod 644 "$broken"
+if output=$(once -v "$tools:/app/data" -v "$broken:/import/broken.json:ro" -- catalogue:import /import/broken.json); then
+  fail "a broken catalogue was accepted: $output"
+fi
+rm -f "$broken"
+say "catalogue:import of a broken file, refused: $(printf '%s' "$output" | head -3 | tr '\n' ' ')"
+output=$(once -v "$tools:/app/data" -v "$PWD/catalogue/demo.json:/import/catalogue.json:ro" -- \
+  catalogue:import /import/catalogue.json)
+case "$output" in Imported*) say "catalogue:import: $output" ;; *) fail "catalogue:import: $output" ;; esac
+start "$id-tools" -v "$tools:/app/data" -e PORT="$p1" -e SESSION_SECRET="$secret"
+ready "$p1" >/dev/null
+page "$p1" / | grep -q "The Tide Tables" || fail "the imported shows are not on the home page"
+ok "migrate and catalogue:import run inside the container; the site serves what was imported"
+stop "$id-tools"
+
+say "# 5. two replicas on one PostgreSQL database"
+psql -q "$ADMIN_DATABASE_URL" -c "create database $database" >/dev/null
+outbox=$(volume outbox)
+started=$(now)
+for replica in 1 2; do
+  port=$((BASE_PORT + replica))
+  start "$id-pg-$replica" -v "$outbox:/app/data" -e PORT="$port" -e SESSION_SECRET="$secret" \
+    -e DATABASE_URL="$database_url" -e DEMO_CATALOGUE=auto
+done
+ready "$p1" >/dev/null
+ready "$p2" >/dev/null
+say "both replicas ready $(since "$started") s after starting together on an empty database"
+migrated=$( (logs "$id-pg-1" && logs "$id-pg-2") | grep -c '"migrations applied"' || true)
+loaded=$( (logs "$id-pg-1" && logs "$id-pg-2") | grep -c '"demo catalogue loaded"' || true)
+[ "$migrated" = 1 ] || fail "migrations applied by $migrated replicas"
+[ "$loaded" = 1 ] || fail "the demo loaded by $loaded replicas"
+ok "migrations applied once, the demo loaded once"
+node scripts/container/round-robin.mjs "$p0" "http://127.0.0.1:$p1" "http://127.0.0.1:$p2" >"/tmp/$id-proxy.log" 2>&1 &
+proxy_pid=$!
+sleep 0.5
+node --import tsx scripts/container/smoke-buyer.ts "http://127.0.0.1:$p0" || fail "the buyer across replicas"
+kill "$proxy_pid"
+wait "$proxy_pid" 2>/dev/null || true
+proxy_pid=
+say "proxy: $(tail -1 "/tmp/$id-proxy.log")"
+rm -f "/tmp/$id-proxy.log"
+facts=$(psql -At "$database_url" -c "select count(*) || ' order(s) ' || string_agg(status, ',') from orders where email = 'smoke@example.com'" \
+  -c "select count(*) || ' ticket(s)' from order_tickets t join orders o on o.id = t.order_id where o.email = 'smoke@example.com'" \
+  -c "select count(*) || ' payment(s), captured ' || coalesce(sum(captured), 0) || ' of ' || coalesce(sum(amount), 0) from sandbox_payments where last4 = '3220'" \
+  -c "select count(*) - count(distinct t.ref) || ' seat(s) sold twice' from order_tickets t join orders o on o.id = t.order_id
+        where o.performance_id in (select performance_id from orders where email = 'smoke@example.com')" | tr '\n' ';')
+say "database: $facts"
+case "$facts" in "1 order(s) paid;2 ticket(s);1 payment(s), captured "*" of "*";0 seat(s) sold twice;") ;;
+  *) fail "the database does not hold one paid order of two tickets, captured once" ;;
+esac
+captured=$(printf '%s' "$facts" | sed -n 's/.*captured \([0-9]*\) of \([0-9]*\).*/\1 \2/p')
+[ "${captured% *}" = "${captured#* }" ] || fail "captured ${captured% *}, not the ${captured#* } authorised"
+ok "one paid order, two tickets, the payment captured once, across two replicas"
+stop "$id-pg-1"
+stop "$id-pg-2"
+
+say "all container checks passed"
