@@ -7,8 +7,9 @@ ARG NODE_IMAGE=node:20.20.2-bookworm-slim
 FROM ${NODE_IMAGE} AS build
 # better-sqlite3 compiles from source wherever its prebuilt binary cannot be fetched (a mirrored
 # or air-gapped registry): the compiler stays in this stage.
+# tini comes from here too, static, so the runtime stage needs no package index.
 RUN apt-get update \
-  && apt-get install -y --no-install-recommends python3 make g++ \
+  && apt-get install -y --no-install-recommends python3 make g++ tini \
   && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -27,13 +28,16 @@ RUN npm ci --ignore-scripts --no-audit --no-fund --update-notifier=false \
   && npm rebuild better-sqlite3 --nodedir="$nodedir" \
   && rm -rf /tmp/node-headers
 COPY . .
-RUN npm run build && npm run build:server && npm prune --omit=dev --no-audit --no-fund
+# What the prune leaves that nothing runs: TypeScript (an optional peer of Remix and
+# react-i18next, for their types) and better-sqlite3's sources and object files (its addon stays).
+RUN npm run build && npm run build:server \
+  && npm prune --omit=dev --no-audit --no-fund \
+  && rm -rf node_modules/typescript \
+  && cd node_modules/better-sqlite3 && rm -rf deps src build/deps build/Release/obj build/Release/obj.target
 
 FROM ${NODE_IMAGE} AS runtime
 # tini as PID 1: signals reach node, and exited children are reaped.
-RUN apt-get update \
-  && apt-get install -y --no-install-recommends tini \
-  && rm -rf /var/lib/apt/lists/*
+COPY --from=build /usr/bin/tini-static /usr/bin/tini
 ENV NODE_ENV=production \
     APP_ENV=production \
     PORT=3000 \
