@@ -80,7 +80,8 @@ start() {
   "${engine[@]}" run -d --name "$name" --network host --read-only "${run_flags[@]}" "${options[@]}" "$IMAGE" "$@" >/dev/null
 }
 
-# once [options...] -- [command...]: in the foreground, removed after; prints its output.
+# once [options...] -- [command...]: in the foreground, removed after; prints its output and its
+# errors (with whatever the engine itself says, so checks look for words, not whole outputs).
 once() {
   local options=()
   while [ $# -gt 0 ] && [ "$1" != "--" ]; do
@@ -129,7 +130,7 @@ say "image size: $((size / 1000000)) MB"
 inside=$(once -- sh -c 'printf "%s %s " "$(id -un)" "$(cat /proc/1/comm)"
   for path in node_modules/tsx node_modules/typescript app server.ts; do [ -e "/app/$path" ] && printf "has:%s " "$path"; done
   [ -O /app/data ] && printf data-owned' | tr -d '\r')
-[ "$inside" = "node tini data-owned" ] || fail "expected 'node tini data-owned' inside the image, got: $inside"
+case "$inside" in *"node tini data-owned"*) ;; *) fail "expected 'node tini data-owned' inside the image, got: $inside" ;; esac
 ok "runs as node under tini; no tsx, TypeScript or app/ sources; /app/data belongs to node"
 
 say "# 2. embedded SQLite, read-only root filesystem, the data volume, the demo asked for"
@@ -166,10 +167,9 @@ stop "$id-empty"
 say "# 4. the operator's commands"
 tools=$(volume tools)
 output=$(once -v "$tools:/app/data" -- migrate)
-case "$output" in Applied:*) say "migrate: ${output:0:80}…" ;; *) fail "migrate: $output" ;; esac
+case "$output" in *Applied:*) say "migrate: $(printf '%s' "$output" | grep Applied: | cut -c1-90)…" ;; *) fail "migrate: $output" ;; esac
 output=$(once -v "$tools:/app/data" -- migrate)
-[ "$output" = "Already up to date." ] || fail "migrate, again: $output"
-say "migrate, again: $output"
+case "$output" in *"Already up to date."*) say "migrate, again: Already up to date." ;; *) fail "migrate, again: $output" ;; esac
 broken=$(mktemp --suffix=.json)
 echo '{"venues":[{"slug":"Not A Slug"}],"shows":[]}' >"$broken"
 chmod 644 "$broken"
@@ -177,10 +177,10 @@ if output=$(once -v "$tools:/app/data" -v "$broken:/import/broken.json:ro" -- ca
   fail "a broken catalogue was accepted: $output"
 fi
 rm -f "$broken"
-say "catalogue:import of a broken file, refused: $(printf '%s' "$output" | head -3 | tr '\n' ' ')"
+say "catalogue:import of a broken file, refused: $(printf '%s' "$output" | grep -v level= | head -3 | tr '\n' ' ')"
 output=$(once -v "$tools:/app/data" -v "$PWD/catalogue/demo.json:/import/catalogue.json:ro" -- \
   catalogue:import /import/catalogue.json)
-case "$output" in Imported*) say "catalogue:import: $output" ;; *) fail "catalogue:import: $output" ;; esac
+case "$output" in *Imported*) say "catalogue:import: $(printf '%s' "$output" | grep Imported)" ;; *) fail "catalogue:import: $output" ;; esac
 start "$id-tools" -v "$tools:/app/data" -e PORT="$p1" -e SESSION_SECRET="$secret"
 ready "$p1" >/dev/null
 page "$p1" / | grep -q "The Tide Tables" || fail "the imported shows are not on the home page"
