@@ -72,8 +72,6 @@ export const forgottenPasswordSchema = z.object({ email });
 
 export const resetPasswordSchema = z.object({ password: newPassword });
 
-export const PASSWORD_FIELDS = ["password"];
-
 /** Creating an account on the confirmation page: the order gives the email and the name. */
 export const signUpSchema = z.object({ password: newPassword });
 

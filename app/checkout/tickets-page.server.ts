@@ -4,7 +4,8 @@ import type { Params } from "@remix-run/react";
 import { notFound, parseParams, performanceId } from "~/routing/params";
 import { safeReturnPath } from "~/routing/return-path";
 import { showFromParams } from "~/routing/show-params.server";
-import { saleRefusal, type Entitlements } from "~/ticketing/inventory.server";
+import type { Entitlements } from "~/ticketing/inventory.server";
+import { saleRefusal, saleWindowOf } from "~/ticketing/sale-window";
 import { benefitsOf } from "~/ticketing/memberships";
 import { basketCookieHeader, entitlementsFor, readBuyer } from "./buyer.server";
 
@@ -36,7 +37,7 @@ export async function ticketsContext(request: Request, params: Params, context: 
     currency: venue.currency,
   });
   const reservation = buyer.basketId ? await context.reservations.current(buyer.basketId) : null;
-  const refusal = saleRefusal(performance, entitlements, context.clock.now().toISOString());
+  const refusal = saleRefusal(saleWindowOf(performance), context.clock.now(), entitlements.presale);
   return {
     show,
     venue,

@@ -5,7 +5,9 @@ import { dateTimeFormat } from "./format";
 
 export type AvailabilityLevel = "good" | "medium" | "low" | "soldOut";
 
-export type SaleState = "onSale" | "presale" | "presaleUnlocked" | "notYetOnSale" | "closed" | "cancelled";
+import type { SaleState } from "~/ticketing/sale-window";
+
+export type { SaleState };
 
 /** One performance as the calendar and the show page show it. */
 export interface PerformanceView {

@@ -7,7 +7,7 @@ import { ErrorSummary, type SummaryError } from "./error-summary";
 import { formatMoney } from "./format";
 import { PostForm } from "./post-form";
 
-/** What every step's loader returns beside its own data (stepFrame in checkout/step-data.server.ts). */
+/** What every step's loader returns beside its own data (stepFrame in checkout/flow.server.ts). */
 export interface StepFrame {
   steps: { name: string; done: boolean }[];
   summary: SummaryView;

@@ -7,7 +7,7 @@ import type { PerformanceView } from "~/components/calendar-format";
 import { formatDate } from "~/components/format";
 import { calendarPath, ticketsPath, venuePath } from "~/routing/paths";
 import { showFromParams } from "~/routing/show-params.server";
-import { saleState } from "~/ticketing/availability.server";
+import { saleState } from "~/ticketing/sale-window";
 import { GUEST } from "~/ticketing/inventory.server";
 import { entitlementsOf } from "~/ticketing/memberships";
 import { membershipOf, readBuyer } from "~/checkout/buyer.server";

@@ -14,12 +14,6 @@ import { priceRuleOf, type PromoCode } from "./promotions.server";
 // A basket's contents beyond its holds (price options, extras, protection, delivery, promo code,
 // vouchers) and the one way to price it: gather everything from the store, hand it to priceBasket.
 
-export const TICKET_PROTECTION = {
-  slug: "ticket-protection",
-  label: "Ticket refund protection",
-  id: "8F3C2A10-6B7D-4E51-9A2C-5D1E0F7B3C21",
-} as const;
-
 export interface MemberBenefits {
   protectionIncluded: boolean;
   noTransactionFee: boolean;

@@ -3,9 +3,10 @@ import { addMinutes } from "date-fns";
 import type { ExpressionBuilder, Transaction } from "kysely";
 import type { Clock } from "~/clock";
 import type { Store } from "~/db/connection.server";
-import type { Database, PerformanceTable } from "~/db/schema";
+import type { Database } from "~/db/schema";
 import type { Restriction } from "./catalogue-file";
 import { isBusy, isUniqueViolation, refuse, type Refusal } from "./errors";
+import { saleRefusal, saleWindowOf } from "./sale-window";
 
 export interface HoldPolicy {
   /** A new hold lasts this long. */
@@ -37,32 +38,6 @@ export interface Held {
 }
 
 type Db = Transaction<Database>;
-
-type SaleWindow = Pick<
-  PerformanceTable,
-  "status" | "on_sale_from" | "on_sale_until" | "presale_from" | "presale_until" | "presale_audience"
->;
-
-/**
- * Whether this buyer may book this performance at `now` (ISO), and if not, why not: before the
- * on-sale date only a presale audience inside the presale window may book.
- */
-export function saleRefusal(
-  performance: SaleWindow,
-  entitlements: Entitlements,
-  now: string,
-): "not-found" | "sales-closed" | "not-on-sale" | "presale" | null {
-  if (performance.status !== "on_sale") return "not-found";
-  if (now >= performance.on_sale_until) return "sales-closed";
-  if (now < performance.on_sale_from) {
-    const inPresale =
-      performance.presale_from !== null && now >= performance.presale_from && now < (performance.presale_until ?? "");
-    const audience = performance.presale_audience.split(",").filter(Boolean);
-    if (!inPresale) return "not-on-sale";
-    if (!audience.some((group) => entitlements.presale.has(group))) return "presale";
-  }
-  return null;
-}
 
 /** Seats and places that count as taken at `now`: sold, withheld, or held and not yet expired. */
 export const activeClaim = (now: string) => (eb: ExpressionBuilder<Database, "seat_claims">) =>
@@ -98,7 +73,7 @@ export function createInventory(
       .where("id", "=", performanceId)
       .executeTakeFirst();
     if (!performance) return { refusal: refuse("not-found") } as const;
-    const refusal = saleRefusal(performance, entitlements, now);
+    const refusal = saleRefusal(saleWindowOf(performance), new Date(now), entitlements.presale);
     if (refusal) return { refusal: refuse(refusal) } as const;
     return { performance } as const;
   }

@@ -1,11 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  availabilityLevel,
-  availabilityOf,
-  calendarFacts,
-  saleState,
-  type SaleWindow,
-} from "~/ticketing/availability.server";
+import { availabilityLevel, availabilityOf, calendarFacts } from "~/ticketing/availability.server";
 import { createInventory } from "~/ticketing/inventory.server";
 import { seedSmallCatalogue } from "../support/engine";
 import { createTestStore, DIALECTS, type TestStore } from "../support/stores";
@@ -22,36 +16,6 @@ describe("availability levels", () => {
     [0, 0, "soldOut"],
   ] as const)("%i of %i left is %s", (left, capacity, level) => {
     expect(availabilityLevel(left, capacity, { good: 0.5, medium: 0.2 })).toBe(level);
-  });
-});
-
-describe("where a performance stands for a buyer", () => {
-  const window: SaleWindow = {
-    status: "on_sale",
-    onSaleFrom: "2026-12-01T10:00:00.000Z",
-    onSaleUntil: "2026-12-20T19:30:00.000Z",
-    presaleFrom: "2026-11-24T10:00:00.000Z",
-    presaleUntil: "2026-12-01T10:00:00.000Z",
-    presaleAudience: "plus-member,promo",
-  };
-  const guest = new Set<string>();
-  const at = (iso: string) => new Date(iso);
-
-  it.each([
-    ["before presale", "2026-11-23T12:00:00.000Z", guest, "notYetOnSale"],
-    ["in presale, as a guest", "2026-11-25T12:00:00.000Z", guest, "presale"],
-    ["in presale, with a presale code", "2026-11-25T12:00:00.000Z", new Set(["promo"]), "presaleUnlocked"],
-    ["in presale, as a member", "2026-11-25T12:00:00.000Z", new Set(["plus-member"]), "presaleUnlocked"],
-    ["from general sale", "2026-12-01T10:00:00.000Z", guest, "onSale"],
-    ["once online sales end", "2026-12-20T19:30:00.000Z", guest, "closed"],
-  ] as const)("%s: %s", (_, now, audiences, state) => {
-    expect(saleState(window, at(now), audiences)).toBe(state);
-  });
-
-  it("a performance without presale is not on sale until its sale opens; a cancelled one is cancelled", () => {
-    const plain = { ...window, presaleFrom: null, presaleUntil: null, presaleAudience: "" };
-    expect(saleState(plain, at("2026-11-25T12:00:00.000Z"), new Set(["promo"]))).toBe("notYetOnSale");
-    expect(saleState({ ...window, status: "cancelled" }, at("2026-12-05T12:00:00.000Z"), guest)).toBe("cancelled");
   });
 });
 

@@ -1,0 +1,73 @@
+import type { PerformanceTable } from "~/db/schema";
+
+// When a performance may be booked, and by whom: one rule, read by the calendar and the show page
+// (what to offer) and by the hold (what to refuse), so neither offers what the other would refuse.
+
+export interface SaleWindow {
+  status: "on_sale" | "cancelled";
+  onSaleFrom: string;
+  onSaleUntil: string;
+  presaleFrom: string | null;
+  presaleUntil: string | null;
+  /** Comma-separated presale audiences ("plus-member", "promo"). */
+  presaleAudience: string;
+}
+
+/** Where a performance stands for a buyer at a moment. */
+export type SaleState =
+  /** On general sale. */
+  | "onSale"
+  /** In presale, and this buyer does not (yet) qualify: members and code holders can book. */
+  | "presale"
+  /** In presale, and this buyer's entitlements (a presale code) let them book now. */
+  | "presaleUnlocked"
+  /** Neither on sale nor in presale yet. */
+  | "notYetOnSale"
+  /** Online sales have ended. */
+  | "closed"
+  | "cancelled";
+
+/** Before the on-sale date only a presale audience inside the presale window may book. */
+export function saleState(window: SaleWindow, now: Date, presaleAudiences: ReadonlySet<string>): SaleState {
+  const at = now.toISOString();
+  if (window.status !== "on_sale") return "cancelled";
+  if (at >= window.onSaleUntil) return "closed";
+  if (at >= window.onSaleFrom) return "onSale";
+  const inPresale = window.presaleFrom !== null && at >= window.presaleFrom && at < (window.presaleUntil ?? "");
+  if (!inPresale) return "notYetOnSale";
+  const audience = window.presaleAudience.split(",").filter(Boolean);
+  return audience.some((group) => presaleAudiences.has(group)) ? "presaleUnlocked" : "presale";
+}
+
+export type SaleRefusal = "not-found" | "sales-closed" | "not-on-sale" | "presale";
+
+const REFUSALS: Record<SaleState, SaleRefusal | null> = {
+  onSale: null,
+  presaleUnlocked: null,
+  presale: "presale",
+  notYetOnSale: "not-on-sale",
+  closed: "sales-closed",
+  cancelled: "not-found",
+};
+
+/** Why this buyer may not hold seats now, or null when they may. */
+export function saleRefusal(window: SaleWindow, now: Date, presaleAudiences: ReadonlySet<string>) {
+  return REFUSALS[saleState(window, now, presaleAudiences)];
+}
+
+/** A stored performance's sale window. */
+export function saleWindowOf(
+  row: Pick<
+    PerformanceTable,
+    "status" | "on_sale_from" | "on_sale_until" | "presale_from" | "presale_until" | "presale_audience"
+  >,
+): SaleWindow {
+  return {
+    status: row.status,
+    onSaleFrom: row.on_sale_from,
+    onSaleUntil: row.on_sale_until,
+    presaleFrom: row.presale_from,
+    presaleUntil: row.presale_until,
+    presaleAudience: row.presale_audience,
+  };
+}

@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import { saleRefusal, saleState, saleWindowOf, type SaleWindow } from "~/ticketing/sale-window";
+
+describe("where a performance stands for a buyer", () => {
+  const window: SaleWindow = {
+    status: "on_sale",
+    onSaleFrom: "2026-12-01T10:00:00.000Z",
+    onSaleUntil: "2026-12-20T19:30:00.000Z",
+    presaleFrom: "2026-11-24T10:00:00.000Z",
+    presaleUntil: "2026-12-01T10:00:00.000Z",
+    presaleAudience: "plus-member,promo",
+  };
+  const guest = new Set<string>();
+  const at = (iso: string) => new Date(iso);
+
+  it.each([
+    ["before presale", "2026-11-23T12:00:00.000Z", guest, "notYetOnSale"],
+    ["in presale, as a guest", "2026-11-25T12:00:00.000Z", guest, "presale"],
+    ["in presale, with a presale code", "2026-11-25T12:00:00.000Z", new Set(["promo"]), "presaleUnlocked"],
+    ["in presale, as a member", "2026-11-25T12:00:00.000Z", new Set(["plus-member"]), "presaleUnlocked"],
+    ["from general sale", "2026-12-01T10:00:00.000Z", guest, "onSale"],
+    ["once online sales end", "2026-12-20T19:30:00.000Z", guest, "closed"],
+  ] as const)("%s: %s", (_, now, audiences, state) => {
+    expect(saleState(window, at(now), audiences)).toBe(state);
+  });
+
+  it("a performance without presale is not on sale until its sale opens; a cancelled one is cancelled", () => {
+    const plain = { ...window, presaleFrom: null, presaleUntil: null, presaleAudience: "" };
+    expect(saleState(plain, at("2026-11-25T12:00:00.000Z"), new Set(["promo"]))).toBe("notYetOnSale");
+    expect(saleState({ ...window, status: "cancelled" }, at("2026-12-05T12:00:00.000Z"), guest)).toBe("cancelled");
+  });
+
+  // The hold refuses exactly what the calendar does not offer, with the reason the tickets page
+  // explains: one rule read two ways (issue 18).
+  it.each([
+    ["2026-11-23T12:00:00.000Z", guest, "not-on-sale"],
+    ["2026-11-25T12:00:00.000Z", guest, "presale"],
+    ["2026-11-25T12:00:00.000Z", new Set(["promo"]), null],
+    ["2026-12-01T10:00:00.000Z", guest, null],
+    ["2026-12-20T19:30:00.000Z", guest, "sales-closed"],
+  ] as const)("at %s a hold is refused for %s", (now, audiences, refusal) => {
+    expect(saleRefusal(window, at(now), audiences)).toBe(refusal);
+  });
+
+  it("reads a stored performance's window", () => {
+    const row = {
+      status: "cancelled" as const,
+      on_sale_from: window.onSaleFrom,
+      on_sale_until: window.onSaleUntil,
+      presale_from: null,
+      presale_until: null,
+      presale_audience: "",
+    };
+    expect(saleWindowOf(row)).toEqual({
+      ...window,
+      status: "cancelled",
+      presaleFrom: null,
+      presaleUntil: null,
+      presaleAudience: "",
+    });
+    expect(saleRefusal(saleWindowOf(row), at("2026-12-05T12:00:00.000Z"), guest)).toBe("not-found");
+  });
+});
