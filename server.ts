@@ -6,9 +6,9 @@ import { dirname, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { ServerBuild } from "@remix-run/node";
 import { ConfigError, loadConfig } from "~/config/env.server";
-import { createServerApp } from "~/server/app.server";
-import { createLogger } from "~/server/logger.server";
-import { createAppServices } from "~/services.server";
+import { createServerApp } from "~/web/app.server";
+import { createLogger } from "~/logging/logger.server";
+import { createAppServices } from "~/composition/app-services.server";
 
 // The project's folder: this file's own, or two above when it runs compiled from build/server/.
 const here = dirname(fileURLToPath(import.meta.url));

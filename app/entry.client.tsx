@@ -17,7 +17,7 @@ declare global {
 }
 
 async function hydrate() {
-  // Without Intl (not polyfilled: see app/server/polyfills.server.ts) the page stays as the
+  // Without Intl (not polyfilled: see app/web/polyfills.server.ts) the page stays as the
   // server rendered it, which works on its own.
   if (typeof Intl === "undefined") return;
   const html = document.documentElement;

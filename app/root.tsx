@@ -15,18 +15,18 @@ import { useContext, useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { UNSAFE_DataRouterStateContext } from "react-router-dom";
 import { AuthenticityTokenProvider } from "remix-utils/csrf/react";
-import { currentCustomer } from "~/accounts/session.server";
-import { captureQueryParameters, resolveTheme } from "~/buyer-context.server";
+import { currentCustomer } from "~/web/customer-session.server";
+import { captureQueryParameters, resolveTheme } from "~/web/visitor.server";
 import { ErrorPage, errorKind } from "~/components/error-page";
 import { useNonce } from "~/components/nonce";
 import { SiteFooter } from "~/components/site-footer";
 import { SiteHeader } from "~/components/site-header";
-import { POLYFILL_LOADER } from "~/components/polyfill-loader.server";
+import { POLYFILL_LOADER } from "~/web/polyfill-loader.server";
 import { publicEnv, serializeForScript } from "~/config/public-env";
 import { COMMON_NS, FALLBACK_LANGUAGE } from "~/i18n/languages";
 import { THEME_STYLESHEETS } from "~/themes/stylesheets";
-import { pushToDataLayer, type ClientEvent } from "~/tracking/events";
-import { takeFlashedEvents } from "~/tracking/track.server";
+import { pushToDataLayer, type ClientEvent } from "~/views/events";
+import { takeFlashedEvents } from "~/web/track.server";
 import type { ThemeName } from "~/themes/themes";
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {

@@ -23,9 +23,9 @@ import { renderToPipeableStream } from "react-dom/server";
 import { loadConfig } from "~/config/env.server";
 import type { Store } from "~/db/connection.server";
 import { calendarPath, ticketsPath } from "~/routing/paths";
-import { createServerApp } from "~/server/app.server";
-import { createLogger } from "~/server/logger.server";
-import { createAppServices } from "~/services.server";
+import { createServerApp } from "~/web/app.server";
+import { createLogger } from "~/logging/logger.server";
+import { createAppServices } from "~/composition/app-services.server";
 import { JAVASCRIPT_AIM_KB, JAVASCRIPT_BUDGET_KB, javaScriptOf, pageWeights } from "./javascript-weight";
 
 const BUDGET = {

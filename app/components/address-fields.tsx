@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { US_STATES } from "~/checkout/forms/us-states";
+import { US_STATES } from "~/forms/checkout/us-states";
 import { SelectInput, TextField, type FieldLike } from "./form-fields";
 
 /** The address fields a form shares with others: a UK postcode, or a US state and ZIP code. */

@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { formatMoney } from "./format";
+import { formatMoney } from "~/i18n/format";
 
 /** The per-order fee as the engine's orderFee gives it. */
 export interface OrderFeeView {

@@ -1,6 +1,6 @@
 import { Form, Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { formatMoney } from "./format";
+import { formatMoney } from "~/i18n/format";
 import { PriceAndSectionFields } from "./select-field";
 
 export interface CalendarFilterValues {

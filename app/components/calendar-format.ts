@@ -1,4 +1,4 @@
-import { dateTimeFormat } from "./format";
+import { dateTimeFormat } from "~/i18n/format";
 
 // Calendar arithmetic on plain calendar dates ("2026-03-14", months as "2026-03"), free of time
 // zones: the server has already placed each performance on its day in the venue's time zone.

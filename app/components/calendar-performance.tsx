@@ -1,8 +1,8 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { formatDateTime } from "./format";
+import { formatDateTime } from "~/i18n/format";
 import { formatLongDay, type PerformanceView } from "./calendar-format";
-import { formatTime } from "./format";
+import { formatTime } from "~/i18n/format";
 
 /**
  * One performance: its time, its availability in words (with a colour that only repeats them),

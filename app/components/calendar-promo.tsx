@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { formatMoney } from "./format";
+import { formatMoney } from "~/i18n/format";
 import { RemovePromoLink } from "./promo-removal";
 
 export type PromoRuleView =

@@ -1,19 +1,13 @@
 import type { ReactNode } from "react";
 import { Link, isRouteErrorResponse, useLocation, useRouteError } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import type { SummaryView } from "~/checkout/summary";
+import type { SummaryView } from "~/views/summary";
 import { ErrorExplanation, errorKind } from "./error-page";
-import { ErrorSummary, type SummaryError } from "./error-summary";
-import { formatMoney } from "./format";
+import { ErrorSummary } from "./error-summary";
+import { formatMoney } from "~/i18n/format";
 import { PostForm } from "./post-form";
-
-/** What every step's loader returns beside its own data (stepFrame in checkout/flow.server.ts). */
-export interface StepFrame {
-  steps: { name: string; done: boolean }[];
-  summary: SummaryView;
-  priceChanged: boolean;
-  holdExpired: boolean;
-}
+import type { SummaryError } from "~/views/errors";
+import type { StepFrame } from "~/views/checkout-step";
 
 /** The itemised order: the engine's lines, the vouchers used, what is left to pay. */
 export function BasketSummary({ summary, heading = "h2" }: { summary: SummaryView; heading?: "h2" | "h3" }) {

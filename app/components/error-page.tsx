@@ -1,6 +1,6 @@
 import { isRouteErrorResponse, Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { REFUSED_FORM } from "~/server/refusals";
+import { REFUSED_FORM } from "~/views/refusals";
 
 export type ErrorKind = "notFound" | "forbidden" | "noCookies" | "crossSite" | "tooLarge" | "serverError" | "unknown";
 

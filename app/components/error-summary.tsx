@@ -1,11 +1,6 @@
 import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
-
-export interface SummaryError {
-  /** The id of the field to move to, or null for an error about the whole form. */
-  field: string | null;
-  text: string;
-}
+import type { SummaryError } from "~/views/errors";
 
 /**
  * The GOV.UK error summary: at the top of the page, focused when it appears and the page's title

@@ -1,6 +1,6 @@
 import type { InputHTMLAttributes } from "react";
 import { useTranslation } from "react-i18next";
-import { translateMessage } from "~/checkout/forms/messages";
+import { translateMessage } from "~/forms/checkout/messages";
 import { SelectField } from "./select-field";
 
 // The checkout's form fields, in the GOV.UK pattern: label, hint, error, then the control, which

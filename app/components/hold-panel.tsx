@@ -2,10 +2,11 @@ import { Link, useLocation, useRevalidator } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useHydrated } from "remix-utils/use-hydrated";
-import type { HoldView } from "~/checkout/hold.server";
+
 import { Confirmation, ConfirmActions } from "./confirmation";
-import { formatDateTime, formatTime } from "./format";
+import { formatDateTime, formatTime } from "~/i18n/format";
 import { PostForm } from "./post-form";
+import type { HoldView } from "~/views/hold";
 
 /** Two minutes before the hold runs out the buyer is warned and offered more time. */
 export const WARNING_SECONDS = 120;

@@ -3,7 +3,7 @@ import { useEffect, useMemo, useRef, useState, type CSSProperties } from "react"
 import { useTranslation } from "react-i18next";
 import { ExistingSearchParams } from "remix-utils/existing-search-params";
 import { useHydrated } from "remix-utils/use-hydrated";
-import { formatMoney } from "./format";
+import { formatMoney } from "~/i18n/format";
 import { PriceAndSectionFields } from "./select-field";
 import {
   FILTER_PARAMS,

@@ -1,20 +1,7 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { formatDate } from "./format";
-
-export interface ShowListItem {
-  slug: string;
-  name: string;
-  ageGuidance: string;
-  runs: {
-    href: string;
-    venueName: string;
-    city: string;
-    timeZone: string;
-    firstPerformance: string;
-    lastPerformance: string;
-  }[];
-}
+import { formatDate } from "~/i18n/format";
+import type { ShowListItem } from "~/views/show-list";
 
 /** The shows with where and when each plays; `headingLevel` fits the names into the page's outline. */
 export function ShowList({ shows, headingLevel = 2 }: { shows: ShowListItem[]; headingLevel?: 2 | 3 }) {

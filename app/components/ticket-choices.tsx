@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
-import type { FieldErrors, TicketsView } from "~/checkout/tickets.server";
-import { formatMoney } from "./format";
+
+import { formatMoney } from "~/i18n/format";
+import type { FieldErrors, TicketsView } from "~/views/ticket-choices";
 
 /** "Stalls, row F, seat 12" or "Standing floor × 3". */
 export function useTicketName() {

@@ -3,8 +3,7 @@ import { ROUTING_MODES } from "~/routing/route-table.js";
 import { LANGUAGES } from "~/i18n/languages";
 import { THEMES } from "~/themes/themes";
 import { slug } from "~/routing/params";
-import { experimentsSchema } from "~/experiments/experiments";
-import { DEFAULT_RECONCILE_AFTER_SECONDS } from "~/services/payments.server";
+import { experimentsSchema } from "~/config/experiments";
 
 export const WALLETS = ["googlePay", "applePay"] as const;
 /** Where each wallet's browser payment method lives: PaymentRequest asks it, so CSP must allow it. */
@@ -13,6 +12,12 @@ export const WALLET_ORIGINS: Record<(typeof WALLETS)[number], string> = {
   applePay: "https://apple.com",
 };
 
+/**
+ * How long a payment may wait for the buyer or the gateway before the reconciler settles it: past
+ * PAYMENT_TIMEOUT_SECONDS, and well within a 15-minute hold, so an authorisation the buyer left
+ * behind still finds their seats held (README, PAYMENT_RECONCILE_AFTER_SECONDS).
+ */
+export const DEFAULT_RECONCILE_AFTER_SECONDS = 300;
 const DEV_SESSION_SECRET = "development-only-secret-change-me-0123456789";
 
 const optionalUrl = z

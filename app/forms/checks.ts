@@ -12,8 +12,8 @@ export {
   resetPasswordSchema,
   signInSchema,
   signUpSchema,
-} from "~/accounts/forms";
-export { accessSchema } from "~/accounts/membership-forms";
+} from "~/forms/accounts";
+export { accessSchema } from "~/forms/membership";
 export {
   contactsSchema,
   deliverySchema,
@@ -21,5 +21,5 @@ export {
   promoSchema,
   protectionSchema,
   voucherSchema,
-} from "~/checkout/forms";
-export { payFormSchema } from "~/checkout/pay-form";
+} from "~/forms/checkout";
+export { payFormSchema } from "~/forms/checkout/pay-form";

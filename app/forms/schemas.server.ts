@@ -2,8 +2,8 @@
 // which Remix empties in the browser's build: once app/forms/checks.ts (fetched on demand) also
 // imports a schema module, esbuild keeps that module, and zod with it, in the first load of every
 // route module that imports it, even when only the route's server code used it.
-export * from "~/accounts/forms";
-export * from "~/accounts/membership-forms";
-export * from "~/checkout/forms";
-export * from "~/checkout/pay-form";
+export * from "~/forms/accounts";
+export * from "~/forms/membership";
+export * from "~/forms/checkout";
+export * from "~/forms/checkout/pay-form";
 export { parseWithZod } from "@conform-to/zod";

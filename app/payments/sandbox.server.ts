@@ -1,5 +1,4 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { redirect } from "@remix-run/node";
 import type { Clock } from "~/clock";
 import type { Store } from "~/db/connection.server";
 import type { SandboxPaymentTable } from "~/db/schema";
@@ -580,41 +579,4 @@ export function createSandboxGateway(options: SandboxGatewayOptions): SandboxGat
     },
   };
   return gateway;
-}
-
-// Shared by the three sandbox pages (routes/sandbox.*.tsx).
-
-const notFound = () => new Response(null, { status: 404, statusText: "Not Found" });
-
-/** The gateway, or a 404 when a real provider takes payments and the sandbox pages do not exist. */
-export function requireSandbox(gateway: SandboxGateway | null | undefined): SandboxGateway {
-  if (!gateway) throw notFound();
-  return gateway;
-}
-
-/**
- * The step a sandbox page shows. An answered one sends the buyer back (they pressed Back after
- * answering, or reloaded) rather than asking again; an unknown one is a 404.
- */
-export async function loadSandboxStep(
-  gateway: SandboxGateway | null | undefined,
-  reference: string | undefined,
-  kind: SandboxStepKind,
-) {
-  const step = await requireSandbox(gateway).step(reference ?? "", kind);
-  if (!step) throw notFound();
-  if (!step.outstanding) throw redirect(step.returnUrl, 303);
-  return {
-    amount: step.amount,
-    currency: step.currency,
-    description: step.description,
-    brand: step.brand,
-    last4: step.last4,
-  };
-}
-
-/** Sends the buyer back after an answer (303, so a reload does not post it again), or 404. */
-export function returnFromSandbox(url: string | null): Response {
-  if (!url) throw notFound();
-  return redirect(url, 303);
 }

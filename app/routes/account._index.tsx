@@ -2,8 +2,8 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { detailsSaved } from "~/forms/schemas.server";
-import { requireCustomer } from "~/accounts/session.server";
-import { formatDate, formatDateTime, formatMoney } from "~/components/format";
+import { requireCustomer } from "~/web/customer-session.server";
+import { formatDate, formatDateTime, formatMoney } from "~/i18n/format";
 
 // My account: who is signed in, their membership, and their tickets: upcoming performances and
 // past ones apart, each order with its places and a link to its e-tickets (the page with the

@@ -2,9 +2,9 @@ import { data, redirect, type ActionFunctionArgs, type AppLoadContext, type Load
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { parseWithZod, DETAILS_SAVED_PATH, detailsSchema, type Country } from "~/forms/schemas.server";
-import { DETAILS_FIELDS } from "~/accounts/form-names";
-import { requireCustomer } from "~/accounts/session.server";
-import { errorsForSummary } from "~/checkout/forms/messages";
+import { DETAILS_FIELDS } from "~/forms/account-names";
+import { requireCustomer } from "~/web/customer-session.server";
+import { errorsForSummary } from "~/forms/checkout/messages";
 import { ErrorSummary } from "~/components/error-summary";
 import { CheckboxField, TextField } from "~/components/form-fields";
 import { AddressFields } from "~/components/address-fields";

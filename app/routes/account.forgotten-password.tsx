@@ -2,13 +2,13 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { parseWithZod, forgottenPasswordSchema } from "~/forms/schemas.server";
-import { throttledMessage } from "~/accounts/messages";
-import { errorsForSummary } from "~/checkout/forms/messages";
+import { throttledMessage } from "~/forms/account-messages";
+import { errorsForSummary } from "~/forms/checkout/messages";
 import { ErrorSummary } from "~/components/error-summary";
 import { TextField } from "~/components/form-fields";
 import { PostForm } from "~/components/post-form";
 import { useSchemaForm } from "~/components/use-schema-form";
-import { renderPasswordReset } from "~/email/password-reset-email";
+import { renderPasswordReset } from "~/services/email/password-reset-email";
 import { DEFAULT_AUTH_POLICY } from "~/services/auth.server";
 
 // Asks for a reset link. The answer is the same whether the email has an account or not; only

@@ -2,9 +2,9 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { parseWithZod, registerSchema, requestedReturn } from "~/forms/schemas.server";
-import { throttledMessage } from "~/accounts/messages";
-import { authToken, currentCustomer, signInCookie } from "~/accounts/session.server";
-import { errorsForSummary } from "~/checkout/forms/messages";
+import { throttledMessage } from "~/forms/account-messages";
+import { authToken, currentCustomer, signInCookie } from "~/web/customer-session.server";
+import { errorsForSummary } from "~/forms/checkout/messages";
 import { ErrorSummary } from "~/components/error-summary";
 import { NewPasswordField, TextField } from "~/components/form-fields";
 import { PostForm } from "~/components/post-form";

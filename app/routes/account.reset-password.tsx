@@ -2,8 +2,8 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { parseWithZod, resetPasswordSchema } from "~/forms/schemas.server";
-import { signInCookie } from "~/accounts/session.server";
-import { errorsForSummary } from "~/checkout/forms/messages";
+import { signInCookie } from "~/web/customer-session.server";
+import { errorsForSummary } from "~/forms/checkout/messages";
 import { ErrorSummary } from "~/components/error-summary";
 import { NewPasswordField } from "~/components/form-fields";
 import { PostForm } from "~/components/post-form";

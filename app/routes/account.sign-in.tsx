@@ -2,9 +2,9 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { parseWithZod, requestedReturn, signInSchema } from "~/forms/schemas.server";
-import { authToken, currentCustomer, signInCookie } from "~/accounts/session.server";
-import { throttledMessage } from "~/accounts/messages";
-import { errorsForSummary } from "~/checkout/forms/messages";
+import { authToken, currentCustomer, signInCookie } from "~/web/customer-session.server";
+import { throttledMessage } from "~/forms/account-messages";
+import { errorsForSummary } from "~/forms/checkout/messages";
 import { ErrorSummary } from "~/components/error-summary";
 import { TextField } from "~/components/form-fields";
 import { PostForm } from "~/components/post-form";

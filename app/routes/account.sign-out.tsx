@@ -1,8 +1,8 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { authToken, signOutCookie } from "~/accounts/session.server";
-import { readBuyer } from "~/checkout/buyer.server";
+import { authToken, signOutCookie } from "~/web/customer-session.server";
+import { readBuyer } from "~/web/buyer.server";
 import { PostForm } from "~/components/post-form";
 
 // Signing out is a POST. Its GET is the confirmation page, which warns a buyer holding seats that

@@ -10,26 +10,26 @@ import {
 } from "@remix-run/react";
 import { formatInTimeZone, fromZonedTime } from "date-fns-tz";
 import { useTranslation } from "react-i18next";
-import { membershipOf, readBuyer, promoCookieHeader, type Buyer } from "~/checkout/buyer.server";
+import { membershipOf, readBuyer, promoCookieHeader, type Buyer } from "~/web/buyer.server";
 import { benefitsOf, entitlementsOf } from "~/ticketing/memberships";
 import { AllInNote } from "~/components/all-in-note";
 import { CalendarFilters, filterSummary, type CalendarFilterValues } from "~/components/calendar-filters";
 import { addMonths, formatMonth, type PerformanceView } from "~/components/calendar-format";
-import { formatMoney } from "~/components/format";
+import { formatMoney } from "~/i18n/format";
 import { CalendarMonth } from "~/components/calendar-month";
 import { CalendarPromo, type PromoOutcome, type PromoRuleView } from "~/components/calendar-promo";
 import { ErrorPage } from "~/components/error-page";
 import { isoDate, parseParams } from "~/routing/params";
 import { calendarPath, showPath, ticketsPath } from "~/routing/paths";
 import type { RoutingMode } from "~/routing/route-table.js";
-import { showFromParams } from "~/routing/show-params.server";
+import { showFromParams } from "~/web/show-params.server";
 import type { AvailabilityFilter } from "~/ticketing/availability.server";
 import { saleState } from "~/ticketing/sale-window";
 import { GUEST } from "~/ticketing/inventory.server";
 import { orderFee, specialPriceRange } from "~/ticketing/pricing";
 import { isWellFormedCode, withPromoEntitlements, type PromoCode } from "~/ticketing/promotions.server";
-import type { ClientEvent } from "~/tracking/events";
-import { track } from "~/tracking/track.server";
+import type { ClientEvent } from "~/views/events";
+import { track } from "~/web/track.server";
 import type { loader as rootLoader } from "~/root";
 
 export const handle = {

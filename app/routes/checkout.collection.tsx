@@ -1,12 +1,12 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { acceptOwnChange, guardStep, nextStepPath, stepFrame, unlockForChange } from "~/checkout/flow.server";
+import { acceptOwnChange, guardStep, nextStepPath, stepFrame, unlockForChange } from "~/web/checkout-flow.server";
 import { parseWithZod, deliverySchema } from "~/forms/schemas.server";
-import { errorsForSummary } from "~/checkout/forms/messages";
+import { errorsForSummary } from "~/forms/checkout/messages";
 import { CheckoutStep, CheckoutStepBoundary, stepErrorTitleKey } from "~/components/checkout-step";
 import { RadioGroup } from "~/components/form-fields";
-import { formatMoney } from "~/components/format";
+import { formatMoney } from "~/i18n/format";
 import { PostForm } from "~/components/post-form";
 import { useSchemaForm } from "~/components/use-schema-form";
 

@@ -2,20 +2,21 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { parseWithZod, ACCOUNT_CREATED_PATH, accountCreated, signUpSchema } from "~/forms/schemas.server";
-import { SIGN_UP_FAILED } from "~/accounts/form-names";
-import { currentCustomer, signInCookie } from "~/accounts/session.server";
-import { parseContactDetails } from "~/checkout/contact-details";
-import { errorsForSummary } from "~/checkout/forms/messages";
-import { paidOrder } from "~/checkout/order.server";
-import { orderView } from "~/checkout/order-view.server";
+import { SIGN_UP_FAILED } from "~/forms/account-names";
+import { currentCustomer, signInCookie } from "~/web/customer-session.server";
+import { parseContactDetails } from "~/views/contact-details";
+import { errorsForSummary } from "~/forms/checkout/messages";
+import { paidOrder } from "~/web/order-pages.server";
+import { orderView } from "~/services/order-view.server";
 import { BasketSummary } from "~/components/checkout-step";
-import { ErrorSummary, type SummaryError } from "~/components/error-summary";
+import { ErrorSummary } from "~/components/error-summary";
 import { NewPasswordField } from "~/components/form-fields";
-import { formatDateTime } from "~/components/format";
+import { formatDateTime } from "~/i18n/format";
 import { PostForm } from "~/components/post-form";
 import { telHref, useSupportPhone, type SupportPhoneHandle } from "~/components/support-phone";
 import { useSchemaForm } from "~/components/use-schema-form";
 import type { AuthService } from "~/services/auth.server";
+import type { SummaryError } from "~/views/errors";
 
 // /checkout/confirmation: the order just paid for. Reached only through a paid order (its cookie,
 // set when the payment succeeded): coming back to this URL without paying confirms nothing.

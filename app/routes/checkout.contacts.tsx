@@ -1,7 +1,7 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import type { ContactDetails } from "~/checkout/contact-details";
+import type { ContactDetails } from "~/views/contact-details";
 import {
   acceptOwnChange,
   guardStep,
@@ -12,9 +12,9 @@ import {
   stepFrame,
   unlockForChange,
   type CheckoutState,
-} from "~/checkout/flow.server";
+} from "~/web/checkout-flow.server";
 import { parseWithZod, contactsSchema } from "~/forms/schemas.server";
-import { errorsForSummary } from "~/checkout/forms/messages";
+import { errorsForSummary } from "~/forms/checkout/messages";
 import { CheckoutStep, CheckoutStepBoundary, stepErrorTitleKey } from "~/components/checkout-step";
 import { CheckboxField, RadioGroup, TextField } from "~/components/form-fields";
 import { AddressFields } from "~/components/address-fields";

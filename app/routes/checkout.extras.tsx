@@ -8,15 +8,15 @@ import {
   stepFrame,
   trackedPerformance,
   unlockForChange,
-} from "~/checkout/flow.server";
+} from "~/web/checkout-flow.server";
 import { parseWithZod, extrasSchema } from "~/forms/schemas.server";
-import { errorsForSummary } from "~/checkout/forms/messages";
+import { errorsForSummary } from "~/forms/checkout/messages";
 import { CheckoutStep, CheckoutStepBoundary, stepErrorTitleKey } from "~/components/checkout-step";
-import { formatMoney } from "~/components/format";
+import { formatMoney } from "~/i18n/format";
 import { TextField } from "~/components/form-fields";
 import { PostForm } from "~/components/post-form";
 import { useSchemaForm } from "~/components/use-schema-form";
-import { track } from "~/tracking/track.server";
+import { track } from "~/web/track.server";
 
 // /checkout/extras: the performance's upsells ("Enhance your experience"), a quantity each.
 // Skipped by the guard when the venue offers none.

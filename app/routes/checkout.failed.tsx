@@ -1,9 +1,9 @@
 import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { readBuyer } from "~/checkout/buyer.server";
-import { reservationPaths } from "~/checkout/hold.server";
-import { basketOrder } from "~/checkout/order.server";
+import { readBuyer } from "~/web/buyer.server";
+import { reservationPaths } from "~/web/hold.server";
+import { basketOrder } from "~/web/order-pages.server";
 import { PostForm } from "~/components/post-form";
 import { useSupportPhone } from "~/components/support-phone";
 

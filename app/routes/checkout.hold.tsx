@@ -1,14 +1,14 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { basketCookieHeader, benefitsFor, promoCookieHeader, readBuyer } from "~/checkout/buyer.server";
-import { unlockForChange } from "~/checkout/flow.server";
-import { reservationPaths } from "~/checkout/hold.server";
+import { basketCookieHeader, benefitsFor, promoCookieHeader, readBuyer } from "~/web/buyer.server";
+import { unlockForChange } from "~/web/checkout-flow.server";
+import { reservationPaths } from "~/web/hold.server";
 import { ReleaseDialog } from "~/components/hold-panel";
 import { RemovePromoDialog } from "~/components/promo-removal";
 import { safeReturnPath } from "~/routing/return-path";
 import { releaseReservation, refusalMessage, type Message } from "~/services/reservations.server";
-import { flashEvents, track } from "~/tracking/track.server";
+import { flashEvents, track } from "~/web/track.server";
 
 // The reservation's own actions, answered the same way whether a buyer pressed a button in a
 // `<dialog>` (with script) or on this page (without it): extend the hold, release the seats,

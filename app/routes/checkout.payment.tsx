@@ -1,8 +1,8 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { promoCookieHeader } from "~/checkout/buyer.server";
-import { fullName } from "~/checkout/contact-details";
+import { promoCookieHeader } from "~/web/buyer.server";
+import { fullName } from "~/views/contact-details";
 import {
   acceptOwnChange,
   guardStep,
@@ -10,7 +10,7 @@ import {
   trackedPerformance,
   unlockForChange,
   type CheckoutState,
-} from "~/checkout/flow.server";
+} from "~/web/checkout-flow.server";
 import {
   parseWithZod,
   promoSchema,
@@ -21,18 +21,18 @@ import {
   type PayFormOptions,
   type PayMethod,
 } from "~/forms/schemas.server";
-import { cardTypeNames } from "~/checkout/forms/card-types";
-import { errorsForSummary } from "~/checkout/forms/messages";
-import { redirectForPayment } from "~/checkout/order.server";
+import { cardTypeNames } from "~/forms/checkout/card-types";
+import { errorsForSummary } from "~/forms/checkout/messages";
+import { redirectForPayment } from "~/web/order-pages.server";
 import { CheckoutStep, CheckoutStepBoundary, stepErrorTitleKey } from "~/components/checkout-step";
 import { RadioGroup, TextField } from "~/components/form-fields";
-import { formatMoney } from "~/components/format";
+import { formatMoney } from "~/i18n/format";
 import { PostForm } from "~/components/post-form";
 import { useSchemaForm } from "~/components/use-schema-form";
 import { WalletButtons } from "~/components/wallet-buttons";
 import type { PayInput } from "~/services/payments.server";
-import { flashEvents, track } from "~/tracking/track.server";
-import type { ClientEvent } from "~/tracking/events";
+import { flashEvents, track } from "~/web/track.server";
+import type { ClientEvent } from "~/views/events";
 
 // /checkout/payment: the itemised summary, promo codes and gift vouchers, and Pay. Three forms,
 // one action switching on `intent`. Prices are the engine's; Pay places the order at the prices

@@ -8,15 +8,15 @@ import {
   stepFrame,
   trackedPerformance,
   unlockForChange,
-} from "~/checkout/flow.server";
+} from "~/web/checkout-flow.server";
 import { parseWithZod, protectionSchema } from "~/forms/schemas.server";
-import { errorsForSummary } from "~/checkout/forms/messages";
+import { errorsForSummary } from "~/forms/checkout/messages";
 import { CheckoutStep, CheckoutStepBoundary, stepErrorTitleKey } from "~/components/checkout-step";
 import { RadioGroup } from "~/components/form-fields";
-import { formatMoney } from "~/components/format";
+import { formatMoney } from "~/i18n/format";
 import { PostForm } from "~/components/post-form";
 import { useSchemaForm } from "~/components/use-schema-form";
-import { flashEvents, track } from "~/tracking/track.server";
+import { flashEvents, track } from "~/web/track.server";
 
 // /checkout/ticket-protection: refund protection, sold per ticket. The buyer must answer yes or
 // no. A member's membership includes it: the step does not apply to them (flow.server.ts), and

@@ -1,15 +1,16 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { benefitsFor, readBuyer } from "~/checkout/buyer.server";
-import { reservationPaths } from "~/checkout/hold.server";
-import { saveTicketChoices, ticketsView, type FieldErrors } from "~/checkout/tickets.server";
+import { benefitsFor, readBuyer } from "~/web/buyer.server";
+import { reservationPaths } from "~/web/hold.server";
+import { saveTicketChoices, ticketsView } from "~/services/ticket-choices.server";
 import { ErrorSummary } from "~/components/error-summary";
-import { formatDateTime } from "~/components/format";
+import { formatDateTime } from "~/i18n/format";
 import { PostForm } from "~/components/post-form";
 import { TicketChoices } from "~/components/ticket-choices";
 import { releaseReservation } from "~/services/reservations.server";
-import { flashEvents, track } from "~/tracking/track.server";
+import { flashEvents, track } from "~/web/track.server";
+import type { FieldErrors } from "~/views/ticket-choices";
 
 // Best available's answer ("reservations: best available tickets"): the seats the search found,
 // already held for the buyer, to accept (choosing a price option each) or to search again.

@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet, useLoaderData } from "@remix-run/react";
-import { readBuyer } from "~/checkout/buyer.server";
-import { holdView } from "~/checkout/hold.server";
-import { checkoutVenuePhone } from "~/checkout/venue-phone.server";
+import { readBuyer } from "~/web/buyer.server";
+import { holdView } from "~/web/hold.server";
+import { checkoutVenuePhone } from "~/web/venue-phone.server";
 import { HoldPanel } from "~/components/hold-panel";
 import type { SupportPhoneHandle } from "~/components/support-phone";
 

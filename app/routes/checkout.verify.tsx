@@ -3,10 +3,10 @@ import { Form, Link, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { basketOrder, redirectForPayment } from "~/checkout/order.server";
+import { basketOrder, redirectForPayment } from "~/web/order-pages.server";
 import { useSupportPhone } from "~/components/support-phone";
-import { track } from "~/tracking/track.server";
-import type { ClientEvent } from "~/tracking/events";
+import { track } from "~/web/track.server";
+import type { ClientEvent } from "~/views/events";
 
 // /checkout/verify: where a payment is while it is neither paid nor failed. The buyer comes here
 // after Pay when the gateway has not answered at once, on the way to and back from a step at the

@@ -1,9 +1,9 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { orderView } from "~/checkout/order-view.server";
-import { formatDateTime } from "~/components/format";
-import { barcodeSvg } from "~/etickets/barcode.server";
+import { orderView } from "~/services/order-view.server";
+import { formatDateTime } from "~/i18n/format";
+import { barcodeSvg } from "~/services/barcode.server";
 
 // A paid order's e-tickets, one per place, each with a QR code drawn on the server: printable,
 // and readable on a phone at the door. The link's key is a secret of its own (not the order

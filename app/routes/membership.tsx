@@ -2,15 +2,15 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { parseWithZod, accessSchema } from "~/forms/schemas.server";
-import { COMPANION_CHOICES } from "~/accounts/form-names";
-import { requireCustomer, signInPath } from "~/accounts/session.server";
-import { benefitsFor, membershipOf, readBuyer } from "~/checkout/buyer.server";
-import { ensureBasket } from "~/checkout/tickets-page.server";
-import { unlockForChange } from "~/checkout/flow.server";
-import { errorsForSummary } from "~/checkout/forms/messages";
+import { COMPANION_CHOICES } from "~/forms/account-names";
+import { requireCustomer, signInPath } from "~/web/customer-session.server";
+import { benefitsFor, membershipOf, readBuyer } from "~/web/buyer.server";
+import { ensureBasket } from "~/web/tickets-page.server";
+import { unlockForChange } from "~/web/checkout-flow.server";
+import { errorsForSummary } from "~/forms/checkout/messages";
 import { ErrorSummary } from "~/components/error-summary";
 import { CheckboxField, RadioGroup, TextField } from "~/components/form-fields";
-import { formatDate, formatMoney } from "~/components/format";
+import { formatDate, formatMoney } from "~/i18n/format";
 import { PostForm } from "~/components/post-form";
 import { useSchemaForm } from "~/components/use-schema-form";
 

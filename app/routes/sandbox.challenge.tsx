@@ -1,9 +1,9 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { formatMoney } from "~/components/format";
+import { formatMoney } from "~/i18n/format";
 import { PostForm } from "~/components/post-form";
-import { loadSandboxStep, requireSandbox, returnFromSandbox } from "~/payments/sandbox.server";
+import { loadSandboxStep, requireSandbox, returnFromSandbox } from "./sandbox.server";
 
 // The sandbox bank's 3-D Secure challenge: the buyer decides the outcome, so every path through
 // the checkout (authenticated, failed) can be walked by hand or by a test.

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { PostForm } from "~/components/post-form";
-import { loadSandboxStep, requireSandbox, returnFromSandbox } from "~/payments/sandbox.server";
+import { loadSandboxStep, requireSandbox, returnFromSandbox } from "./sandbox.server";
 
 // The sandbox bank's device data collection (the 3-D Secure "method" step). A real bank reads the
 // browser from the request the checkout's form sends here (and, with script, fingerprints it in a

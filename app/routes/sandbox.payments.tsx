@@ -1,8 +1,9 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { formatMoney } from "~/components/format";
-import { requireSandbox, type SandboxPaymentRecord } from "~/payments/sandbox.server";
+import { formatMoney } from "~/i18n/format";
+import { type SandboxPaymentRecord } from "~/payments/sandbox.server";
+import { requireSandbox } from "./sandbox.server";
 
 // The sandbox's dashboard, as a real provider's test-mode dashboard lists payments: how a tester
 // (or a browser test) sees that pressing Pay twice made one charge. It shows what the sandbox

@@ -4,14 +4,14 @@ import { formatInTimeZone } from "date-fns-tz";
 import { useTranslation } from "react-i18next";
 import { CalendarPerformance } from "~/components/calendar-performance";
 import type { PerformanceView } from "~/components/calendar-format";
-import { formatDate } from "~/components/format";
+import { formatDate } from "~/i18n/format";
 import { calendarPath, ticketsPath, venuePath } from "~/routing/paths";
-import { showFromParams } from "~/routing/show-params.server";
+import { showFromParams } from "~/web/show-params.server";
 import { saleState } from "~/ticketing/sale-window";
 import { GUEST } from "~/ticketing/inventory.server";
 import { entitlementsOf } from "~/ticketing/memberships";
-import { membershipOf, readBuyer } from "~/checkout/buyer.server";
-import { track } from "~/tracking/track.server";
+import { membershipOf, readBuyer } from "~/web/buyer.server";
+import { track } from "~/web/track.server";
 
 export const handle = { title: (data: { show?: { name: string } } | undefined) => data?.show?.name };
 

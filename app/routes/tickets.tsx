@@ -2,16 +2,16 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from
 import { Link, useActionData, useFetcher, useLoaderData, useLocation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { promoCookieHeader } from "~/checkout/buyer.server";
-import { holdView } from "~/checkout/hold.server";
-import { ensureBasket, ticketsContext, ticketsPageBack, withAccessDeclaration } from "~/checkout/tickets-page.server";
-import { saveTicketChoices, ticketsView, type FieldErrors } from "~/checkout/tickets.server";
+import { promoCookieHeader } from "~/web/buyer.server";
+import { holdView } from "~/web/hold.server";
+import { ensureBasket, ticketsContext, ticketsPageBack, withAccessDeclaration } from "~/web/tickets-page.server";
+import { saveTicketChoices, ticketsView } from "~/services/ticket-choices.server";
 import { AllInNote } from "~/components/all-in-note";
 import { Confirmation } from "~/components/confirmation";
-import { ErrorSummary, type SummaryError } from "~/components/error-summary";
-import { formatDateTime } from "~/components/format";
+import { ErrorSummary } from "~/components/error-summary";
+import { formatDateTime } from "~/i18n/format";
 import { HOLD_ACTION, HoldPanel, useHoldExpired } from "~/components/hold-panel";
-import { formatMoney } from "~/components/format";
+import { formatMoney } from "~/i18n/format";
 import { PostForm } from "~/components/post-form";
 import { RemovePromoLink } from "~/components/promo-removal";
 import { useSeatSubmissions } from "~/components/use-seat-submissions";
@@ -27,8 +27,10 @@ import {
 } from "~/services/reservations.server";
 import { orderFee } from "~/ticketing/pricing";
 import { parseSeatMapFilter } from "~/ticketing/seat-map.server";
-import { pushToDataLayer, type ClientEvent } from "~/tracking/events";
-import { flashEvents, track } from "~/tracking/track.server";
+import { pushToDataLayer, type ClientEvent } from "~/views/events";
+import { flashEvents, track } from "~/web/track.server";
+import type { FieldErrors } from "~/views/ticket-choices";
+import type { SummaryError } from "~/views/errors";
 
 export const handle = { titleKey: "tickets.title" };
 

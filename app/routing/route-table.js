@@ -1,6 +1,6 @@
 // The URL patterns of every routing mode, as data. remix.config.js mounts them all in one build
 // (so a deployment can change ROUTING_TYPE without rebuilding) and the server keeps only the
-// active mode's routes at start-up (app/server/build.server.ts). Plain JS because remix.config.js
+// active mode's routes at start-up (app/web/build.server.ts). Plain JS because remix.config.js
 // reads it before any TypeScript is compiled.
 
 /** @typedef {"DEFAULT" | "MULTI_VENUE" | "SINGLE_VENUE" | "SINGLE_SHOW"} RoutingMode */

@@ -1,6 +1,6 @@
 import type { Clock } from "~/clock";
 import type { Store } from "~/db/connection.server";
-import type { PostalAddress } from "~/checkout/contact-details";
+import type { PostalAddress } from "~/views/contact-details";
 
 // The spec's "customer profile" and "manage account" services, embedded: what a customer keeps
 // with their account (name, phone, saved address, contact consent) and the orders that are theirs.

@@ -1,8 +1,9 @@
 import type { Logger } from "pino";
 import type { Clock } from "~/clock";
 import type { CardDetails, GatewayAction, GatewayResult, PaymentGateway, PaymentRequest } from "~/payments/gateway";
-import type { Checkout } from "~/ticketing/checkout.server";
+import type { Checkout } from "~/ticketing/order-lifecycle.server";
 import type { Order, OrderPayment, Orders } from "~/ticketing/orders.server";
+import { DEFAULT_RECONCILE_AFTER_SECONDS } from "~/config/env.server";
 
 // The spec's payment service: takes an order's money through the gateway, once. Every attempt is
 // written down (with the idempotency key the gateway sees) before the gateway is called, and every
@@ -41,12 +42,6 @@ export type PaymentState =
 
 const IN_FLIGHT: readonly OrderPayment["status"][] = ["attempted", "action"];
 
-/**
- * How long a payment may wait for the buyer or the gateway before the reconciler settles it: past
- * PAYMENT_TIMEOUT_SECONDS, and well within a 15-minute hold, so an authorisation the buyer left
- * behind still finds their seats held (README, PAYMENT_RECONCILE_AFTER_SECONDS).
- */
-export const DEFAULT_RECONCILE_AFTER_SECONDS = 300;
 /** Attempts settled per pass, so a backlog (a long outage) is worked through a slice at a time. */
 const RECONCILE_BATCH = 50;
 

@@ -2,9 +2,9 @@ import type { AppLoadContext } from "@remix-run/node";
 import type { SearchRequest } from "~/ticketing/best-available";
 import type { Refusal } from "~/ticketing/errors";
 import type { Entitlements, Held } from "~/ticketing/inventory.server";
-import type { Reservation } from "~/ticketing/reservations.server";
-import type { ClientEvent, EventProperties } from "~/tracking/events";
-import { track } from "~/tracking/track.server";
+import type { Reservation } from "~/ticketing/reservation-view.server";
+import type { ClientEvent, EventProperties } from "~/views/events";
+import { track } from "~/services/tracker.server";
 
 // The buyer's reservation, as the pages change it: choose seats on the map, take what best
 // available offers, choose standing places, give seats back, ask for more time. Each call goes to

@@ -1,7 +1,7 @@
 import { Agent, request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCookie } from "@remix-run/node";
-import { FORM_BODY_LIMIT } from "~/server/build.server";
+import { FORM_BODY_LIMIT } from "~/web/build.server";
 import { cookiesFrom, logLines, startServer, TEST_SECRET } from "../support/app";
 import { buyerBrowser } from "../support/browser";
 import { seedSmall } from "../support/seed";

@@ -2,13 +2,13 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixedClock } from "~/clock";
-import { ticketsView } from "~/checkout/tickets.server";
+import { ticketsView } from "~/services/ticket-choices.server";
 import { createAvailability } from "~/ticketing/availability-service.server";
 import { createBaskets, type MemberBenefits } from "~/ticketing/baskets.server";
 import { RESTRICTIONS } from "~/ticketing/catalogue-file";
 import { importCatalogue } from "~/ticketing/import-catalogue.server";
 import { createInventory, type Entitlements } from "~/ticketing/inventory.server";
-import { createReservations } from "~/ticketing/reservations.server";
+import { createReservations } from "~/ticketing/reservation-view.server";
 import {
   COMPANION,
   createSeatMaps,

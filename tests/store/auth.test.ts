@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { fixedClock } from "~/clock";
-import { hashPassword, needsRehash, verifyPassword } from "~/accounts/passwords.server";
+import { hashPassword, needsRehash, verifyPassword } from "~/services/passwords.server";
 import { createAuth, DEFAULT_AUTH_POLICY, type AuthService } from "~/services/auth.server";
 import { createTestStore, DIALECTS, type TestStore } from "../support/stores";
 

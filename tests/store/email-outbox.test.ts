@@ -8,8 +8,8 @@ import {
   type MailMessage,
   type MailTransport,
   type OutboxMessage,
-} from "~/email/outbox.server";
-import { createLogger } from "~/server/logger.server";
+} from "~/services/email/outbox.server";
+import { createLogger } from "~/logging/logger.server";
 import { createTestStore, DIALECTS, type TestStore } from "../support/stores";
 
 // The outbox over a real store: an email is sent once however often the order completes and

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { openPostgres, openSqlite, type Store } from "~/db/connection.server";
 import type { GatewayResult } from "~/payments/gateway";
 import { createSandboxGateway, SANDBOX_CARDS, type SandboxGateway } from "~/payments/sandbox.server";
-import { createLogger } from "~/server/logger.server";
+import { createLogger } from "~/logging/logger.server";
 import { createPaymentService } from "~/services/payments.server";
 import type { Order } from "~/ticketing/orders.server";
 import { createEngine, seedSmallCatalogue } from "../support/engine";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { GUEST, type Entitlements, type Inventory } from "~/ticketing/inventory.server";
-import { createReservations, type Reservations } from "~/ticketing/reservations.server";
+import { createReservations, type Reservations } from "~/ticketing/reservation-view.server";
 import { useSeededStore, type SeededStore } from "../support/engine";
 import { DIALECTS, type TestStore } from "../support/stores";
 

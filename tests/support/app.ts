@@ -6,10 +6,10 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import type { AppLoadContext, ServerBuild } from "@remix-run/node";
 import { loadConfig } from "~/config/env.server";
 import type { Clock } from "~/clock";
-import type { AppServices } from "~/context";
-import { createServerApp } from "~/server/app.server";
-import { createLogger, type Logger } from "~/server/logger.server";
-import { createAppServices } from "~/services.server";
+import type { AppServices } from "~/composition/context";
+import { createServerApp } from "~/web/app.server";
+import { createLogger, type Logger } from "~/logging/logger.server";
+import { createAppServices } from "~/composition/app-services.server";
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 

@@ -7,7 +7,7 @@ import type { CatalogueInput } from "~/ticketing/catalogue-file";
 import { importCatalogue } from "~/ticketing/import-catalogue.server";
 import type { Clock } from "~/clock";
 import { createBaskets, NO_BENEFITS, type MemberBenefits } from "~/ticketing/baskets.server";
-import { createCheckout, type Customer } from "~/ticketing/checkout.server";
+import { createCheckout, type Customer } from "~/ticketing/order-lifecycle.server";
 import { createInventory, type Inventory } from "~/ticketing/inventory.server";
 import { createMemberships } from "~/ticketing/memberships.server";
 import { createOrders } from "~/ticketing/orders.server";

@@ -1,6 +1,6 @@
 import type { ServerBuild } from "@remix-run/node";
 import { describe, expect, it, vi } from "vitest";
-import { prepareBuild } from "~/server/build.server";
+import { prepareBuild } from "~/web/build.server";
 
 function fakeBuild(): ServerBuild {
   const route = (id: string, module: Record<string, unknown> = {}) => ({ id, path: id, module });

@@ -22,7 +22,7 @@ import {
   usZip,
   voucherSchema,
   type ContactsOptions,
-} from "~/checkout/forms";
+} from "~/forms/checkout";
 import type { CardBrand } from "~/payments/gateway";
 import { readLocaleFiles } from "~/i18n/i18n.server";
 import { sharedI18nextOptions, type Language } from "~/i18n/languages";

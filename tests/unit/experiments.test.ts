@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { assignVariation, parseForcedVariations, type Experiment } from "~/experiments/experiments";
+import { assignVariation, parseForcedVariations, type Experiment } from "~/config/experiments";
 
 const experiment: Experiment = {
   id: "summary-position",
@@ -35,32 +35,5 @@ describe("experiments", () => {
       "summary-position": "top",
       other: "b",
     });
-  });
-});
-
-describe("experiment exposure", () => {
-  it("records an exposure as a tracked event with the variation seen", async () => {
-    const { experimentVariation } = await import("~/experiments/experiments.server");
-    const { testContext } = await import("../support/app");
-    const { vi } = await import("vitest");
-    const context = await testContext({
-      EXPERIMENTS: JSON.stringify([experiment]),
-    });
-    const track = vi.spyOn(context.tracker, "track");
-    const session = await context.sessions.storage.getSession();
-    session.set("visitorId", "v-1");
-    session.set("forcedVariations", { "summary-position": "top" });
-    expect(experimentVariation(context, session, "summary-position")).toBe("top");
-    expect(track).toHaveBeenCalledWith(
-      {
-        name: "experiment exposure",
-        visitorId: "v-1",
-        properties: { experimentId: "summary-position", variation: "top" },
-      },
-      context.logger,
-    );
-    expect(experimentVariation(context, session, "not-configured")).toBeNull();
-    expect(track).toHaveBeenCalledTimes(1);
-    await context.close();
   });
 });

@@ -7,7 +7,7 @@ import { createInstance, type i18n as I18n } from "i18next";
 import type { ReactNode } from "react";
 import { I18nextProvider, initReactI18next } from "react-i18next";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { cardSchema, message } from "~/checkout/forms";
+import { cardSchema, message } from "~/forms/checkout";
 import { ErrorSummary } from "~/components/error-summary";
 import { CheckboxField, RadioGroup, SelectInput, TextField } from "~/components/form-fields";
 import { readLocaleFiles } from "~/i18n/i18n.server";

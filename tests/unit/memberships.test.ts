@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { GUEST } from "~/ticketing/inventory.server";
 import { benefitsOf, entitlementsOf, NOT_A_MEMBER, type MembershipStatus } from "~/ticketing/memberships";
-import { withAccessDeclaration } from "~/checkout/tickets-page.server";
+import { withAccessDeclaration } from "~/web/tickets-page.server";
 
 const PLUS: MembershipStatus = { plus: { endsAt: "2027-11-23T12:00:00.000Z" }, access: null };
 const WHEELCHAIR: MembershipStatus = { plus: null, access: { wheelchair: true, companions: 2, otherNeeds: null } };

@@ -7,11 +7,11 @@ import { createInstance } from "i18next";
 import { SMTPServer } from "smtp-server";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { fixedClock } from "~/clock";
-import { renderOrderConfirmation, type OrderEmailView, type Translate } from "~/email/order-email";
-import { createMailTransport } from "~/email/outbox.server";
+import { renderOrderConfirmation, type OrderEmailView, type Translate } from "~/services/email/order-email";
+import { createMailTransport } from "~/services/email/outbox.server";
 import { readLocaleFiles } from "~/i18n/i18n.server";
 import { sharedI18nextOptions, type Language } from "~/i18n/languages";
-import { createLogger } from "~/server/logger.server";
+import { createLogger } from "~/logging/logger.server";
 import { ROOT } from "../support/app";
 
 // The confirmation email is the buyer's receipt and, for e-tickets, their way in: it must carry the

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createLogger } from "~/server/logger.server";
+import { createLogger } from "~/logging/logger.server";
 import { startReconciler } from "~/services/payments.server";
 
 // Each server's reconciler timer: a pass every interval, never two at once, and stop() waits for

@@ -7,12 +7,11 @@ import {
   SANDBOX_CARDS,
   cardBrandOf,
   createSandboxGateway,
-  loadSandboxStep,
-  returnFromSandbox,
   safeSandboxPath,
   signSandboxNotification,
   type SandboxGateway,
 } from "~/payments/sandbox.server";
+import { loadSandboxStep, returnFromSandbox } from "~/routes/sandbox.server";
 
 const NOW = "2026-06-15T12:00:00Z";
 let clock: ReturnType<typeof fixedClock>;

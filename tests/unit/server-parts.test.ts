@@ -1,8 +1,8 @@
 import { Writable } from "node:stream";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createLogger, maskEmail } from "~/server/logger.server";
-import { createPolyfillBundler } from "~/server/polyfills.server";
+import { createLogger, maskEmail } from "~/logging/logger.server";
+import { createPolyfillBundler } from "~/web/polyfills.server";
 import { ROOT } from "../support/app";
 
 describe("polyfill bundles", () => {

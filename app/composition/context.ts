@@ -1,0 +1,80 @@
+import type { Logger } from "pino";
+import type { Config } from "~/config/env.server";
+import type { I18nService } from "~/i18n/i18n.server";
+import type { SessionService } from "~/web/session.server";
+import type { Tracker } from "~/services/tracker.server";
+import type { Clock } from "~/clock";
+import type { Store } from "~/db/connection.server";
+import type { Availability } from "~/ticketing/availability-service.server";
+import type { Baskets } from "~/ticketing/baskets.server";
+import type { Catalogue } from "~/ticketing/catalogue.server";
+import type { Checkout } from "~/ticketing/order-lifecycle.server";
+import type { Inventory } from "~/ticketing/inventory.server";
+import type { Orders } from "~/ticketing/orders.server";
+import type { Promotions } from "~/ticketing/promotions.server";
+import type { Reservations } from "~/ticketing/reservation-view.server";
+import type { SeatSearch } from "~/ticketing/seat-search.server";
+import type { SeatMaps } from "~/ticketing/seat-map.server";
+import type { Vouchers } from "~/ticketing/vouchers.server";
+import type { Memberships } from "~/ticketing/memberships.server";
+import type { Outbox } from "~/services/email/outbox.server";
+import type { SandboxGateway } from "~/payments/sandbox.server";
+import type { PaymentService } from "~/services/payments.server";
+import type { AuthService } from "~/services/auth.server";
+import type { Customers } from "~/services/customers.server";
+
+/** What the server builds once at start-up and hands to every loader and action. */
+export interface AppServices {
+  config: Config;
+  i18n: I18nService;
+  sessions: SessionService;
+  tracker: Tracker;
+  clock: Clock;
+  store: Store;
+  catalogue: Catalogue;
+  inventory: Inventory;
+  availability: Availability;
+  seatSearch: SeatSearch;
+  seatMaps: SeatMaps;
+  promotions: Promotions;
+  vouchers: Vouchers;
+  orders: Orders;
+  baskets: Baskets;
+  checkout: Checkout;
+  reservations: Reservations;
+  outbox: Outbox;
+  /** The built-in sandbox gateway and its pages; null when a real provider takes payments. */
+  sandboxGateway: SandboxGateway | null;
+  payments: PaymentService;
+  /** Customer accounts: registration, sign-in, password reset. */
+  auth: AuthService;
+  /** Customer profiles (details, saved address) and the orders that are theirs. */
+  customers: Customers;
+  /** The paid and access memberships: prices, periods bought, registered access needs. */
+  memberships: Memberships;
+  /** Resolves when every dependency the site needs to answer is reachable. */
+  ready(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** Per request: the services plus what belongs to this request alone. */
+export interface AppContext extends AppServices {
+  logger: Logger;
+  requestId: string;
+  cspNonce: string;
+  /** Where the request came from: what sign-in throttling counts by. */
+  clientAddress: string;
+  /**
+   * A form posted from a page on another site (its Origin is not this host): every action refuses
+   * it. See `sameOriginForms` in app.server.ts.
+   */
+  formFromAnotherSite?: boolean;
+}
+
+declare module "@remix-run/server-runtime" {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface AppLoadContext extends AppContext {}
+  interface Future {
+    v3_singleFetch: true;
+  }
+}

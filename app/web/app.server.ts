@@ -1,0 +1,233 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import { join } from "node:path";
+import { createRequestHandler } from "@remix-run/express";
+import type { ServerBuild } from "@remix-run/node";
+import compression from "compression";
+import express, { type NextFunction, type Request, type Response } from "express";
+import helmet from "helmet";
+import type { Logger } from "pino";
+import type { AppServices } from "~/composition/context";
+import { WALLET_ORIGINS } from "~/config/env.server";
+import { prepareBuild } from "./build.server";
+import { createPolyfillBundler } from "./polyfills.server";
+
+export interface ServerAppOptions {
+  build: ServerBuild;
+  services: AppServices;
+  logger: Logger;
+  /** The project's root folder: public/ and locales/ are read from it. */
+  root: string;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{8,128}$/;
+
+export function createServerApp({ build, services, logger, root }: ServerAppOptions) {
+  const { config } = services;
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", config.trustProxy);
+
+  app.use(requestLogging(logger));
+  app.use(
+    securityHeaders(
+      config.production,
+      config.wallets.map((wallet) => WALLET_ORIGINS[wallet]),
+    ),
+  );
+  app.use(compression());
+  // Remix flushes after every chunk it renders, and each flush ends a compressed block: the
+  // 2,341-seat map went out at 58 KB gzipped instead of 32 KB, and took twice as long. No page
+  // streams deferred data, so the compressor may hold chunks until it has a full block.
+  app.use((_req, res, next) => {
+    res.flush = () => {};
+    next();
+  });
+
+  app.get("/healthz", (_req, res) => {
+    res.set("Cache-Control", "no-store").type("text/plain").send("ok");
+  });
+  app.get("/readyz", async (_req, res) => {
+    const ready = await services.ready().catch(() => false);
+    res
+      .set("Cache-Control", "no-store")
+      .status(ready ? 200 : 503)
+      .type("text/plain")
+      .send(ready ? "ready" : "not ready");
+  });
+
+  // Fingerprinted by the compiler: the name changes whenever the content does.
+  app.use("/build", express.static(join(root, "public/build"), { immutable: true, maxAge: "1y", index: false }));
+  app.use("/locales", localeFiles(join(root, "locales"), services.i18n.version));
+  const polyfills = createPolyfillBundler(join(root, "public/polyfills"));
+  app.get("/polyfills.js", (req, res) => {
+    const features = typeof req.query.features === "string" ? req.query.features : "";
+    res.set("Cache-Control", "public, max-age=86400").type("application/javascript").send(polyfills.bundle(features));
+  });
+  app.use(express.static(join(root, "public"), { maxAge: "1h", index: false }));
+
+  // The payment gateway's notifications (webhooks): a server calling, not a buyer's form, so
+  // outside Remix and its CSRF check; the gateway adapter checks the notification's signature.
+  app.post("/payments/notifications", express.text({ type: "*/*", limit: "64kb" }), async (req, res) => {
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers)) if (typeof value === "string") headers.set(name, value);
+    const log = res.locals.logger as Logger;
+    try {
+      const accepted = await services.payments.notify(typeof req.body === "string" ? req.body : "", headers);
+      if (!accepted) log.warn("payment notification refused: not a genuine notification about one of our payments");
+      res.status(accepted ? 204 : 400).end();
+    } catch (error) {
+      // A 5xx makes the gateway send it again later.
+      log.error({ err: error }, "payment notification failed");
+      res.status(500).end();
+    }
+  });
+
+  // A checkout page holds a buyer's personal details and basket: never keep it in any cache.
+  app.use("/checkout", (_req, res, next) => {
+    res.set("Cache-Control", "no-store");
+    next();
+  });
+
+  app.use(sameOriginForms);
+  app.use(discardUnreadBody);
+  app.all(
+    "*",
+    createRequestHandler({
+      build: prepareBuild(build, config.routingType, services.sessions.verifyCsrf),
+      mode: config.production ? "production" : "development",
+      getLoadContext: (req, res) => ({
+        ...services,
+        // The buyer's address (the proxy's word for it only when TRUST_PROXY says to believe it).
+        clientAddress: req.ip ?? "unknown",
+        logger: res.locals.logger as Logger,
+        requestId: res.locals.requestId as string,
+        cspNonce: res.locals.cspNonce as string,
+        formFromAnotherSite: res.locals.formFromAnotherSite === true,
+      }),
+    }),
+  );
+
+  app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    ((res.locals.logger as Logger | undefined) ?? logger).error({ err: error }, "unhandled error");
+    if (!res.headersSent) res.status(500).type("text/plain").send("Internal server issue");
+  });
+
+  return app;
+}
+
+/**
+ * Remix refuses a form whose Origin is not this host, but with a bare 500, an empty page and an
+ * error in the log, while every cross-site form a browser sends gets there. The same comparison is
+ * made here, first: such a form is logged as the warning it is, and goes on without its Origin (so
+ * Remix's own check passes) but marked, for the actions' guard (build.server.ts) to answer with a
+ * 403 page that says what happened. Remix's check stays behind it, so anything this misses is
+ * still refused. See docs/decisions/0011-safe-return-paths-and-request-limits.md.
+ */
+function sameOriginForms(req: Request, res: Response, next: NextFunction) {
+  const origin = req.headers.origin;
+  if (req.method === "GET" || req.method === "HEAD" || origin === undefined) return next();
+  const host = (req.get("x-forwarded-host")?.split(",")[0]?.trim() || req.get("host")) ?? "";
+  const claimed = originHost(origin);
+  if (claimed !== "" && claimed !== host) {
+    (res.locals.logger as Logger).warn(
+      { method: req.method, path: req.path, origin, host },
+      "form from another site refused: its origin is not this host",
+    );
+    delete req.headers.origin;
+    res.locals.formFromAnotherSite = true;
+  }
+  next();
+}
+
+/** The host an Origin names, as Remix reads it: "" (no host, as file://) passes its check. */
+function originHost(origin: string): string | null {
+  if (origin === "null") return "null";
+  try {
+    return new URL(origin).host;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A form refused before it was read (too large, another site) leaves its body unread, and the
+ * connection would wait on it: once the answer has gone, read the rest and drop it.
+ */
+function discardUnreadBody(req: Request, res: Response, next: NextFunction) {
+  res.on("finish", () => {
+    if (req.complete) return;
+    req.removeAllListeners("data");
+    req.resume();
+  });
+  next();
+}
+
+/** One JSON line per request, with a request id that also goes back to the client. */
+function requestLogging(logger: Logger) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const incoming = req.get("x-request-id");
+    const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    const started = process.hrtime.bigint();
+    res.locals.requestId = requestId;
+    res.locals.logger = logger.child({ requestId });
+    res.set("X-Request-Id", requestId);
+    res.on("finish", () => {
+      // The path only: query strings can carry personal details (crmEmail) and codes.
+      (res.locals.logger as Logger).info(
+        {
+          method: req.method,
+          path: req.path,
+          status: res.statusCode,
+          ms: Number((process.hrtime.bigint() - started) / 1000n) / 1000,
+        },
+        "request",
+      );
+    });
+    next();
+  };
+}
+
+function securityHeaders(production: boolean, walletOrigins: string[]) {
+  const nonce = (_req: unknown, res: unknown) => `'nonce-${(res as Response).locals.cspNonce as string}'`;
+  const headers = helmet({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        // strict-dynamic lets the nonce'd entry script load its own chunks; 'self' only
+        // matters to browsers too old for strict-dynamic.
+        scriptSrc: [nonce, "'strict-dynamic'", "'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", "data:"],
+        fontSrc: ["'self'"],
+        connectSrc: [...(production ? ["'self'"] : ["'self'", "ws:"]), ...walletOrigins],
+        formAction: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'none'"],
+        frameAncestors: ["'self'"],
+      },
+    },
+    // Only over https (below): HSTS on a plain-http answer is ignored by browsers anyway and
+    // would be wrong on a developer's machine.
+    strictTransportSecurity: false,
+    referrerPolicy: { policy: "strict-origin-when-cross-origin" },
+    crossOriginEmbedderPolicy: false,
+  });
+  return (req: Request, res: Response, next: NextFunction) => {
+    res.locals.cspNonce = randomBytes(16).toString("base64");
+    if (req.secure) res.set("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
+    headers(req, res, next);
+  };
+}
+
+/**
+ * Translation files for the browser. A request that names the current version may be cached for a
+ * year; any other is an old page asking, and gets a short-lived answer.
+ */
+function localeFiles(dir: string, version: string) {
+  const serve = express.static(dir, { index: false, cacheControl: false });
+  return (req: Request, res: Response, next: NextFunction) => {
+    res.set("Cache-Control", req.query.v === version ? "public, max-age=31536000, immutable" : "public, max-age=60");
+    serve(req, res, next);
+  };
+}

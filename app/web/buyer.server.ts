@@ -1,0 +1,74 @@
+import type { AppLoadContext } from "@remix-run/node";
+import { authToken } from "~/web/customer-session.server";
+import { GUEST, type Entitlements } from "~/ticketing/inventory.server";
+import { benefitsOf, entitlementsOf, type MembershipStatus } from "~/ticketing/memberships";
+import type { MemberBenefits } from "~/ticketing/baskets.server";
+import {
+  normaliseCode,
+  withPromoEntitlements,
+  type PromoCheck,
+  type PromoContext,
+} from "~/ticketing/promotions.server";
+
+// What the buyer brings to a request: their basket (an id in a signed, HttpOnly cookie), a
+// promo code they arrived with or entered before they had a basket, and the account they are
+// signed in to. Only actions create a basket or change the code; loaders read them.
+
+export interface Buyer {
+  basketId: string | null;
+  /** A promo code the buyer applied (normalised); still checked again wherever it is used. */
+  promoCode: string | null;
+  /** The signed-in customer, if any. */
+  customerId: string | null;
+}
+
+const BASKET_ID = /^[0-9a-f-]{36}$/;
+
+export async function readBuyer(request: Request, context: AppLoadContext): Promise<Buyer> {
+  const cookies = request.headers.get("Cookie");
+  const basket: unknown = await context.sessions.basketCookie.parse(cookies);
+  const promo: unknown = await context.sessions.promoCookie.parse(cookies);
+  const customer = await context.auth.customer(await authToken(request, context));
+  return {
+    basketId: typeof basket === "string" && BASKET_ID.test(basket) ? basket : null,
+    promoCode: typeof promo === "string" && promo ? normaliseCode(promo) : null,
+    customerId: customer?.id ?? null,
+  };
+}
+
+export async function basketCookieHeader(context: AppLoadContext, basketId: string | null): Promise<string> {
+  return basketId
+    ? context.sessions.basketCookie.serialize(basketId)
+    : context.sessions.basketCookie.serialize("", { maxAge: 0 });
+}
+
+export async function promoCookieHeader(context: AppLoadContext, code: string | null): Promise<string> {
+  return code
+    ? context.sessions.promoCookie.serialize(normaliseCode(code))
+    : context.sessions.promoCookie.serialize("", { maxAge: 0 });
+}
+
+export function membershipOf(context: AppLoadContext, buyer: Buyer): Promise<MembershipStatus> {
+  return context.memberships.status(buyer.customerId);
+}
+
+/** The membership benefits that change this buyer's prices (none for a guest). */
+export async function benefitsFor(context: AppLoadContext, buyer: Buyer): Promise<MemberBenefits> {
+  return benefitsOf(await membershipOf(context, buyer));
+}
+
+/**
+ * What this buyer may book for a performance: a guest's entitlements, widened by their promo code
+ * when it is valid for this performance now, and by their memberships.
+ */
+export async function entitlementsFor(
+  context: AppLoadContext,
+  buyer: Buyer,
+  promoContext: PromoContext,
+): Promise<{ entitlements: Entitlements; promo: PromoCheck | null; membership: MembershipStatus }> {
+  const membership = await membershipOf(context, buyer);
+  if (!buyer.promoCode) return { entitlements: entitlementsOf(membership, GUEST), promo: null, membership };
+  const promo = await context.promotions.check(buyer.promoCode, promoContext);
+  const withPromo = withPromoEntitlements(GUEST, promo.ok ? promo.promo : null);
+  return { entitlements: entitlementsOf(membership, withPromo), promo, membership };
+}

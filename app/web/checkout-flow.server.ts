@@ -1,0 +1,307 @@
+import { data, redirect, type AppLoadContext } from "@remix-run/node";
+import type { BasketPrice, MemberBenefits } from "~/ticketing/baskets.server";
+import type { Order } from "~/ticketing/orders.server";
+import type { Reservation } from "~/ticketing/reservation-view.server";
+import { benefitsFor, readBuyer, type Buyer } from "./buyer.server";
+
+import { parseContactDetails, type ContactDetails } from "~/views/contact-details";
+import { basketSummary } from "~/services/summary.server";
+import { basketOrder, toConfirmation } from "./order-pages.server";
+import type { StepFrame } from "~/views/checkout-step";
+
+// The checkout as a state machine (design.md section 5; pretix's checkout flow): the steps are
+// data, each with "applies?" and "done?", and one guard, called by every step's loader and action,
+// sends the buyer to the first step not yet done. Remix runs the layout's loader beside a step's,
+// so the layout cannot guard for them.
+
+export const STEP_ORDER = ["extras", "ticket-protection", "collection", "contacts", "payment"] as const;
+export type StepName = (typeof STEP_ORDER)[number];
+
+export interface VenueQuestion {
+  id: string;
+  kind: "choice" | "text";
+  label: string;
+  options: string[];
+}
+
+export interface CheckoutState {
+  buyer: Buyer;
+  basketId: string;
+  /** The held seats and places; null when the basket carries only the membership. */
+  reservation: Reservation | null;
+  /** The venue of the reservation; null with it. */
+  venue: {
+    id: string;
+    slug: string;
+    name: string;
+    protectionFee: number;
+  } | null;
+  /** Where the basket is sold: the venue's country and currency, or the deployment's. */
+  seller: { country: "GB" | "US"; currency: "GBP" | "USD" };
+  extras: { id: string; name: string; description: string; price: number }[];
+  deliveryMethods: { id: string; kind: "eTicket" | "post" | "boxOffice"; fee: number; countries: string[] }[];
+  questions: VenueQuestion[];
+  answers: {
+    extrasDone: boolean;
+    quantities: Record<string, number>;
+    protection: boolean | null;
+    deliveryMethodId: string | null;
+    contacts: ContactDetails | null;
+  };
+  benefits: MemberBenefits;
+  price: BasketPrice;
+  /** The basket's order, once the buyer has pressed Pay. */
+  order: Order | undefined;
+}
+
+interface Step {
+  name: StepName;
+  applies(state: CheckoutState): boolean;
+  done(state: CheckoutState): boolean;
+}
+
+export function deliveryKind(state: CheckoutState) {
+  return state.deliveryMethods.find((method) => method.id === state.answers.deliveryMethodId)?.kind ?? null;
+}
+
+/** Post (mail in the US) needs an address; e-tickets and collection do not. */
+export function needsAddress(state: CheckoutState): boolean {
+  return deliveryKind(state) === "post";
+}
+
+function contactsComplete(state: CheckoutState): boolean {
+  const contacts = state.answers.contacts;
+  if (!contacts) return false;
+  if (needsAddress(state) && !contacts.address) return false;
+  return state.questions.every((question) => Boolean(contacts.answers[question.id]));
+}
+
+const STEPS: readonly Step[] = [
+  {
+    name: "extras",
+    applies: (state) => state.extras.length > 0,
+    done: (state) => state.answers.extrasDone,
+  },
+  {
+    name: "ticket-protection",
+    // A member has it included: there is nothing to ask (the summary says so).
+    applies: (state) =>
+      state.reservation !== null && (state.venue?.protectionFee ?? 0) > 0 && !state.benefits.protectionIncluded,
+    done: (state) => state.answers.protection !== null,
+  },
+  {
+    name: "collection",
+    applies: (state) => state.deliveryMethods.length > 0,
+    done: (state) => state.deliveryMethods.some((method) => method.id === state.answers.deliveryMethodId),
+  },
+  { name: "contacts", applies: () => true, done: contactsComplete },
+  { name: "payment", applies: () => true, done: () => false },
+];
+
+/** The steps this basket goes through, for the progress list. */
+export function stepsFor(state: CheckoutState): { name: StepName; done: boolean }[] {
+  return STEPS.filter((step) => step.applies(state)).map((step) => ({ name: step.name, done: step.done(state) }));
+}
+
+/**
+ * Where a buyer asking for `wanted` should be: there, if every step before it is done and it
+ * applies; otherwise the first step before it not yet done, or the next step that applies.
+ */
+export function stepToShow(state: CheckoutState, wanted: StepName): StepName {
+  const index = STEPS.findIndex((step) => step.name === wanted);
+  for (const step of STEPS.slice(0, index)) {
+    if (step.applies(state) && !step.done(state)) return step.name;
+  }
+  const next = STEPS.slice(index).find((step) => step.applies(state));
+  return next?.name ?? "payment";
+}
+
+/** What the basket's venue offers beside the tickets; nothing for a membership on its own. */
+async function venueOffer(db: AppLoadContext["store"]["db"], venueId: string | undefined) {
+  if (!venueId) return { extras: [], deliveryMethods: [], questions: [] };
+  const [extras, deliveryMethods, questions] = await Promise.all([
+    db
+      .selectFrom("extras")
+      .select(["id", "name", "description", "price"])
+      .where("venue_id", "=", venueId)
+      .orderBy("sort_order")
+      .execute(),
+    db
+      .selectFrom("delivery_methods")
+      .select(["id", "kind", "fee", "countries"])
+      .where("venue_id", "=", venueId)
+      .orderBy("sort_order")
+      .execute(),
+    db
+      .selectFrom("venue_questions")
+      .select(["id", "kind", "label", "options"])
+      .where("venue_id", "=", venueId)
+      .orderBy("sort_order")
+      .execute(),
+  ]);
+  return { extras, deliveryMethods, questions };
+}
+
+/** Everything a step needs, or null when the buyer has nothing (no seats, no membership) to check out. */
+export async function loadCheckout(request: Request, context: AppLoadContext): Promise<CheckoutState | null> {
+  const buyer = await readBuyer(request, context);
+  if (!buyer.basketId) return null;
+  const basketId = buyer.basketId;
+  const { db } = context.store;
+  const [reservation, basket] = await Promise.all([
+    context.reservations.current(basketId),
+    db.selectFrom("baskets").selectAll().where("id", "=", basketId).executeTakeFirst(),
+  ]);
+  if (!basket || (!reservation && !basket.membership_product_id)) return null;
+  const [venue, extraRows, order] = await Promise.all([
+    reservation
+      ? db
+          .selectFrom("venues")
+          .select(["id", "slug", "name", "country", "currency", "protection_fee"])
+          .where("slug", "=", reservation.show.venueSlug)
+          .executeTakeFirstOrThrow()
+      : undefined,
+    db.selectFrom("basket_extras").select(["extra_id", "quantity"]).where("basket_id", "=", basketId).execute(),
+    context.orders.byBasket(basketId),
+  ]);
+  const { extras, deliveryMethods, questions } = await venueOffer(db, venue?.id);
+  const benefits = await benefitsFor(context, buyer);
+  let price = await context.baskets.price(basketId, benefits);
+  if (!price) return null;
+  if (basket.last_seen_prices === null) {
+    // The first checkout page the buyer sees sets what later prices are compared with.
+    await context.baskets.acknowledgePrices(basketId, price.fingerprint);
+    price = { ...price, changed: false };
+  }
+  return {
+    buyer,
+    basketId,
+    reservation,
+    venue: venue ? { id: venue.id, slug: venue.slug, name: venue.name, protectionFee: venue.protection_fee } : null,
+    seller: venue
+      ? { country: venue.country, currency: venue.currency }
+      : { country: context.config.market.country, currency: context.config.market.currency },
+    extras,
+    deliveryMethods: deliveryMethods.map((method) => ({ ...method, countries: method.countries.split(",") })),
+    questions: questions.map((question) => ({
+      ...question,
+      options: question.options ? question.options.split("|") : [],
+    })),
+    answers: {
+      extrasDone: basket.extras_done === 1,
+      quantities: Object.fromEntries(extraRows.map((row) => [row.extra_id, row.quantity])),
+      protection: basket.protection_choice === null ? null : basket.protection_choice === 1,
+      deliveryMethodId: basket.delivery_method_id,
+      contacts: parseContactDetails(basket.contacts),
+    },
+    benefits,
+    price,
+    order,
+  };
+}
+
+/** The page a buyer with nothing to check out sees on any step (the step's ErrorBoundary). */
+export function emptyCheckout() {
+  return data({ reason: "empty" as const }, { status: 404 });
+}
+
+/**
+ * The guard every step's loader and action calls first: the checkout state, or a redirect to the
+ * step the buyer should be on, or the empty-basket page.
+ */
+export async function guardStep(request: Request, context: AppLoadContext, step: StepName): Promise<CheckoutState> {
+  const state = await loadCheckout(request, context);
+  // A paid order is finished (its seats are sold, so there is no reservation): its page is the
+  // confirmation.
+  const order = state ? state.order : await basketOrder(request, context);
+  if (order?.status === "paid") throw await toConfirmation(context, order);
+  if (!state) throw emptyCheckout();
+  const target = stepToShow(state, step);
+  if (target !== step) throw redirect(`/checkout/${target}`);
+  return state;
+}
+
+/**
+ * The contact details a signed-in customer's profile gives, to start the contact step from. The
+ * saved address only where it can be posted to (the deployment's country).
+ */
+export async function profileContacts(context: AppLoadContext, state: CheckoutState): Promise<ContactDetails | null> {
+  if (!state.buyer.customerId) return null;
+  const profile = await context.customers.profile(state.buyer.customerId);
+  if (!profile) return null;
+  return {
+    firstName: profile.firstName,
+    lastName: profile.lastName,
+    email: profile.email,
+    phone: profile.phone ?? "",
+    address: profile.address?.country === state.seller.country ? profile.address : null,
+    answers: {},
+    contactConsent: profile.contactConsent,
+  };
+}
+
+/**
+ * A signed-in customer's phone and delivery address, kept with their account where it has none
+ * yet, so the next checkout starts with them. What the account already holds is changed only on
+ * Manage details. Never a reason to fail the step.
+ */
+export async function rememberForNextTime(
+  context: AppLoadContext,
+  state: CheckoutState,
+  contacts: ContactDetails,
+): Promise<void> {
+  if (!state.buyer.customerId) return;
+  try {
+    const profile = await context.customers.profile(state.buyer.customerId);
+    if (!profile) return;
+    const changes = {
+      ...(!profile.phone && contacts.phone && { phone: contacts.phone }),
+      ...(!profile.address && contacts.address && { address: contacts.address }),
+    };
+    if (Object.keys(changes).length) await context.customers.updateProfile(profile.customerId, changes);
+  } catch (error) {
+    context.logger.warn({ err: error }, "contact details not kept with the account");
+  }
+}
+
+/** What tracked events name the basket by: its performance (a membership has none). */
+export const trackedPerformance = (state: CheckoutState) => state.reservation?.performanceId ?? "";
+
+/** The step after this one that applies to the basket (where a step's action sends the buyer on). */
+export function nextStepPath(state: CheckoutState, after: StepName): string {
+  const index = STEP_ORDER.indexOf(after);
+  const next = STEPS.slice(index + 1).find((step) => step.applies(state));
+  return `/checkout/${next?.name ?? "payment"}`;
+}
+
+/** What every step page shows around its own content: progress, summary, alerts. */
+export async function stepFrame(context: AppLoadContext, state: CheckoutState): Promise<StepFrame> {
+  return {
+    steps: stepsFor(state),
+    summary: await basketSummary(context, state.reservation, state.price.priced),
+    // Seats lost to an expired hold change the total, but that is the expiry's news, not a price change.
+    priceChanged: state.price.changed && !state.reservation?.expired,
+    holdExpired: state.reservation?.expired ?? false,
+  };
+}
+
+/**
+ * Before a step changes the basket: an order placed for it (the buyer pressed Pay and came back)
+ * is given up, so it is placed again at the new prices. While the gateway is still answering,
+ * nothing may change: the buyer goes to the page that waits for it.
+ */
+export async function unlockForChange(context: AppLoadContext, order: Order | undefined): Promise<void> {
+  if (order?.status === "pending_payment" && !(await context.payments.abandon(order))) {
+    throw redirect("/checkout/verify");
+  }
+}
+
+/**
+ * After the buyer's own change (an extra, protection, delivery, a code or a voucher) the new
+ * prices are the ones they have seen. A change they had not yet acknowledged stays unacknowledged.
+ */
+export async function acceptOwnChange(context: AppLoadContext, state: CheckoutState): Promise<void> {
+  if (state.price.changed) return;
+  const price = await context.baskets.price(state.basketId, state.benefits);
+  if (price) await context.baskets.acknowledgePrices(state.basketId, price.fingerprint);
+}

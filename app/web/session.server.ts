@@ -1,0 +1,112 @@
+import { createCookie, createCookieSessionStorage, type Cookie, type Session } from "@remix-run/node";
+import { CSRF, CSRFError } from "remix-utils/csrf/server";
+import type { Config } from "~/config/env.server";
+import type { ForcedVariations } from "~/config/experiments";
+import { REFUSED_FORM } from "~/views/refusals";
+import { DEFAULT_AUTH_POLICY } from "~/services/auth.server";
+
+export interface Attribution {
+  crmCampaignId?: string;
+  crmUserId?: string;
+  crmEmail?: string;
+  src?: string;
+  cfg?: string;
+}
+
+export interface SessionData {
+  visitorId: string;
+  attribution: Attribution;
+  forcedVariations: ForcedVariations;
+}
+
+export type BuyerSession = Session<SessionData>;
+
+const YEAR_SECONDS = 60 * 60 * 24 * 365;
+/** The form field that carries the CSRF token (AuthenticityTokenInput's default name). */
+const CSRF_FIELD = "csrf";
+const AUTH_DAYS = DEFAULT_AUTH_POLICY.sessionDays;
+
+/**
+ * The session cookie, the CSRF cookie and the two preference cookies (language, theme).
+ * In production every cookie is Secure and the session and CSRF cookies carry the `__Host-`
+ * prefix, which browsers only accept over https, for path "/" and without a Domain: a sibling
+ * subdomain can then never plant or overwrite them.
+ */
+export function createSessionService(config: Config) {
+  const secure = config.production;
+  const hostPrefix = secure ? "__Host-" : "";
+  const base = { path: "/", sameSite: "lax" as const, secure, secrets: config.sessionSecrets };
+
+  const storage = createCookieSessionStorage<SessionData>({
+    cookie: { ...base, name: `${hostPrefix}session`, httpOnly: true },
+  });
+  const csrf = new CSRF({
+    cookie: createCookie(`${hostPrefix}csrf`, { ...base, httpOnly: true }),
+    formDataKey: CSRF_FIELD,
+  });
+  const languageCookie: Cookie = createCookie("lng", { ...base, secrets: undefined, maxAge: YEAR_SECONDS });
+  const themeCookie: Cookie = createCookie("theme", { ...base, secrets: undefined, maxAge: YEAR_SECONDS });
+  // The buyer's basket, a promo code waiting for a basket, and tracked events waiting for the next
+  // page: each in its own cookie, because Remix runs a page's loaders side by side and two of
+  // them committing one session cookie would overwrite each other.
+  const basketCookie: Cookie = createCookie(`${hostPrefix}basket`, { ...base, httpOnly: true });
+  const promoCookie: Cookie = createCookie(`${hostPrefix}promo`, { ...base, httpOnly: true });
+  const eventsCookie: Cookie = createCookie(`${hostPrefix}events`, { ...base, httpOnly: true });
+  // The order just paid for: the confirmation page's, once the basket cookie is gone.
+  const orderCookie: Cookie = createCookie(`${hostPrefix}order`, { ...base, httpOnly: true, maxAge: 60 * 60 * 24 });
+  // The signed-in customer's session token (the store keeps its hash). Lasts as long as the
+  // store's session; signing out clears both.
+  const authCookie: Cookie = createCookie(`${hostPrefix}auth`, {
+    ...base,
+    httpOnly: true,
+    maxAge: AUTH_DAYS * 24 * 60 * 60,
+  });
+
+  return {
+    storage,
+    languageCookie,
+    themeCookie,
+    basketCookie,
+    promoCookie,
+    eventsCookie,
+    orderCookie,
+    authCookie,
+    getSession: (request: Request) => storage.getSession(request.headers.get("Cookie")),
+    commitSession: (session: BuyerSession) => storage.commitSession(session),
+    /** The buyer's CSRF token, and the Set-Cookie header to send when it is new. */
+    csrfToken: (request: Request) => csrf.commitToken(request),
+    /**
+     * Throws a 403 response when a form arrives without the token this buyer's cookie holds.
+     * Reads a clone of the body, so the action can still read the original.
+     */
+    async verifyCsrf(request: Request): Promise<void> {
+      try {
+        await csrf.validate(request);
+      } catch (error) {
+        // Our own form (it carries a token) without the cookie that goes with it: the browser
+        // refuses cookies, or has dropped them. Saying "the form expired" would send the buyer
+        // round the same loop; the page says cookies are needed and how to allow them.
+        if (error instanceof CSRFError && error.code === "missing_token_in_cookie" && (await carriesToken(request))) {
+          throw new Response(REFUSED_FORM.noCookies, { status: 403, statusText: "Forbidden" });
+        }
+        // A body that is not a form at all (JSON, garbage) has no token either.
+        if (error instanceof CSRFError || error instanceof TypeError) {
+          throw new Response(null, { status: 403, statusText: "Forbidden" });
+        }
+        throw error;
+      }
+    },
+  };
+}
+
+/** Whether the body is a form holding a CSRF token (read from a clone: the action reads it too). */
+async function carriesToken(request: Request): Promise<boolean> {
+  try {
+    const token = (await request.clone().formData()).get(CSRF_FIELD);
+    return typeof token === "string" && token !== "";
+  } catch {
+    return false;
+  }
+}
+
+export type SessionService = ReturnType<typeof createSessionService>;

@@ -1,0 +1,80 @@
+import { randomUUID } from "node:crypto";
+import type { AppLoadContext } from "@remix-run/node";
+import type { Params } from "@remix-run/react";
+import { notFound, parseParams, performanceId } from "~/routing/params";
+import { safeReturnPath } from "~/routing/return-path";
+import { showFromParams } from "~/web/show-params.server";
+import type { Entitlements } from "~/ticketing/inventory.server";
+import { saleRefusal, saleWindowOf } from "~/ticketing/sale-window";
+import { benefitsOf } from "~/ticketing/memberships";
+import { basketCookieHeader, entitlementsFor, readBuyer } from "./buyer.server";
+
+// What the tickets page and its actions both need: the show and performance from the URL, who the
+// buyer is and what they may book, and what their basket already holds.
+
+/**
+ * Where the tickets page's actions send the buyer back to: the page itself, through the one
+ * return-path check, since a request path is the buyer's to choose and `//evil.example/…` echoed
+ * into Location would be another site.
+ */
+export function ticketsPageBack(request: Request): string {
+  const url = new URL(request.url);
+  return safeReturnPath(url.pathname + url.search);
+}
+
+export async function ticketsContext(request: Request, params: Params, context: AppLoadContext) {
+  const show = await showFromParams(params, context);
+  const { performanceId: id } = parseParams(params, { performanceId });
+  const performance = await context.reservations.performance(show.runId, id);
+  if (!performance) throw notFound();
+  const venue = await context.catalogue.venue(show.venueSlug);
+  if (!venue) throw notFound();
+  const buyer = await readBuyer(request, context);
+  const { entitlements, promo, membership } = await entitlementsFor(context, buyer, {
+    performanceId: performance.id,
+    titleSlug: show.slug,
+    venueSlug: show.venueSlug,
+    currency: venue.currency,
+  });
+  const reservation = buyer.basketId ? await context.reservations.current(buyer.basketId) : null;
+  const refusal = saleRefusal(saleWindowOf(performance), context.clock.now(), entitlements.presale);
+  return {
+    show,
+    venue,
+    performance,
+    buyer,
+    entitlements,
+    promo,
+    membership,
+    benefits: benefitsOf(membership),
+    refusal,
+    reservation,
+    /** A live reservation for another performance: choosing here first asks "Empty your cart?". */
+    otherReservation:
+      reservation && !reservation.expired && reservation.performanceId !== performance.id ? reservation : null,
+    /** The reservation for this performance, live or expired. */
+    ownReservation: reservation && reservation.performanceId === performance.id ? reservation : null,
+  };
+}
+
+/**
+ * Wheelchair spaces and companion seats are for wheelchair users and their companions. A guest
+ * says so when booking them (the access declaration on the form); an access membership records it
+ * once (accounts issue). The engine refuses them to anyone without this entitlement.
+ */
+export function withAccessDeclaration(entitlements: Entitlements, declared: boolean): Entitlements {
+  if (!declared) return entitlements;
+  return {
+    ...entitlements,
+    restrictions: new Set([...entitlements.restrictions, "wheelchair"]),
+    companions: Math.max(entitlements.companions, 1),
+  };
+}
+
+/** The buyer's basket id, made now (with its cookie) if they have none yet. */
+export async function ensureBasket(context: AppLoadContext, basketId: string | null, headers: Headers) {
+  if (basketId) return basketId;
+  const created = randomUUID();
+  headers.append("Set-Cookie", await basketCookieHeader(context, created));
+  return created;
+}
