@@ -15,7 +15,7 @@ import { useContext, useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { UNSAFE_DataRouterStateContext } from "react-router-dom";
 import { AuthenticityTokenProvider } from "remix-utils/csrf/react";
-import { currentCustomer } from "~/web/customer-session.server";
+import { currentCustomer } from "~/web/session.server";
 import { captureQueryParameters, resolveTheme } from "~/web/visitor.server";
 import { ErrorPage, errorKind } from "~/components/error-page";
 import { useNonce } from "~/components/nonce";

@@ -23,6 +23,8 @@ import { createSeatMaps } from "~/ticketing/seat-map.server";
 import { createVouchers } from "~/ticketing/vouchers.server";
 import { createMemberships } from "~/ticketing/memberships.server";
 import { createFulfilment } from "~/services/fulfilment.server";
+import { createOrderViews } from "~/services/order-view.server";
+import { createSummaries } from "~/services/summary.server";
 import { createMailTransport, createOutbox } from "~/services/email/outbox.server";
 import { createSandboxGateway } from "~/payments/sandbox.server";
 import { createAuth } from "~/services/auth.server";
@@ -90,7 +92,9 @@ export async function createAppServices({
     }),
   });
   outbox.start();
-  const fulfilment = createFulfilment({ store, i18n, outbox, config, logger });
+  const summaries = createSummaries(store);
+  const orderViews = createOrderViews(store, summaries);
+  const fulfilment = createFulfilment({ store, orderViews, i18n, outbox, config, logger });
   // The built-in sandbox is the only gateway so far; a real provider's adapter would be chosen
   // here by PAYMENT_URL (README, "Taking real payments").
   const sandboxGateway = createSandboxGateway({ store, clock, notificationSecret: config.paymentNotificationSecret });
@@ -129,6 +133,8 @@ export async function createAppServices({
     orders,
     baskets,
     reservations: createReservations(store, clock, config.holdPolicy),
+    summaries,
+    orderViews,
     checkout,
     outbox,
     sandboxGateway,

@@ -22,6 +22,8 @@ import type { SandboxGateway } from "~/payments/sandbox.server";
 import type { PaymentService } from "~/services/payments.server";
 import type { AuthService } from "~/services/auth.server";
 import type { Customers } from "~/services/customers.server";
+import type { OrderViews } from "~/services/order-view.server";
+import type { Summaries } from "~/services/summary.server";
 
 /** What the server builds once at start-up and hands to every loader and action. */
 export interface AppServices {
@@ -42,6 +44,10 @@ export interface AppServices {
   baskets: Baskets;
   checkout: Checkout;
   reservations: Reservations;
+  /** The basket's and the order's itemised summaries, named from the catalogue. */
+  summaries: Summaries;
+  /** A paid order as its pages and its email show it. */
+  orderViews: OrderViews;
   outbox: Outbox;
   /** The built-in sandbox gateway and its pages; null when a real provider takes payments. */
   sandboxGateway: SandboxGateway | null;
@@ -57,8 +63,11 @@ export interface AppServices {
   close(): Promise<void>;
 }
 
-/** Per request: the services plus what belongs to this request alone. */
-export interface AppContext extends AppServices {
+/**
+ * Per request: the services, except the store (loaders and actions read and write through the
+ * services and the domain, never the store itself), plus what belongs to this request alone.
+ */
+export interface AppContext extends Omit<AppServices, "store"> {
   logger: Logger;
   requestId: string;
   cspNonce: string;

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { detailsSaved } from "~/forms/schemas.server";
-import { requireCustomer } from "~/web/customer-session.server";
+import { requireCustomer } from "~/web/session.server";
 import { formatDate, formatDateTime, formatMoney } from "~/i18n/format";
 
 // My account: who is signed in, their membership, and their tickets: upcoming performances and

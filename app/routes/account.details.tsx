@@ -3,7 +3,7 @@ import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { parseWithZod, DETAILS_SAVED_PATH, detailsSchema, type Country } from "~/forms/schemas.server";
 import { DETAILS_FIELDS } from "~/forms/account-names";
-import { requireCustomer } from "~/web/customer-session.server";
+import { requireCustomer } from "~/web/session.server";
 import { errorsForSummary } from "~/forms/checkout/messages";
 import { ErrorSummary } from "~/components/error-summary";
 import { CheckboxField, TextField } from "~/components/form-fields";

@@ -3,7 +3,7 @@ import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { parseWithZod, registerSchema, requestedReturn } from "~/forms/schemas.server";
 import { throttledMessage } from "~/forms/account-messages";
-import { authToken, currentCustomer, signInCookie } from "~/web/customer-session.server";
+import { authToken, currentCustomer, signInCookie } from "~/web/session.server";
 import { errorsForSummary } from "~/forms/checkout/messages";
 import { ErrorSummary } from "~/components/error-summary";
 import { NewPasswordField, TextField } from "~/components/form-fields";

@@ -2,7 +2,7 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { parseWithZod, requestedReturn, signInSchema } from "~/forms/schemas.server";
-import { authToken, currentCustomer, signInCookie } from "~/web/customer-session.server";
+import { authToken, currentCustomer, signInCookie } from "~/web/session.server";
 import { throttledMessage } from "~/forms/account-messages";
 import { errorsForSummary } from "~/forms/checkout/messages";
 import { ErrorSummary } from "~/components/error-summary";

@@ -1,7 +1,7 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { authToken, signOutCookie } from "~/web/customer-session.server";
+import { authToken, signOutCookie } from "~/web/session.server";
 import { readBuyer } from "~/web/buyer.server";
 import { PostForm } from "~/components/post-form";
 

@@ -3,11 +3,10 @@ import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { parseWithZod, ACCOUNT_CREATED_PATH, accountCreated, signUpSchema } from "~/forms/schemas.server";
 import { SIGN_UP_FAILED } from "~/forms/account-names";
-import { currentCustomer, signInCookie } from "~/web/customer-session.server";
+import { currentCustomer, signInCookie } from "~/web/session.server";
 import { parseContactDetails } from "~/views/contact-details";
 import { errorsForSummary } from "~/forms/checkout/messages";
 import { paidOrder } from "~/web/order-pages.server";
-import { orderView } from "~/services/order-view.server";
 import { BasketSummary } from "~/components/checkout-step";
 import { ErrorSummary } from "~/components/error-summary";
 import { NewPasswordField } from "~/components/form-fields";
@@ -42,7 +41,7 @@ type SignUp = "offer" | "created" | null;
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const order = await paidOrder(request, context);
   if (!order) return { order: null, signUp: null };
-  const [view, customer] = await Promise.all([orderView(context.store.db, order), currentCustomer(request, context)]);
+  const [view, customer] = await Promise.all([context.orderViews.view(order), currentCustomer(request, context)]);
   const signUp: SignUp = customer
     ? accountCreated(request) && order.customer_id === customer.id
       ? "created"

@@ -59,13 +59,7 @@ function sponsoredSeats(state: CheckoutState): boolean {
 async function promoCode(context: LoaderFunctionArgs["context"], state: CheckoutState) {
   const line = state.price.priced.lines.find((candidate) => candidate.kind === "discount");
   if (line?.kind === "discount") return line.code;
-  const basket = await context.store.db
-    .selectFrom("baskets")
-    .innerJoin("promo_codes", "promo_codes.id", "baskets.promo_code_id")
-    .select("promo_codes.code")
-    .where("baskets.id", "=", state.basketId)
-    .executeTakeFirst();
-  return basket?.code ?? null;
+  return context.baskets.promoCode(state.basketId);
 }
 
 export async function loader({ request, context }: LoaderFunctionArgs) {

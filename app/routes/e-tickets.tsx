@@ -1,7 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { orderView } from "~/services/order-view.server";
 import { formatDateTime } from "~/i18n/format";
 import { barcodeSvg } from "~/services/barcode.server";
 
@@ -14,7 +13,7 @@ export const handle = { titleKey: "eTickets.title" };
 export async function loader({ params, context }: LoaderFunctionArgs) {
   const order = params.key ? await context.orders.byAccessKey(params.key) : undefined;
   if (!order || order.status !== "paid") throw new Response(null, { status: 404 });
-  const view = await orderView(context.store.db, order);
+  const view = await context.orderViews.view(order);
   const tickets = await Promise.all(
     view.tickets.map(async (ticket) => ({ ...ticket, svg: await barcodeSvg(ticket.barcode) })),
   );

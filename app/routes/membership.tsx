@@ -3,7 +3,7 @@ import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { parseWithZod, accessSchema } from "~/forms/schemas.server";
 import { COMPANION_CHOICES } from "~/forms/account-names";
-import { requireCustomer, signInPath } from "~/web/customer-session.server";
+import { requireCustomer, signInPath } from "~/web/session.server";
 import { benefitsFor, membershipOf, readBuyer } from "~/web/buyer.server";
 import { ensureBasket } from "~/web/tickets-page.server";
 import { unlockForChange } from "~/web/checkout-flow.server";
@@ -28,13 +28,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const [product, status, basket] = await Promise.all([
     context.memberships.product(market.currency),
     membershipOf(context, buyer),
-    buyer.basketId
-      ? context.store.db
-          .selectFrom("baskets")
-          .select("membership_product_id")
-          .where("id", "=", buyer.basketId)
-          .executeTakeFirst()
-      : undefined,
+    buyer.basketId ? context.baskets.answers(buyer.basketId) : undefined,
   ]);
   const saved = new URL(request.url).searchParams.get("saved");
   return {
@@ -45,7 +39,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     timeZone: market.timeZone,
     signedIn: buyer.customerId !== null,
     signInHref: signInPath("/membership"),
-    inBasket: Boolean(basket?.membership_product_id),
+    inBasket: Boolean(basket?.membershipProductId),
     saved: saved === "access" || saved === "left" ? saved : null,
   };
 }

@@ -11,7 +11,7 @@ import type { I18nService } from "~/i18n/i18n.server";
 import { isLanguage } from "~/i18n/languages";
 import type { Order } from "~/ticketing/orders.server";
 import type { PricedBasket } from "~/ticketing/pricing";
-import { orderView } from "./order-view.server";
+import type { OrderViews } from "./order-view.server";
 import type { SummaryLabel } from "~/views/summary";
 
 // What happens once an order is paid: a ticket (with its barcode) for every place bought, and the
@@ -20,12 +20,13 @@ import type { SummaryLabel } from "~/views/summary";
 
 export function createFulfilment(deps: {
   store: Store;
+  orderViews: OrderViews;
   i18n: I18nService;
   outbox: Outbox;
   config: Config;
   logger: Logger;
 }) {
-  const { store, i18n, outbox, config } = deps;
+  const { store, orderViews, i18n, outbox, config } = deps;
   const { db } = store;
 
   async function translator(order: Order, venueSlug: string | undefined): Promise<{ t: TFunction; language: string }> {
@@ -93,7 +94,7 @@ export function createFulfilment(deps: {
   }
 
   async function queueConfirmation(order: Order, t: TFunction, language: string) {
-    const view = await orderView(db, order);
+    const view = await orderViews.view(order);
     const say = (label: SummaryLabel | undefined) => (label ? t(label.key, label.values) : "");
     const money = (amount: number) => formatMoney(amount, order.currency, language);
     const email = renderOrderConfirmation(

@@ -1,10 +1,18 @@
 import type { Store } from "~/db/connection.server";
 import type { Order } from "~/ticketing/orders.server";
 import { parseContactDetails } from "~/views/contact-details";
-import { orderSummary } from "./summary.server";
+import type { Summaries } from "./summary.server";
 
-/** A paid order as the confirmation page, the e-tickets page and the email show it. */
-export async function orderView(db: Store["db"], order: Order) {
+export function createOrderViews(store: Store, summaries: Summaries) {
+  return {
+    /** A paid order as the confirmation page, the e-tickets page and the email show it. */
+    view: (order: Order) => orderView(store.db, summaries, order),
+  };
+}
+
+export type OrderViews = ReturnType<typeof createOrderViews>;
+
+async function orderView(db: Store["db"], summaries: Summaries, order: Order) {
   const [performance, tickets, summary] = await Promise.all([
     db
       .selectFrom("performances")
@@ -25,7 +33,7 @@ export async function orderView(db: Store["db"], order: Order) {
       .where("order_id", "=", order.id)
       .orderBy("sort_order")
       .execute(),
-    orderSummary(db, order),
+    summaries.order(order),
   ]);
   const contacts = parseContactDetails(order.contacts);
   return {

@@ -1,4 +1,3 @@
-import type { AppLoadContext } from "@remix-run/node";
 import type { Store } from "~/db/connection.server";
 import type { Order } from "~/ticketing/orders.server";
 import type { PricedBasket } from "~/ticketing/pricing";
@@ -8,7 +7,7 @@ import { summarise, type SummaryLabel, type SummaryView } from "~/views/summary"
 // Names for the summary's lines, read from the catalogue: the seats of a reservation (before
 // payment) or the issued tickets of an order (after), price options, extras and vouchers.
 
-export async function catalogueNames(db: Store["db"], priced: PricedBasket) {
+async function catalogueNames(db: Store["db"], priced: PricedBasket) {
   const optionIds = [...new Set(priced.lines.flatMap((line) => (line.kind === "ticket" ? [line.priceOptionId] : [])))];
   const extraIds = [...new Set(priced.lines.flatMap((line) => (line.kind === "extra" ? [line.id] : [])))];
   const voucherIds = priced.vouchers.map((voucher) => voucher.id);
@@ -31,8 +30,20 @@ export async function catalogueNames(db: Store["db"], priced: PricedBasket) {
   };
 }
 
-export async function basketSummary(
-  context: AppLoadContext,
+export function createSummaries(store: Store) {
+  const { db } = store;
+  return {
+    /** A basket's summary before payment: its prices, named by the seats and places it holds. */
+    basket: (reservation: Reservation | null, priced: PricedBasket) => basketSummary(db, reservation, priced),
+    /** The order as it was paid for: its stored prices, named by the tickets issued for it. */
+    order: (order: Order) => orderSummary(db, order),
+  };
+}
+
+export type Summaries = ReturnType<typeof createSummaries>;
+
+async function basketSummary(
+  db: Store["db"],
   reservation: Reservation | null,
   priced: PricedBasket,
 ): Promise<SummaryView> {
@@ -41,7 +52,7 @@ export async function basketSummary(
   );
   const areas = new Map((reservation?.standing ?? []).map((claim) => [claim.claimId, claim.section]));
   return summarise(priced, {
-    ...(await catalogueNames(context.store.db, priced)),
+    ...(await catalogueNames(db, priced)),
     ticket: (ref): SummaryLabel => {
       const seat = seats.get(ref);
       if (seat) return { key: "tickets.seatName", values: { section: seat.section, row: seat.row, seat: seat.label } };
@@ -50,8 +61,7 @@ export async function basketSummary(
   });
 }
 
-/** The order as it was paid for: its stored prices, named by the tickets issued for it. */
-export async function orderSummary(db: Store["db"], order: Order): Promise<SummaryView> {
+async function orderSummary(db: Store["db"], order: Order): Promise<SummaryView> {
   const priced = JSON.parse(order.lines) as PricedBasket;
   const tickets = await db
     .selectFrom("order_tickets")

@@ -9,10 +9,26 @@ import {
   type Currency,
   type PricedBasket,
 } from "./pricing";
+import { parseContactDetails, type ContactDetails } from "~/views/contact-details";
 import { priceRuleOf, type PromoCode } from "./promotions.server";
 
 // A basket's contents beyond its holds (price options, extras, protection, delivery, promo code,
 // vouchers) and the one way to price it: gather everything from the store, hand it to priceBasket.
+
+/** The checkout's answers a basket carries. */
+export interface BasketAnswers {
+  /** The membership bought with this basket (alone, or beside tickets). */
+  membershipProductId: string | null;
+  /** Whether a checkout page has shown the buyer its prices (later prices are compared with them). */
+  pricesSeen: boolean;
+  extrasDone: boolean;
+  /** Extra id → quantity chosen. */
+  quantities: Record<string, number>;
+  /** Ticket protection: chosen, declined, or not answered yet. */
+  protection: boolean | null;
+  deliveryMethodId: string | null;
+  contacts: ContactDetails | null;
+}
 
 export interface MemberBenefits {
   protectionIncluded: boolean;
@@ -121,6 +137,38 @@ export function createBaskets(store: Store, clock: Clock) {
   }
 
   return {
+    /**
+     * What the buyer has answered in the checkout so far, decoded from the basket's row (its
+     * 0/1 flags, its stored contact details), or undefined when there is no such basket.
+     */
+    async answers(basketId: string): Promise<BasketAnswers | undefined> {
+      const [basket, extras] = await Promise.all([
+        db.selectFrom("baskets").selectAll().where("id", "=", basketId).executeTakeFirst(),
+        db.selectFrom("basket_extras").select(["extra_id", "quantity"]).where("basket_id", "=", basketId).execute(),
+      ]);
+      if (!basket) return undefined;
+      return {
+        membershipProductId: basket.membership_product_id,
+        pricesSeen: basket.last_seen_prices !== null,
+        extrasDone: basket.extras_done === 1,
+        quantities: Object.fromEntries(extras.map((row) => [row.extra_id, row.quantity])),
+        protection: basket.protection_choice === null ? null : basket.protection_choice === 1,
+        deliveryMethodId: basket.delivery_method_id,
+        contacts: parseContactDetails(basket.contacts),
+      };
+    },
+
+    /** The promo code the basket carries, as the buyer typed it, or null. */
+    async promoCode(basketId: string): Promise<string | null> {
+      const row = await db
+        .selectFrom("baskets")
+        .innerJoin("promo_codes", "promo_codes.id", "baskets.promo_code_id")
+        .select("promo_codes.code")
+        .where("baskets.id", "=", basketId)
+        .executeTakeFirst();
+      return row?.code ?? null;
+    },
+
     /** Puts the paid membership in the basket (creating the basket), or takes it out. */
     async setMembership(basketId: string, productId: string | null) {
       const now = clock.now().toISOString();

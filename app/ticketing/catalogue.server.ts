@@ -2,6 +2,28 @@ import type { Store } from "~/db/connection.server";
 
 // What the browsing pages read: shows, where they play, and venues.
 
+export interface VenueQuestion {
+  id: string;
+  kind: "choice" | "text";
+  label: string;
+  options: string[];
+}
+
+/** A venue as its checkout sells it: the venue's facts and what it offers beside the tickets. */
+export interface VenueOffer {
+  venue: {
+    id: string;
+    slug: string;
+    name: string;
+    country: "GB" | "US";
+    currency: "GBP" | "USD";
+    protectionFee: number;
+  };
+  extras: { id: string; name: string; description: string; price: number }[];
+  deliveryMethods: { id: string; kind: "eTicket" | "post" | "boxOffice"; fee: number; countries: string[] }[];
+  questions: VenueQuestion[];
+}
+
 export interface ShowSummary {
   slug: string;
   name: string;
@@ -32,6 +54,55 @@ const PERFORMANCE_FIELDS = [
 export function createCatalogue(store: Store) {
   const { db } = store;
   return {
+    /**
+     * What a venue offers beside the tickets (extras, delivery methods with the countries each
+     * reaches, its own questions with their choices), and the venue's facts the checkout needs.
+     */
+    async venueOffer(venueSlug: string): Promise<VenueOffer | undefined> {
+      const venue = await db
+        .selectFrom("venues")
+        .select(["id", "slug", "name", "country", "currency", "protection_fee"])
+        .where("slug", "=", venueSlug)
+        .executeTakeFirst();
+      if (!venue) return undefined;
+      const [extras, deliveryMethods, questions] = await Promise.all([
+        db
+          .selectFrom("extras")
+          .select(["id", "name", "description", "price"])
+          .where("venue_id", "=", venue.id)
+          .orderBy("sort_order")
+          .execute(),
+        db
+          .selectFrom("delivery_methods")
+          .select(["id", "kind", "fee", "countries"])
+          .where("venue_id", "=", venue.id)
+          .orderBy("sort_order")
+          .execute(),
+        db
+          .selectFrom("venue_questions")
+          .select(["id", "kind", "label", "options"])
+          .where("venue_id", "=", venue.id)
+          .orderBy("sort_order")
+          .execute(),
+      ]);
+      return {
+        venue: {
+          id: venue.id,
+          slug: venue.slug,
+          name: venue.name,
+          country: venue.country,
+          currency: venue.currency,
+          protectionFee: venue.protection_fee,
+        },
+        extras,
+        deliveryMethods: deliveryMethods.map((method) => ({ ...method, countries: method.countries.split(",") })),
+        questions: questions.map((question) => ({
+          ...question,
+          options: question.options ? question.options.split("|") : [],
+        })),
+      };
+    },
+
     /** Shows with performances still to come, each with the venues it plays at. */
     async listShows(now: Date, venueSlug?: string): Promise<ShowSummary[]> {
       let query = db

@@ -90,13 +90,15 @@ export function createServerApp({ build, services, logger, root }: ServerAppOpti
 
   app.use(sameOriginForms);
   app.use(discardUnreadBody);
+  // The request context carries every service but the store: pages go through the services.
+  const { store: _store, ...requestServices } = services;
   app.all(
     "*",
     createRequestHandler({
       build: prepareBuild(build, config.routingType, services.sessions.verifyCsrf),
       mode: config.production ? "production" : "development",
       getLoadContext: (req, res) => ({
-        ...services,
+        ...requestServices,
         // The buyer's address (the proxy's word for it only when TRUST_PROXY says to believe it).
         clientAddress: req.ip ?? "unknown",
         logger: res.locals.logger as Logger,

@@ -1,5 +1,5 @@
 import type { AppLoadContext } from "@remix-run/node";
-import { authToken } from "~/web/customer-session.server";
+import { authToken } from "~/web/session.server";
 import { GUEST, type Entitlements } from "~/ticketing/inventory.server";
 import { benefitsOf, entitlementsOf, type MembershipStatus } from "~/ticketing/memberships";
 import type { MemberBenefits } from "~/ticketing/baskets.server";

@@ -1,13 +1,13 @@
 import { data, redirect, type AppLoadContext } from "@remix-run/node";
-import type { BasketPrice, MemberBenefits } from "~/ticketing/baskets.server";
+import type { BasketAnswers, BasketPrice, MemberBenefits } from "~/ticketing/baskets.server";
+import type { VenueOffer, VenueQuestion } from "~/ticketing/catalogue.server";
 import type { Order } from "~/ticketing/orders.server";
 import type { Reservation } from "~/ticketing/reservation-view.server";
 import { benefitsFor, readBuyer, type Buyer } from "./buyer.server";
 
-import { parseContactDetails, type ContactDetails } from "~/views/contact-details";
-import { basketSummary } from "~/services/summary.server";
 import { basketOrder, toConfirmation } from "./order-pages.server";
 import type { StepFrame } from "~/views/checkout-step";
+import type { ContactDetails } from "~/views/contact-details";
 
 // The checkout as a state machine (design.md section 5; pretix's checkout flow): the steps are
 // data, each with "applies?" and "done?", and one guard, called by every step's loader and action,
@@ -17,12 +17,7 @@ import type { StepFrame } from "~/views/checkout-step";
 export const STEP_ORDER = ["extras", "ticket-protection", "collection", "contacts", "payment"] as const;
 export type StepName = (typeof STEP_ORDER)[number];
 
-export interface VenueQuestion {
-  id: string;
-  kind: "choice" | "text";
-  label: string;
-  options: string[];
-}
+export type { VenueQuestion };
 
 export interface CheckoutState {
   buyer: Buyer;
@@ -30,24 +25,13 @@ export interface CheckoutState {
   /** The held seats and places; null when the basket carries only the membership. */
   reservation: Reservation | null;
   /** The venue of the reservation; null with it. */
-  venue: {
-    id: string;
-    slug: string;
-    name: string;
-    protectionFee: number;
-  } | null;
+  venue: Pick<VenueOffer["venue"], "id" | "slug" | "name" | "protectionFee"> | null;
   /** Where the basket is sold: the venue's country and currency, or the deployment's. */
-  seller: { country: "GB" | "US"; currency: "GBP" | "USD" };
-  extras: { id: string; name: string; description: string; price: number }[];
-  deliveryMethods: { id: string; kind: "eTicket" | "post" | "boxOffice"; fee: number; countries: string[] }[];
+  seller: Pick<VenueOffer["venue"], "country" | "currency">;
+  extras: VenueOffer["extras"];
+  deliveryMethods: VenueOffer["deliveryMethods"];
   questions: VenueQuestion[];
-  answers: {
-    extrasDone: boolean;
-    quantities: Record<string, number>;
-    protection: boolean | null;
-    deliveryMethodId: string | null;
-    contacts: ContactDetails | null;
-  };
+  answers: Omit<BasketAnswers, "membershipProductId" | "pricesSeen">;
   benefits: MemberBenefits;
   price: BasketPrice;
   /** The basket's order, once the buyer has pressed Pay. */
@@ -116,59 +100,24 @@ export function stepToShow(state: CheckoutState, wanted: StepName): StepName {
   return next?.name ?? "payment";
 }
 
-/** What the basket's venue offers beside the tickets; nothing for a membership on its own. */
-async function venueOffer(db: AppLoadContext["store"]["db"], venueId: string | undefined) {
-  if (!venueId) return { extras: [], deliveryMethods: [], questions: [] };
-  const [extras, deliveryMethods, questions] = await Promise.all([
-    db
-      .selectFrom("extras")
-      .select(["id", "name", "description", "price"])
-      .where("venue_id", "=", venueId)
-      .orderBy("sort_order")
-      .execute(),
-    db
-      .selectFrom("delivery_methods")
-      .select(["id", "kind", "fee", "countries"])
-      .where("venue_id", "=", venueId)
-      .orderBy("sort_order")
-      .execute(),
-    db
-      .selectFrom("venue_questions")
-      .select(["id", "kind", "label", "options"])
-      .where("venue_id", "=", venueId)
-      .orderBy("sort_order")
-      .execute(),
-  ]);
-  return { extras, deliveryMethods, questions };
-}
-
 /** Everything a step needs, or null when the buyer has nothing (no seats, no membership) to check out. */
 export async function loadCheckout(request: Request, context: AppLoadContext): Promise<CheckoutState | null> {
   const buyer = await readBuyer(request, context);
   if (!buyer.basketId) return null;
   const basketId = buyer.basketId;
-  const { db } = context.store;
-  const [reservation, basket] = await Promise.all([
+  const [reservation, answers] = await Promise.all([
     context.reservations.current(basketId),
-    db.selectFrom("baskets").selectAll().where("id", "=", basketId).executeTakeFirst(),
+    context.baskets.answers(basketId),
   ]);
-  if (!basket || (!reservation && !basket.membership_product_id)) return null;
-  const [venue, extraRows, order] = await Promise.all([
-    reservation
-      ? db
-          .selectFrom("venues")
-          .select(["id", "slug", "name", "country", "currency", "protection_fee"])
-          .where("slug", "=", reservation.show.venueSlug)
-          .executeTakeFirstOrThrow()
-      : undefined,
-    db.selectFrom("basket_extras").select(["extra_id", "quantity"]).where("basket_id", "=", basketId).execute(),
+  if (!answers || (!reservation && !answers.membershipProductId)) return null;
+  const [offer, order] = await Promise.all([
+    reservation ? context.catalogue.venueOffer(reservation.show.venueSlug) : undefined,
     context.orders.byBasket(basketId),
   ]);
-  const { extras, deliveryMethods, questions } = await venueOffer(db, venue?.id);
   const benefits = await benefitsFor(context, buyer);
   let price = await context.baskets.price(basketId, benefits);
   if (!price) return null;
-  if (basket.last_seen_prices === null) {
+  if (!answers.pricesSeen) {
     // The first checkout page the buyer sees sets what later prices are compared with.
     await context.baskets.acknowledgePrices(basketId, price.fingerprint);
     price = { ...price, changed: false };
@@ -177,22 +126,21 @@ export async function loadCheckout(request: Request, context: AppLoadContext): P
     buyer,
     basketId,
     reservation,
-    venue: venue ? { id: venue.id, slug: venue.slug, name: venue.name, protectionFee: venue.protection_fee } : null,
-    seller: venue
-      ? { country: venue.country, currency: venue.currency }
+    venue: offer
+      ? { id: offer.venue.id, slug: offer.venue.slug, name: offer.venue.name, protectionFee: offer.venue.protectionFee }
+      : null,
+    seller: offer
+      ? { country: offer.venue.country, currency: offer.venue.currency }
       : { country: context.config.market.country, currency: context.config.market.currency },
-    extras,
-    deliveryMethods: deliveryMethods.map((method) => ({ ...method, countries: method.countries.split(",") })),
-    questions: questions.map((question) => ({
-      ...question,
-      options: question.options ? question.options.split("|") : [],
-    })),
+    extras: offer?.extras ?? [],
+    deliveryMethods: offer?.deliveryMethods ?? [],
+    questions: offer?.questions ?? [],
     answers: {
-      extrasDone: basket.extras_done === 1,
-      quantities: Object.fromEntries(extraRows.map((row) => [row.extra_id, row.quantity])),
-      protection: basket.protection_choice === null ? null : basket.protection_choice === 1,
-      deliveryMethodId: basket.delivery_method_id,
-      contacts: parseContactDetails(basket.contacts),
+      extrasDone: answers.extrasDone,
+      quantities: answers.quantities,
+      protection: answers.protection,
+      deliveryMethodId: answers.deliveryMethodId,
+      contacts: answers.contacts,
     },
     benefits,
     price,
@@ -278,7 +226,7 @@ export function nextStepPath(state: CheckoutState, after: StepName): string {
 export async function stepFrame(context: AppLoadContext, state: CheckoutState): Promise<StepFrame> {
   return {
     steps: stepsFor(state),
-    summary: await basketSummary(context, state.reservation, state.price.priced),
+    summary: await context.summaries.basket(state.reservation, state.price.priced),
     // Seats lost to an expired hold change the total, but that is the expiry's news, not a price change.
     priceChanged: state.price.changed && !state.reservation?.expired,
     holdExpired: state.reservation?.expired ?? false,

@@ -1,4 +1,3 @@
-import type { AppLoadContext } from "@remix-run/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixedClock } from "~/clock";
 import { loader as calendarLoader } from "~/routes/calendar";
@@ -34,7 +33,7 @@ function twoWeekCatalogue() {
 type Page = Awaited<ReturnType<typeof calendarLoader>>;
 
 describe("the calendar loader", () => {
-  let context: AppLoadContext;
+  let context: Awaited<ReturnType<typeof testContext>>;
   const clock = fixedClock(NOW);
   let performances: { id: string; starts_at: string; slug: string }[];
   let sections: Map<string, string>;

@@ -30,8 +30,14 @@ export async function testServices(env: Record<string, string> = {}, clock?: Clo
   return createAppServices({ config, logger: createLogger("silent"), root: ROOT, clock });
 }
 
-/** What the server hands a loader, for calling loaders and actions directly. */
-export async function testContext(env: Record<string, string> = {}, clock?: Clock): Promise<AppLoadContext> {
+/**
+ * What the server hands a loader, for calling loaders and actions directly; with the store beside
+ * it for the test to seed (a loader's type has no store, as the server's context has none).
+ */
+export async function testContext(
+  env: Record<string, string> = {},
+  clock?: Clock,
+): Promise<AppLoadContext & Pick<AppServices, "store">> {
   return {
     ...(await testServices(env, clock)),
     logger: createLogger("silent"),
