@@ -11,7 +11,8 @@ import {
 import { formatInTimeZone, fromZonedTime } from "date-fns-tz";
 import { useTranslation } from "react-i18next";
 import { membershipOf, readBuyer, promoCookieHeader, type Buyer } from "~/web/buyer.server";
-import { benefitsOf, entitlementsOf } from "~/ticketing/memberships";
+import { benefitsOf } from "~/ticketing/memberships";
+import { buyerEntitlements } from "~/ticketing/entitlements.server";
 import { AllInNote } from "~/components/all-in-note";
 import { CalendarFilters, filterSummary, type CalendarFilterValues } from "~/components/calendar-filters";
 import { addMonths, formatMonth, type PerformanceView } from "~/components/calendar-format";
@@ -24,10 +25,9 @@ import { calendarPath, showPath, ticketsPath } from "~/routing/paths";
 import type { RoutingMode } from "~/routing/route-table.js";
 import { showFromParams } from "~/web/show-params.server";
 import type { AvailabilityFilter } from "~/ticketing/availability.server";
-import { saleState } from "~/ticketing/sale-window";
-import { GUEST } from "~/ticketing/inventory.server";
+import { offersTickets, saleState } from "~/ticketing/sale-window";
 import { orderFee, specialPriceRange } from "~/ticketing/pricing";
-import { isWellFormedCode, withPromoEntitlements, type PromoCode } from "~/ticketing/promotions.server";
+import { isWellFormedCode, type PromoCode } from "~/ticketing/promotions.server";
 import type { ClientEvent } from "~/views/events";
 import { track } from "~/web/track.server";
 import type { loader as rootLoader } from "~/root";
@@ -219,11 +219,11 @@ async function loadCalendar(request: Request, context: AppLoadContext, show: Sho
   }
 
   const membership = await membershipOf(context, buyer);
-  const audiences = entitlementsOf(membership, withPromoEntitlements(GUEST, promo.promo)).presale;
+  const audiences = buyerEntitlements(membership, promo.promo).presale;
   const views: PerformanceView[] = performances.map((performance) => {
     const state = saleState(performance, now, audiences);
     const level = facts.availability.get(performance.id)?.level ?? "soldOut";
-    const bookable = (state === "onSale" || state === "presale" || state === "presaleUnlocked") && level !== "soldOut";
+    const bookable = offersTickets(state, level === "soldOut");
     return {
       id: performance.id,
       startsAt: performance.startsAt,
@@ -266,7 +266,7 @@ async function loadCalendar(request: Request, context: AppLoadContext, show: Sho
       shown: views.some((view) => view.state === "presale"),
       unlocked: views.some((view) => view.state === "presaleUnlocked"),
       // Whose key opened it: the membership when the buyer has one that qualifies, else the code.
-      unlockedBy: entitlementsOf(membership, GUEST).presale.size > 0 ? ("membership" as const) : ("code" as const),
+      unlockedBy: buyerEntitlements(membership, null).presale.size > 0 ? ("membership" as const) : ("code" as const),
     },
     promo: promo.outcome,
     trackedEvents: promo.events,

@@ -1,7 +1,7 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { promoCookieHeader } from "~/web/buyer.server";
+import { applyPromoCode } from "~/web/buyer.server";
 import { fullName } from "~/views/contact-details";
 import {
   acceptOwnChange,
@@ -115,22 +115,24 @@ export async function action({ request, context }: ActionFunctionArgs) {
     // Promo codes are for tickets; a membership on its own has none to discount or unlock.
     if (!state.reservation || !state.venue)
       return fail(submission.reply({ fieldErrors: { promoCode: ["promo.notForEvent"] } }));
-    const check = await context.promotions.check(submission.value.promoCode, {
-      performanceId,
-      titleSlug: state.reservation.show.titleSlug,
-      venueSlug: state.venue.slug,
-      currency: state.seller.currency,
+    const outcome = await applyPromoCode(context, {
+      code: submission.value.promoCode,
+      target: {
+        performanceId,
+        titleSlug: state.reservation.show.titleSlug,
+        venueSlug: state.venue.slug,
+        currency: state.seller.currency,
+      },
+      basketId: state.basketId,
+      beforeSaving: () => unlockForChange(context, state.order),
     });
-    if (!check.ok) {
-      const event = check.reason === "alreadyUsed" ? "promoSingleUseError" : "promoManualError";
-      await flashEvents(context, headers, [track(context, event, { performanceId, reason: check.reason })]);
-      return fail(submission.reply({ fieldErrors: { promoCode: [`promo.${check.reason}`] } }));
+    if (!outcome.ok) {
+      await flashEvents(context, headers, outcome.events);
+      return fail(submission.reply({ fieldErrors: { promoCode: [`promo.${outcome.reason}`] } }));
     }
-    await unlockForChange(context, state.order);
-    await context.baskets.setPromo(state.basketId, check.promo.id);
     await acceptOwnChange(context, state);
-    headers.append("Set-Cookie", await promoCookieHeader(context, check.promo.code));
-    await flashEvents(context, headers, [track(context, "promoSuccess", { performanceId })]);
+    headers.append("Set-Cookie", outcome.cookie);
+    await flashEvents(context, headers, outcome.events);
     return redirect("/checkout/payment", { headers });
   }
 

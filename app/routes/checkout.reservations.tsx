@@ -9,6 +9,7 @@ import { formatDateTime } from "~/i18n/format";
 import { PostForm } from "~/components/post-form";
 import { TicketChoices } from "~/components/ticket-choices";
 import { releaseReservation } from "~/services/reservations.server";
+import { CHECKOUT_START } from "~/web/checkout-flow.server";
 import { flashEvents, track } from "~/web/track.server";
 import type { FieldErrors } from "~/views/ticket-choices";
 
@@ -50,7 +51,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { errors, events } = await saveTicketChoices(context, reservation, form, await benefitsFor(context, buyer));
   if (Object.keys(errors).length) return data({ errors: errors as FieldErrors }, { status: 400 });
   await flashEvents(context, headers, events);
-  return redirect("/checkout/extras", { headers });
+  return redirect(CHECKOUT_START, { headers });
 }
 
 export default function Reservations() {

@@ -7,9 +7,8 @@ import type { PerformanceView } from "~/components/calendar-format";
 import { formatDate } from "~/i18n/format";
 import { calendarPath, ticketsPath, venuePath } from "~/routing/paths";
 import { showFromParams } from "~/web/show-params.server";
-import { saleState } from "~/ticketing/sale-window";
-import { GUEST } from "~/ticketing/inventory.server";
-import { entitlementsOf } from "~/ticketing/memberships";
+import { offersTickets, saleState } from "~/ticketing/sale-window";
+import { buyerEntitlements } from "~/ticketing/entitlements.server";
 import { membershipOf, readBuyer } from "~/web/buyer.server";
 import { track } from "~/web/track.server";
 
@@ -37,12 +36,12 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     ]);
     const availability = await context.availability.summary(next.map((performance) => performance.id));
     const membership = await membershipOf(context, await readBuyer(request, context));
-    const { presale } = entitlementsOf(membership, GUEST);
+    const { presale } = buyerEntitlements(membership, null);
     const performances: PerformanceView[] = next.map((performance) => {
       // Presale performances say so to anyone not in their audience, whose tickets page explains who can book.
       const state = saleState(performance, now, presale);
       const level = availability.get(performance.id)?.level ?? "soldOut";
-      const bookable = (state === "onSale" || state === "presale") && level !== "soldOut";
+      const bookable = offersTickets(state, level === "soldOut");
       return {
         id: performance.id,
         startsAt: performance.startsAt,

@@ -2,7 +2,7 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from
 import { Link, useActionData, useFetcher, useLoaderData, useLocation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { promoCookieHeader } from "~/web/buyer.server";
+import { applyPromoCode } from "~/web/buyer.server";
 import { holdView } from "~/web/hold.server";
 import { ensureBasket, ticketsContext, ticketsPageBack, withAccessDeclaration } from "~/web/tickets-page.server";
 import { saveTicketChoices, ticketsView } from "~/services/ticket-choices.server";
@@ -28,6 +28,7 @@ import {
 import { orderFee } from "~/ticketing/pricing";
 import { parseSeatMapFilter } from "~/ticketing/seat-map.server";
 import { pushToDataLayer, type ClientEvent } from "~/views/events";
+import { CHECKOUT_START } from "~/web/checkout-flow.server";
 import { flashEvents, track } from "~/web/track.server";
 import type { FieldErrors } from "~/views/ticket-choices";
 import type { SummaryError } from "~/views/errors";
@@ -118,22 +119,19 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (otherReservation && intent !== "promo") return redirect(back);
 
   if (intent === "promo") {
-    const code = String(form.get("promoCode") ?? "");
-    const check = await context.promotions.check(code, {
-      performanceId: performance.id,
-      titleSlug: page.show.slug,
-      venueSlug: page.show.venueSlug,
-      currency: page.venue.currency,
+    const outcome = await applyPromoCode(context, {
+      code: String(form.get("promoCode") ?? ""),
+      target: {
+        performanceId: performance.id,
+        titleSlug: page.show.slug,
+        venueSlug: page.show.venueSlug,
+        currency: page.venue.currency,
+      },
+      basketId: page.buyer.basketId,
     });
-    if (!check.ok) {
-      const event = check.reason === "alreadyUsed" ? "promoSingleUseError" : "promoManualError";
-      return fail({ errors: { promoCode: { key: `promo.${check.reason}` } } }, [
-        track(context, event, { performanceId: performance.id, reason: check.reason }),
-      ]);
-    }
-    headers.append("Set-Cookie", await promoCookieHeader(context, check.promo.code));
-    if (page.buyer.basketId) await context.baskets.setPromo(page.buyer.basketId, check.promo.id);
-    await flashEvents(context, headers, [track(context, "promoSuccess", { performanceId: performance.id })]);
+    if (!outcome.ok) return fail({ errors: { promoCode: { key: `promo.${outcome.reason}` } } }, outcome.events);
+    headers.append("Set-Cookie", outcome.cookie);
+    await flashEvents(context, headers, outcome.events);
     return redirect(back, { headers });
   }
 
@@ -142,7 +140,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     const { errors, events } = await saveTicketChoices(context, ownReservation, form, page.benefits);
     if (Object.keys(errors).length) return fail({ errors }, events);
     await flashEvents(context, headers, events);
-    return redirect("/checkout/extras", { headers });
+    return redirect(CHECKOUT_START, { headers });
   }
 
   // An access member registered as a wheelchair user has the entitlement already, with the number
@@ -181,15 +179,6 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (intent === "best") {
     const quantity = int(form.get("quantity"));
     if (!quantity) return fail({ errors: { quantity: { key: "tickets.quantityRequired" } } });
-    if (quantity > performance.seat_limit) {
-      return fail(
-        {
-          error: { key: "engine.seat-limit", values: { seatSelectionLimit: performance.seat_limit } },
-          groupLimit: performance.seat_limit,
-        },
-        [track(context, "cappingError", { performanceId: performance.id, limit: performance.seat_limit })],
-      );
-    }
     const wheelchairSpaces = Math.min(int(form.get("wheelchairSpaces")) ?? 0, quantity);
     if (wheelchairSpaces > 0 && !declared)
       return fail({ errors: { access: { key: "tickets.accessDeclarationNeeded" } } });
@@ -207,6 +196,11 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       current,
       entitlements,
     });
+    // Over the seat limit, the page also says who to call for a larger group.
+    if (!outcome.ok && outcome.error.key === "engine.seat-limit") {
+      const groupLimit = Number(outcome.error.values?.seatSelectionLimit ?? 0);
+      return fail({ error: outcome.error, groupLimit }, outcome.events);
+    }
     return done(outcome, "/checkout/reservations");
   }
 

@@ -142,6 +142,7 @@ export async function reserveBestAvailable(
       : [];
   for (let attempt = 0; attempt < 2; attempt += 1) {
     const found = await context.seatSearch.search(input.performanceId, input.request, input.entitlements);
+    if (found && "ok" in found) return reserve(context, input.performanceId, events, async () => found);
     if (!found) {
       events.push(track(context, "reserveSeats.failure", { performanceId: input.performanceId, reason: "noOptions" }));
       return { ok: false, events, error: { key: "reserve.noOptions" } };

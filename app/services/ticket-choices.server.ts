@@ -1,6 +1,6 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { NO_BENEFITS, type BasketPrice, type MemberBenefits } from "~/ticketing/baskets.server";
-import { allInTicketPrice } from "~/ticketing/pricing";
+import { allInTicketPrice, mayChoosePriceOption, ticketsAmount, ticketsWithFee } from "~/ticketing/pricing";
 import type { Reservation } from "~/ticketing/reservation-view.server";
 import type { ClientEvent } from "~/views/events";
 import { track } from "~/services/tracker.server";
@@ -12,24 +12,18 @@ import type { FieldErrors, TicketLine, TicketsView } from "~/views/ticket-choice
 
 const MARKED_TYPES = new Set(["wheelchair", "companion", "access", "package", "promotional"]);
 
-/** Price options a buyer may pick by themselves (member prices come with membership, promo ones with a code). */
-const OPEN_KINDS = new Set(["full", "concession", "child"]);
-
 export function ticketsView(
   reservation: Reservation,
   price: BasketPrice | undefined,
   benefits: MemberBenefits = NO_BENEFITS,
 ): TicketsView {
-  const amountOf = new Map(
+  const lineOf = new Map(
     (price?.priced.lines ?? []).flatMap((line) => (line.kind === "ticket" ? [[line.ref, line] as const] : [])),
   );
+  const amountOf = (ref: string) => (price ? ticketsAmount(price.priced, ref) : 0);
   const optionsOf = (bandId: string) =>
     reservation.priceOptions
-      .filter(
-        (option) =>
-          option.priceBandId === bandId &&
-          (OPEN_KINDS.has(option.kind) || (option.kind === "member" && benefits.memberPrices)),
-      )
+      .filter((option) => option.priceBandId === bandId && mayChoosePriceOption(option.kind, benefits))
       .map((option) => ({
         id: option.id,
         label: option.label,
@@ -37,7 +31,8 @@ export function ticketsView(
         amount: allInTicketPrice(option),
       }));
   const seats: TicketLine[] = reservation.seats.map((seat) => {
-    const priced = amountOf.get(`seat:${reservation.performanceId}:${seat.seatId}`);
+    const ref = `seat:${reservation.performanceId}:${seat.seatId}`;
+    const priced = lineOf.get(ref);
     return {
       field: `price-seat-${seat.seatId}`,
       section: seat.section,
@@ -51,11 +46,11 @@ export function ticketsView(
       viewNote: seat.viewNote,
       priceOptionId: priced?.priceOptionId ?? seat.priceOptionId ?? "",
       options: optionsOf(seat.priceBandId),
-      amount: priced?.amount ?? 0,
+      amount: amountOf(ref),
     };
   });
   const standing: TicketLine[] = reservation.standing.map((claim) => {
-    const priced = amountOf.get(`standing:${claim.claimId}:0`);
+    const priced = lineOf.get(`standing:${claim.claimId}:0`);
     return {
       field: `price-standing-${claim.claimId}`,
       section: claim.section,
@@ -66,7 +61,7 @@ export function ticketsView(
       viewNote: null,
       priceOptionId: priced?.priceOptionId ?? claim.priceOptionId ?? "",
       options: optionsOf(claim.priceBandId),
-      amount: (priced?.amount ?? 0) * claim.quantity,
+      amount: amountOf(`standing:${claim.claimId}`),
     };
   });
   const lines = [...seats, ...standing];
@@ -76,7 +71,7 @@ export function ticketsView(
     currency: reservation.show.currency,
     lines,
     transactionFee,
-    total: lines.reduce((sum, line) => sum + line.amount, 0) + (transactionFee?.amount ?? 0),
+    total: price ? ticketsWithFee(price.priced) : 0,
     notice: reservation.notice,
     admissionMessage: reservation.admissionMessage,
   };

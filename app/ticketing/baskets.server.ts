@@ -2,6 +2,7 @@ import type { Clock } from "~/clock";
 import type { Store } from "~/db/connection.server";
 import { activeClaim } from "./inventory.server";
 import {
+  mayChoosePriceOption,
   defaultPriceOption,
   hasPriceChanged,
   priceBasket,
@@ -201,8 +202,7 @@ export function createBaskets(store: Store, clock: Clock) {
         .where("id", "=", priceOptionId)
         .executeTakeFirst();
       if (!option || option.price_band_id !== held.price_band_id) return { ok: false, reason: "not-found" };
-      if ((option.kind === "member" && !benefits.memberPrices) || option.kind === "promo")
-        return { ok: false, reason: "not-allowed" };
+      if (!mayChoosePriceOption(option.kind, benefits)) return { ok: false, reason: "not-allowed" };
       if ("seatId" in ticket) {
         await db
           .updateTable("seat_claims")

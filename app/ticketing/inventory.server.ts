@@ -39,6 +39,14 @@ export interface Held {
 
 type Db = Transaction<Database>;
 
+/**
+ * The seat limit: one basket holds at most the performance's limit of seats and places. The
+ * engine asks it before every hold, and best available before it searches.
+ */
+export function seatLimitRefusal(seatLimit: number, places: number): Refusal | null {
+  return places > seatLimit ? refuse("seat-limit", { seatSelectionLimit: seatLimit }) : null;
+}
+
 /** Seats and places that count as taken at `now`: sold, withheld, or held and not yet expired. */
 export const activeClaim = (now: string) => (eb: ExpressionBuilder<Database, "seat_claims">) =>
   eb.or([eb("seat_claims.status", "!=", "held"), eb("seat_claims.held_until", ">", now)]);
@@ -234,9 +242,8 @@ export function createInventory(
           }
 
           const already = await placesInBasket(trx, input.basketId, input.performanceId, nowIso);
-          if (already + seatIds.length > performance.seat_limit) {
-            return refuse("seat-limit", { seatSelectionLimit: performance.seat_limit });
-          }
+          const overLimit = seatLimitRefusal(performance.seat_limit, already + seatIds.length);
+          if (overLimit) return overLimit;
           const hold = await holdFor(trx, input.basketId, input.performanceId, now);
           await trx
             .insertInto("seat_claims")
@@ -308,9 +315,8 @@ export function createInventory(
           .executeTakeFirst();
         if (!area) return refuse("not-found");
         const already = await placesInBasket(trx, input.basketId, input.performanceId, nowIso);
-        if (already + input.quantity > performance.seat_limit) {
-          return refuse("seat-limit", { seatSelectionLimit: performance.seat_limit });
-        }
+        const overLimit = seatLimitRefusal(performance.seat_limit, already + input.quantity);
+        if (overLimit) return overLimit;
         const taken = await trx
           .selectFrom("standing_claims")
           .select((eb) => eb.fn.sum<number>("quantity").as("taken"))

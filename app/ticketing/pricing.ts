@@ -80,6 +80,14 @@ export function defaultPriceOption<T extends { kind: string }>(options: readonly
   return options.find((option) => option.kind === "full") ?? options[0];
 }
 
+/** Price options anyone may pick by themselves; member prices come with a membership, promo prices with a code. */
+const OPEN_PRICE_KINDS: ReadonlySet<string> = new Set(["full", "concession", "child"]);
+
+/** Whether a buyer may choose a price option of this kind for a ticket they hold. */
+export function mayChoosePriceOption(kind: string, benefits: { memberPrices: boolean }): boolean {
+  return OPEN_PRICE_KINDS.has(kind) || (kind === "member" && benefits.memberPrices);
+}
+
 /**
  * A price band's price as the buyer first sees it (seat labels, the key, price filters, standing
  * areas): what the basket charges a place of the band before any other option is chosen.
@@ -173,6 +181,23 @@ export function priceBasket(input: PricingInput): PricedBasket {
     return { id: voucher.id, amount, remaining: voucher.balance - amount };
   });
   return { currency: input.currency, lines, subtotal, discount, total, vouchers, toPay: outstanding };
+}
+
+/** What the basket charges for the tickets whose refs are `ref` or start with `ref:`: one seat, or every place of a standing claim. */
+export function ticketsAmount(priced: PricedBasket, ref: string): number {
+  return priced.lines.reduce(
+    (sum, line) =>
+      line.kind === "ticket" && (line.ref === ref || line.ref.startsWith(`${ref}:`)) ? sum + line.amount : sum,
+    0,
+  );
+}
+
+/** The tickets with the per-order transaction fee: what the chosen seats cost before any extras. */
+export function ticketsWithFee(priced: PricedBasket): number {
+  return priced.lines.reduce(
+    (sum, line) => (line.kind === "ticket" || line.kind === "transactionFee" ? sum + line.amount : sum),
+    0,
+  );
 }
 
 /**

@@ -39,6 +39,14 @@ export function saleState(window: SaleWindow, now: Date, presaleAudiences: Reado
   return audience.some((group) => presaleAudiences.has(group)) ? "presaleUnlocked" : "presale";
 }
 
+/**
+ * Whether a performance in this state links to its tickets page: on sale, or in presale (its
+ * tickets page tells a buyer outside the audience who can book), while places are left.
+ */
+export function offersTickets(state: SaleState, soldOut: boolean): boolean {
+  return (state === "onSale" || state === "presale" || state === "presaleUnlocked") && !soldOut;
+}
+
 export type SaleRefusal = "not-found" | "sales-closed" | "not-on-sale" | "presale";
 
 const REFUSALS: Record<SaleState, SaleRefusal | null> = {

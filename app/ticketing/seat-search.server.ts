@@ -2,7 +2,8 @@ import type { Store } from "~/db/connection.server";
 import type { Clock } from "~/clock";
 import { findBestAvailable, type SearchRequest, type SearchResult, type SearchSeat } from "./best-available";
 import type { Restriction } from "./catalogue-file";
-import { activeClaim, GUEST, type Entitlements } from "./inventory.server";
+import type { Refusal } from "./errors";
+import { activeClaim, GUEST, seatLimitRefusal, type Entitlements } from "./inventory.server";
 import { bandPricesOfPlans } from "./queries.server";
 
 type StaticSeat = Omit<SearchSeat, "free">;
@@ -65,13 +66,16 @@ export function createSeatSearch(store: Store, clock: Clock) {
       performanceId: string,
       request: SearchRequest,
       entitlements: Entitlements = GUEST,
-    ): Promise<SearchResult | null> {
+    ): Promise<SearchResult | Refusal | null> {
       const performance = await store.db
         .selectFrom("performances")
-        .select("price_plan_id")
+        .select(["price_plan_id", "seat_limit"])
         .where("id", "=", performanceId)
         .executeTakeFirst();
       if (!performance) return null;
+      // A group larger than one basket may hold is told so, not that no seats were found.
+      const overLimit = seatLimitRefusal(performance.seat_limit, request.quantity);
+      if (overLimit) return overLimit;
       const [seats, taken] = await Promise.all([
         seatsOfPlan(performance.price_plan_id),
         store.db

@@ -1,14 +1,12 @@
 import type { AppLoadContext } from "@remix-run/node";
+import { track } from "~/services/tracker.server";
+import type { ClientEvent } from "~/views/events";
 import { authToken } from "~/web/session.server";
-import { GUEST, type Entitlements } from "~/ticketing/inventory.server";
-import { benefitsOf, entitlementsOf, type MembershipStatus } from "~/ticketing/memberships";
+import type { Entitlements } from "~/ticketing/inventory.server";
+import { buyerEntitlements } from "~/ticketing/entitlements.server";
+import { benefitsOf, type MembershipStatus } from "~/ticketing/memberships";
 import type { MemberBenefits } from "~/ticketing/baskets.server";
-import {
-  normaliseCode,
-  withPromoEntitlements,
-  type PromoCheck,
-  type PromoContext,
-} from "~/ticketing/promotions.server";
+import { normaliseCode, type PromoCheck, type PromoContext } from "~/ticketing/promotions.server";
 
 // What the buyer brings to a request: their basket (an id in a signed, HttpOnly cookie), a
 // promo code they arrived with or entered before they had a basket, and the account they are
@@ -67,8 +65,46 @@ export async function entitlementsFor(
   promoContext: PromoContext,
 ): Promise<{ entitlements: Entitlements; promo: PromoCheck | null; membership: MembershipStatus }> {
   const membership = await membershipOf(context, buyer);
-  if (!buyer.promoCode) return { entitlements: entitlementsOf(membership, GUEST), promo: null, membership };
+  if (!buyer.promoCode) return { entitlements: buyerEntitlements(membership, null), promo: null, membership };
   const promo = await context.promotions.check(buyer.promoCode, promoContext);
-  const withPromo = withPromoEntitlements(GUEST, promo.ok ? promo.promo : null);
-  return { entitlements: entitlementsOf(membership, withPromo), promo, membership };
+  return { entitlements: buyerEntitlements(membership, promo.ok ? promo.promo : null), promo, membership };
+}
+
+/**
+ * Applying a promo code, the one way: on the tickets page or at payment, the code is checked for
+ * the performance, tracked as the spec names it, put on the basket when it applies, and kept in
+ * the buyer's promo cookie (the Set-Cookie header to send).
+ */
+export type PromoOutcome =
+  | { ok: true; cookie: string; events: ClientEvent[] }
+  | { ok: false; reason: string; events: ClientEvent[] };
+
+export async function applyPromoCode(
+  context: AppLoadContext,
+  input: {
+    code: string;
+    target: PromoContext;
+    /** The basket to carry the code; none yet on a tickets page before any seat is held. */
+    basketId: string | null;
+    /** Runs once the code is known to apply, before the basket changes (payment unlocks its order). */
+    beforeSaving?: () => Promise<void>;
+  },
+): Promise<PromoOutcome> {
+  const performanceId = input.target.performanceId;
+  const check = await context.promotions.check(input.code, input.target);
+  if (!check.ok) {
+    const event = check.reason === "alreadyUsed" ? "promoSingleUseError" : "promoManualError";
+    return {
+      ok: false,
+      reason: check.reason,
+      events: [track(context, event, { performanceId, reason: check.reason })],
+    };
+  }
+  await input.beforeSaving?.();
+  if (input.basketId) await context.baskets.setPromo(input.basketId, check.promo.id);
+  return {
+    ok: true,
+    cookie: await promoCookieHeader(context, check.promo.code),
+    events: [track(context, "promoSuccess", { performanceId })],
+  };
 }

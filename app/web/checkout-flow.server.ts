@@ -14,8 +14,8 @@ import type { ContactDetails } from "~/views/contact-details";
 // sends the buyer to the first step not yet done. Remix runs the layout's loader beside a step's,
 // so the layout cannot guard for them.
 
-export const STEP_ORDER = ["extras", "ticket-protection", "collection", "contacts", "payment"] as const;
-export type StepName = (typeof STEP_ORDER)[number];
+/** The steps, by name, in their order: STEPS below is the one list. */
+export type StepName = (typeof STEPS)[number]["name"];
 
 export type { VenueQuestion };
 
@@ -39,7 +39,7 @@ export interface CheckoutState {
 }
 
 interface Step {
-  name: StepName;
+  name: string;
   applies(state: CheckoutState): boolean;
   done(state: CheckoutState): boolean;
 }
@@ -60,7 +60,7 @@ function contactsComplete(state: CheckoutState): boolean {
   return state.questions.every((question) => Boolean(contacts.answers[question.id]));
 }
 
-const STEPS: readonly Step[] = [
+const STEPS = [
   {
     name: "extras",
     applies: (state) => state.extras.length > 0,
@@ -80,7 +80,16 @@ const STEPS: readonly Step[] = [
   },
   { name: "contacts", applies: () => true, done: contactsComplete },
   { name: "payment", applies: () => true, done: () => false },
-];
+] as const satisfies readonly Step[];
+
+/** A step's page. */
+export const stepPath = (name: StepName) => `/checkout/${name}`;
+
+/**
+ * Where a buyer goes from the tickets page or best available: the first step, whose guard sends
+ * them on to the first one that applies and is not done.
+ */
+export const CHECKOUT_START = stepPath(STEPS[0].name);
 
 /** The steps this basket goes through, for the progress list. */
 export function stepsFor(state: CheckoutState): { name: StepName; done: boolean }[] {
@@ -165,7 +174,7 @@ export async function guardStep(request: Request, context: AppLoadContext, step:
   if (order?.status === "paid") throw await toConfirmation(context, order);
   if (!state) throw emptyCheckout();
   const target = stepToShow(state, step);
-  if (target !== step) throw redirect(`/checkout/${target}`);
+  if (target !== step) throw redirect(stepPath(target));
   return state;
 }
 
@@ -217,9 +226,9 @@ export const trackedPerformance = (state: CheckoutState) => state.reservation?.p
 
 /** The step after this one that applies to the basket (where a step's action sends the buyer on). */
 export function nextStepPath(state: CheckoutState, after: StepName): string {
-  const index = STEP_ORDER.indexOf(after);
+  const index = STEPS.findIndex((step) => step.name === after);
   const next = STEPS.slice(index + 1).find((step) => step.applies(state));
-  return `/checkout/${next?.name ?? "payment"}`;
+  return stepPath(next?.name ?? "payment");
 }
 
 /** What every step page shows around its own content: progress, summary, alerts. */

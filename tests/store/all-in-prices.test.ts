@@ -178,7 +178,7 @@ describe.each(DIALECTS)("all-in prices across the demo catalogue on %s", (dialec
           { quantity: 1, minPrice: price, maxPrice: price },
           BOX_OFFICE,
         );
-        if (!result) continue;
+        if (!result || "ok" in result) continue;
         found += 1;
         for (const seatId of result.seatIds) expect(view.bands[bandOfSeat.get(seatId)!]!.price).toBe(price);
       }

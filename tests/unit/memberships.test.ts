@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { GUEST } from "~/ticketing/inventory.server";
 import { benefitsOf, entitlementsOf, NOT_A_MEMBER, type MembershipStatus } from "~/ticketing/memberships";
+import { buyerEntitlements } from "~/ticketing/entitlements.server";
+import type { PromoCode } from "~/ticketing/promotions.server";
 import { withAccessDeclaration } from "~/web/tickets-page.server";
 
 const PLUS: MembershipStatus = { plus: { endsAt: "2027-11-23T12:00:00.000Z" }, access: null };
@@ -44,5 +46,21 @@ describe("membership benefits", () => {
   it("a guest's access declaration allows one companion seat", () => {
     expect(withAccessDeclaration(GUEST, false)).toBe(GUEST);
     expect(withAccessDeclaration(GUEST, true).companions).toBe(1);
+  });
+});
+
+describe("a buyer's entitlements, as every page reads them", () => {
+  const code = (rule_key: PromoCode["rule_key"]) => ({ rule_key }) as PromoCode;
+
+  it("a guest without a code has a guest's", () => {
+    expect(buyerEntitlements(NOT_A_MEMBER, null)).toEqual(GUEST);
+  });
+
+  it("adds the membership's and the code's, together", () => {
+    const both = buyerEntitlements(PLUS, code("unlockPresale"));
+    expect([...both.presale].sort()).toEqual(["plus-member", "promo"]);
+    expect(buyerEntitlements(WHEELCHAIR, code("unlockPromoSeats")).restrictions).toEqual(
+      new Set([...GUEST.restrictions, "accessZone", "wheelchair", "promo"]),
+    );
   });
 });

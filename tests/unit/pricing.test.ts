@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { hasPriceChanged, priceBasket, priceFingerprint, type PricingInput } from "~/ticketing/pricing";
+import {
+  hasPriceChanged,
+  mayChoosePriceOption,
+  priceBasket,
+  priceFingerprint,
+  ticketsAmount,
+  ticketsWithFee,
+  type PricingInput,
+} from "~/ticketing/pricing";
 
 const basket = (overrides: Partial<PricingInput> = {}): PricingInput => ({
   currency: "GBP",
@@ -131,5 +139,39 @@ describe("pricing a basket", () => {
     expect(alone.total).toBe(4500);
     const withTickets = priceBasket(basket({ membership }));
     expect(withTickets.total).toBe(priceBasket(basket()).total + 4500);
+  });
+});
+
+describe("what the tickets page adds up, from the priced basket", () => {
+  const priced = priceBasket(
+    basket({
+      tickets: [
+        { ref: "seat:p:12", priceOptionId: "full", faceValue: 6500, bookingFee: 300 },
+        { ref: "seat:p:123", priceOptionId: "full", faceValue: 6500, bookingFee: 300 },
+        { ref: "standing:c1:0", priceOptionId: "full", faceValue: 2000, bookingFee: 150 },
+        { ref: "standing:c1:1", priceOptionId: "full", faceValue: 2000, bookingFee: 150 },
+      ],
+    }),
+  );
+
+  it("one seat, or every place of a standing claim", () => {
+    expect(ticketsAmount(priced, "seat:p:12")).toBe(6800);
+    expect(ticketsAmount(priced, "standing:c1")).toBe(4300);
+    expect(ticketsAmount(priced, "seat:p:9")).toBe(0);
+  });
+
+  it("the tickets and the transaction fee, without extras or delivery", () => {
+    expect(ticketsWithFee(priced)).toBe(6800 + 6800 + 4300 + 295);
+  });
+});
+
+describe("price options a buyer may choose", () => {
+  it("anyone: full, concession, child; members also member prices; nobody promo prices", () => {
+    const guest = { memberPrices: false };
+    const member = { memberPrices: true };
+    expect(["full", "concession", "child"].every((kind) => mayChoosePriceOption(kind, guest))).toBe(true);
+    expect(mayChoosePriceOption("member", guest)).toBe(false);
+    expect(mayChoosePriceOption("member", member)).toBe(true);
+    expect(mayChoosePriceOption("promo", member)).toBe(false);
   });
 });

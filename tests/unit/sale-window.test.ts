@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { saleRefusal, saleState, saleWindowOf, type SaleWindow } from "~/ticketing/sale-window";
+import { offersTickets, saleRefusal, saleState, saleWindowOf, type SaleWindow } from "~/ticketing/sale-window";
 
 describe("where a performance stands for a buyer", () => {
   const window: SaleWindow = {
@@ -59,5 +59,17 @@ describe("where a performance stands for a buyer", () => {
       presaleAudience: "",
     });
     expect(saleRefusal(saleWindowOf(row), at("2026-12-05T12:00:00.000Z"), guest)).toBe("not-found");
+  });
+});
+
+describe("which performances link to their tickets page", () => {
+  it("on sale and in presale (locked or not), while places are left; never otherwise", () => {
+    expect(offersTickets("onSale", false)).toBe(true);
+    expect(offersTickets("presale", false)).toBe(true);
+    expect(offersTickets("presaleUnlocked", false)).toBe(true);
+    expect(offersTickets("onSale", true)).toBe(false);
+    expect(offersTickets("notYetOnSale", false)).toBe(false);
+    expect(offersTickets("closed", false)).toBe(false);
+    expect(offersTickets("cancelled", false)).toBe(false);
   });
 });
