@@ -1,9 +1,9 @@
-import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { readBuyer } from "~/web/buyer.server";
 import { reservationPaths } from "~/web/hold.server";
-import { basketOrder } from "~/web/order-pages.server";
+import { guardPaymentPage } from "~/web/order-pages.server";
 import { PostForm } from "~/components/post-form";
 import { useSupportPhone } from "~/components/support-phone";
 
@@ -14,10 +14,7 @@ import { useSupportPhone } from "~/components/support-phone";
 export const handle = { titleKey: "failed.title" };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const order = await basketOrder(request, context);
-  if (!order) return redirect("/checkout/payment");
-  const state = await context.payments.state(order);
-  if (state.kind !== "failed") return redirect(state.kind === "paid" ? "/checkout/confirmation" : "/checkout/verify");
+  const { state } = await guardPaymentPage(request, context, "failed");
   const buyer = await readBuyer(request, context);
   const reservation = buyer.basketId ? await context.reservations.current(buyer.basketId) : null;
   const wallet = state.method === "googlePay" || state.method === "applePay";

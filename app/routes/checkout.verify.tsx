@@ -1,9 +1,9 @@
-import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { basketOrder, redirectForPayment } from "~/web/order-pages.server";
+import { basketOrder, guardPaymentPage, redirectForPayment } from "~/web/order-pages.server";
 import { useSupportPhone } from "~/components/support-phone";
 import { track } from "~/web/track.server";
 import type { ClientEvent } from "~/views/events";
@@ -30,28 +30,27 @@ export const handle = {
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const order = await basketOrder(request, context);
-  if (!order) return redirect("/checkout/payment");
   const url = new URL(request.url);
   const reference = url.searchParams.get("reference");
-  if (reference) {
+  if (order && reference) {
     // Back from the gateway: carry on with what it sent, then show the result on a clean URL so
     // a reload does not send it again.
     const returned = Object.fromEntries([...url.searchParams].filter(([name]) => name !== "reference"));
     const state = await context.payments.resume(order, reference, returned);
     return redirectForPayment(context, order, state);
   }
-  const state = await context.payments.state(order);
-  if (state.kind === "paid" || state.kind === "failed" || state.kind === "none")
-    return redirectForPayment(context, order, state);
+  const guarded = await guardPaymentPage(request, context, "verify", order);
+  const { state } = guarded;
   if (state.kind === "timedOut") {
     return {
       view: "timedOut" as const,
-      trackedEvents: [track(context, "makePayment.failure", { orderId: order.id, reason: "timeout" })],
+      trackedEvents: [track(context, "makePayment.failure", { orderId: guarded.order.id, reason: "timeout" })],
     };
   }
   if (state.kind === "action") {
     const event = state.action.kind === "challenge" ? "paymentChallengeRedirect" : "paymentDeviceDataRedirect";
-    const trackedEvents = state.action.kind === "approval" ? [] : [track(context, event, { orderId: order.id })];
+    const trackedEvents =
+      state.action.kind === "approval" ? [] : [track(context, event, { orderId: guarded.order.id })];
     return { view: "action" as const, action: state.action, trackedEvents };
   }
   const elapsed = Math.max(0, (context.clock.now().getTime() - new Date(state.startedAt).getTime()) / 1000);

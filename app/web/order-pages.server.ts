@@ -45,9 +45,40 @@ const OUTCOME_EVENT: Partial<Record<PaymentState["kind"], "makePayment.success" 
   timedOut: "makePayment.failure",
 };
 
+/** The pages around Pay, each the one place a buyer belongs for a state of their order's payment. */
+export type PaymentPage = "payment" | "verify" | "failed" | "confirmation";
+
+const PAGE_PATHS: Record<PaymentPage, string> = {
+  payment: "/checkout/payment",
+  verify: "/checkout/verify",
+  failed: "/checkout/failed",
+  confirmation: "/checkout/confirmation",
+};
+
 /**
- * Where a payment in this state sends the buyer: the confirmation (the basket finished), the
- * failed page, or the verify page (a step at the gateway, or still waiting). A redirect Response.
+ * The state enforcer's table (GOV.UK Pay's): the one page a buyer may be on for each state of
+ * their payment. Nothing tried yet, or cancelled at PayPal or the bank (the buyer chose to): the
+ * payment page. Paid: the confirmation. Failed: the failed page. A step at the gateway, still
+ * waiting, or too long without an answer: the verify page.
+ */
+export function pageForPayment(state: PaymentState): PaymentPage {
+  switch (state.kind) {
+    case "none":
+      return "payment";
+    case "paid":
+      return "confirmation";
+    case "failed":
+      return state.failure === "cancelled" ? "payment" : "failed";
+    case "processing":
+    case "action":
+    case "timedOut":
+      return "verify";
+  }
+}
+
+/**
+ * Where a payment in this state sends the buyer, with the events of its outcome: the
+ * confirmation (the basket finished), or the page the table gives. A redirect Response.
  */
 export async function redirectForPayment(
   context: AppLoadContext,
@@ -64,10 +95,36 @@ export async function redirectForPayment(
     events.push(track(context, outcome, { orderId: order.id, ...(reason ? { reason } : {}) }));
   }
   await flashEvents(context, headers, events);
-  if (state.kind === "paid") return toConfirmation(context, order, headers);
-  // A buyer who cancelled at PayPal (or the bank) chose to: back to the payment page, not "failed".
-  if (state.kind === "failed" && state.failure === "cancelled") return redirect("/checkout/payment", { headers });
-  if (state.kind === "failed") return redirect("/checkout/failed", { headers });
-  if (state.kind === "none") return redirect("/checkout/payment", { headers });
-  return redirect("/checkout/verify", { headers });
+  const page = pageForPayment(state);
+  if (page === "confirmation") return toConfirmation(context, order, headers);
+  return redirect(PAGE_PATHS[page], { headers });
+}
+
+/** The payment states the table puts on each page after Pay. */
+type StateOn<Page> = Page extends "failed"
+  ? Extract<PaymentState, { kind: "failed" }>
+  : Extract<PaymentState, { kind: "processing" | "action" | "timedOut" }>;
+
+/**
+ * The guard every page after Pay calls first (verify, failed): the buyer's order and its payment
+ * state when this page is where the table puts them; otherwise it throws the redirect to the page
+ * that is (the confirmation for a buyer whose paid basket is finished, else the payment page, when
+ * there is no basket).
+ */
+export async function guardPaymentPage<Page extends "verify" | "failed">(
+  request: Request,
+  context: AppLoadContext,
+  page: Page,
+  order?: Order,
+): Promise<{ order: Order; state: StateOn<Page> }> {
+  const found = order ?? (await basketOrder(request, context));
+  // No basket: a buyer who has paid (their basket finished) belongs on their confirmation.
+  if (!found) throw redirect((await paidOrder(request, context)) ? PAGE_PATHS.confirmation : PAGE_PATHS.payment);
+  const state = await context.payments.state(found);
+  if (pageForPayment(state) === page) return { order: found, state: state as StateOn<Page> };
+  // The verify page is where an outcome is first learned, so leaving it tracks the outcome; any
+  // other page was reached after it had been tracked, so a wrong visit is only sent on.
+  if (page === "verify") throw await redirectForPayment(context, found, state);
+  const target = pageForPayment(state);
+  throw target === "confirmation" ? await toConfirmation(context, found) : redirect(PAGE_PATHS[target]);
 }

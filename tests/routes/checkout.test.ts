@@ -222,6 +222,12 @@ describe("checkout", () => {
     expect(retry).toContain("Your last payment didn");
     const paid = await pay(buyer, CARD);
     expect(paid.headers.get("Location")).toBe("/checkout/confirmation");
+    // Once paid, the pages after Pay send the buyer to the one page the table gives them.
+    for (const page of ["/checkout/failed", "/checkout/verify"]) {
+      const sent = await buyer.get(page);
+      expect(sent.status, page).toBe(302);
+      expect(sent.headers.get("Location"), page).toBe("/checkout/confirmation");
+    }
   });
 
   describe("the number to phone (spec section 8: phone the venue)", () => {
