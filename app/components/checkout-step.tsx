@@ -153,3 +153,15 @@ export function CheckoutStepBoundary() {
     </div>
   );
 }
+
+/** A step form's one button: the buyer moves on (the action sends them to the next step that applies). */
+export function ContinueButton() {
+  const { t } = useTranslation();
+  return (
+    <div className="form-actions">
+      <button type="submit" className="button">
+        {t("steps.continue")}
+      </button>
+    </div>
+  );
+}

@@ -1,10 +1,10 @@
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { acceptOwnChange, guardStep, nextStepPath, stepFrame, unlockForChange } from "~/web/checkout-flow.server";
-import { parseWithZod, deliverySchema } from "~/forms/schemas.server";
+import { answerStep, guardStep, stepFrame } from "~/web/checkout-flow.server";
+import { deliverySchema } from "~/forms/schemas.server";
 import { errorsForSummary } from "~/forms/checkout/messages";
-import { CheckoutStep, CheckoutStepBoundary, stepErrorTitleKey } from "~/components/checkout-step";
+import { CheckoutStep, CheckoutStepBoundary, ContinueButton, stepErrorTitleKey } from "~/components/checkout-step";
 import { RadioGroup } from "~/components/form-fields";
 import { formatMoney } from "~/i18n/format";
 import { PostForm } from "~/components/post-form";
@@ -28,15 +28,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const state = await guardStep(request, context, "collection");
-  const submission = parseWithZod(await request.formData(), {
-    schema: deliverySchema(state.deliveryMethods.map((method) => method.id)),
-  });
-  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-  await unlockForChange(context, state.order);
-  await context.baskets.setDelivery(state.basketId, submission.value.deliveryMethod);
-  await acceptOwnChange(context, state);
-  return redirect(nextStepPath(state, "collection"));
+  return answerStep(
+    request,
+    context,
+    "collection",
+    (state) => deliverySchema(state.deliveryMethods.map((method) => method.id)),
+    (state, value) => context.baskets.setDelivery(state.basketId, value.deliveryMethod),
+  );
 }
 
 export default function Collection() {
@@ -63,11 +61,7 @@ export default function Collection() {
             hint: t(`collection.${method.kind}Hint`),
           }))}
         />
-        <div className="form-actions">
-          <button type="submit" className="button">
-            {t("steps.continue")}
-          </button>
-        </div>
+        <ContinueButton />
       </PostForm>
     </CheckoutStep>
   );

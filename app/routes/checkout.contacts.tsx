@@ -1,25 +1,24 @@
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { ContactDetails } from "~/views/contact-details";
 import {
-  acceptOwnChange,
+  answerStep,
+  type CheckoutState,
   guardStep,
   needsAddress,
-  nextStepPath,
   profileContacts,
   rememberForNextTime,
   stepFrame,
-  unlockForChange,
-  type CheckoutState,
 } from "~/web/checkout-flow.server";
-import { parseWithZod, contactsSchema } from "~/forms/schemas.server";
+import { contactsSchema } from "~/forms/schemas.server";
 import { errorsForSummary } from "~/forms/checkout/messages";
-import { CheckoutStep, CheckoutStepBoundary, stepErrorTitleKey } from "~/components/checkout-step";
+import { CheckoutStep, CheckoutStepBoundary, ContinueButton, stepErrorTitleKey } from "~/components/checkout-step";
 import { CheckboxField, RadioGroup, TextField } from "~/components/form-fields";
 import { AddressFields } from "~/components/address-fields";
 import { PostForm } from "~/components/post-form";
 import { useSchemaForm } from "~/components/use-schema-form";
+import { ADDRESS_FIELDS } from "~/forms/address-fields";
 
 // /checkout/contacts: who the tickets are for and how to reach them; the delivery address when
 // the tickets go by post (mail in the US), limited to the deployment's country; the venue's own
@@ -67,37 +66,35 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const state = await guardStep(request, context, "contacts");
-  const withAddress = needsAddress(state);
-  const submission = parseWithZod(await request.formData(), {
-    schema: contactsSchema(schemaOptions({ ...state, needsAddress: withAddress })),
-  });
-  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-  await unlockForChange(context, state.order);
-  const value = submission.value;
-  const contacts: ContactDetails = {
-    firstName: value.firstName,
-    lastName: value.lastName,
-    email: value.email,
-    phone: value.phone,
-    address:
-      withAddress && value.addressLine1 && value.city
-        ? {
-            line1: value.addressLine1,
-            line2: value.addressLine2 ?? "",
-            city: value.city,
-            postcode: value.postcode ?? value.zip ?? "",
-            state: value.state ?? null,
-            country: state.seller.country,
-          }
-        : null,
-    answers: value.question ?? {},
-    contactConsent: value.contactConsent ?? false,
-  };
-  await context.baskets.setContacts(state.basketId, JSON.stringify(contacts));
-  await acceptOwnChange(context, state);
-  await rememberForNextTime(context, state, contacts);
-  return redirect(nextStepPath(state, "contacts"));
+  return answerStep(
+    request,
+    context,
+    "contacts",
+    (state) => contactsSchema(schemaOptions({ ...state, needsAddress: needsAddress(state) })),
+    async (state, value) => {
+      const contacts: ContactDetails = {
+        firstName: value.firstName,
+        lastName: value.lastName,
+        email: value.email,
+        phone: value.phone,
+        address:
+          needsAddress(state) && value.addressLine1 && value.city
+            ? {
+                line1: value.addressLine1,
+                line2: value.addressLine2 ?? "",
+                city: value.city,
+                postcode: value.postcode ?? value.zip ?? "",
+                state: value.state ?? null,
+                country: state.seller.country,
+              }
+            : null,
+        answers: value.question ?? {},
+        contactConsent: value.contactConsent ?? false,
+      };
+      await context.baskets.setContacts(state.basketId, JSON.stringify(contacts));
+      await rememberForNextTime(context, state, contacts);
+    },
+  );
 }
 
 export default function Contacts() {
@@ -112,12 +109,7 @@ export default function Contacts() {
     "email",
     "confirmEmail",
     "phone",
-    "addressLine1",
-    "addressLine2",
-    "city",
-    "state",
-    "postcode",
-    "zip",
+    ...ADDRESS_FIELDS,
     ...questions.map((question) => `question.${question.id}`),
     "termsAccepted",
   ];
@@ -171,11 +163,7 @@ export default function Contacts() {
         <p>
           <Link to="/legal/terms-of-sale">{t("contacts.termsLink")}</Link>
         </p>
-        <div className="form-actions">
-          <button type="submit" className="button">
-            {t("steps.continue")}
-          </button>
-        </div>
+        <ContinueButton />
       </PostForm>
     </CheckoutStep>
   );

@@ -1,17 +1,10 @@
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import {
-  acceptOwnChange,
-  guardStep,
-  nextStepPath,
-  stepFrame,
-  trackedPerformance,
-  unlockForChange,
-} from "~/web/checkout-flow.server";
-import { parseWithZod, extrasSchema } from "~/forms/schemas.server";
+import { answerStep, guardStep, stepFrame, trackedPerformance } from "~/web/checkout-flow.server";
+import { extrasSchema } from "~/forms/schemas.server";
 import { errorsForSummary } from "~/forms/checkout/messages";
-import { CheckoutStep, CheckoutStepBoundary, stepErrorTitleKey } from "~/components/checkout-step";
+import { CheckoutStep, CheckoutStepBoundary, ContinueButton, stepErrorTitleKey } from "~/components/checkout-step";
 import { formatMoney } from "~/i18n/format";
 import { TextField } from "~/components/form-fields";
 import { PostForm } from "~/components/post-form";
@@ -39,18 +32,18 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const state = await guardStep(request, context, "extras");
-  const submission = parseWithZod(await request.formData(), {
-    schema: extrasSchema(state.extras.map((extra) => extra.id)),
-  });
-  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-  await unlockForChange(context, state.order);
-  for (const extra of state.extras) {
-    await context.baskets.setExtra(state.basketId, extra.id, submission.value.qty?.[extra.id] ?? 0);
-  }
-  await context.baskets.setExtrasDone(state.basketId);
-  await acceptOwnChange(context, state);
-  return redirect(nextStepPath(state, "extras"));
+  return answerStep(
+    request,
+    context,
+    "extras",
+    (state) => extrasSchema(state.extras.map((extra) => extra.id)),
+    async (state, value) => {
+      for (const extra of state.extras) {
+        await context.baskets.setExtra(state.basketId, extra.id, value.qty?.[extra.id] ?? 0);
+      }
+      await context.baskets.setExtrasDone(state.basketId);
+    },
+  );
 }
 
 export default function Extras() {
@@ -80,11 +73,7 @@ export default function Extras() {
             />
           </div>
         ))}
-        <div className="form-actions">
-          <button type="submit" className="button">
-            {t("steps.continue")}
-          </button>
-        </div>
+        <ContinueButton />
       </PostForm>
     </CheckoutStep>
   );

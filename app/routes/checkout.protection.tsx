@@ -1,17 +1,10 @@
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import {
-  acceptOwnChange,
-  guardStep,
-  nextStepPath,
-  stepFrame,
-  trackedPerformance,
-  unlockForChange,
-} from "~/web/checkout-flow.server";
-import { parseWithZod, protectionSchema } from "~/forms/schemas.server";
+import { answerStep, guardStep, stepFrame, trackedPerformance } from "~/web/checkout-flow.server";
+import { protectionSchema } from "~/forms/schemas.server";
 import { errorsForSummary } from "~/forms/checkout/messages";
-import { CheckoutStep, CheckoutStepBoundary, stepErrorTitleKey } from "~/components/checkout-step";
+import { CheckoutStep, CheckoutStepBoundary, ContinueButton, stepErrorTitleKey } from "~/components/checkout-step";
 import { RadioGroup } from "~/components/form-fields";
 import { formatMoney } from "~/i18n/format";
 import { PostForm } from "~/components/post-form";
@@ -35,19 +28,19 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const state = await guardStep(request, context, "ticket-protection");
-  const next = nextStepPath(state, "ticket-protection");
-  const submission = parseWithZod(await request.formData(), { schema: protectionSchema });
-  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-  await unlockForChange(context, state.order);
-  const protect = submission.value.protection === "yes";
-  await context.baskets.setProtection(state.basketId, protect);
-  await acceptOwnChange(context, state);
-  const headers = new Headers();
-  await flashEvents(context, headers, [
-    track(context, "ticketProtectionSet", { performanceId: trackedPerformance(state), protect }),
-  ]);
-  return redirect(next, { headers });
+  return answerStep(
+    request,
+    context,
+    "ticket-protection",
+    () => protectionSchema,
+    async (state, value, headers) => {
+      const protect = value.protection === "yes";
+      await context.baskets.setProtection(state.basketId, protect);
+      await flashEvents(context, headers, [
+        track(context, "ticketProtectionSet", { performanceId: trackedPerformance(state), protect }),
+      ]);
+    },
+  );
 }
 
 export default function TicketProtection() {
@@ -79,11 +72,7 @@ export default function TicketProtection() {
             { value: "yes", label: t("protection.yes") },
           ]}
         />
-        <div className="form-actions">
-          <button type="submit" className="button">
-            {t("steps.continue")}
-          </button>
-        </div>
+        <ContinueButton />
       </PostForm>
     </CheckoutStep>
   );

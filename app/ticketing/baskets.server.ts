@@ -1,6 +1,6 @@
 import type { Clock } from "~/clock";
 import type { Store } from "~/db/connection.server";
-import { activeClaim } from "./inventory.server";
+import { heldPlaces } from "./held-places.server";
 import {
   mayChoosePriceOption,
   defaultPriceOption,
@@ -52,50 +52,10 @@ export interface BasketPrice {
 export function createBaskets(store: Store, clock: Clock) {
   const { db } = store;
 
-  /** The basket's live holds: held (not expired) or already sold seats and places, with their venue. */
+  /** The basket's live holds, seats in seat order (the order its prices have always been listed in). */
   async function heldTickets(basketId: string) {
-    const now = clock.now().toISOString();
-    const seats = await db
-      .selectFrom("seat_claims")
-      .innerJoin("holds", "holds.id", "seat_claims.hold_id")
-      .innerJoin("performances", "performances.id", "seat_claims.performance_id")
-      .innerJoin("price_plan_seats", (join) =>
-        join
-          .onRef("price_plan_seats.seat_id", "=", "seat_claims.seat_id")
-          .onRef("price_plan_seats.price_plan_id", "=", "performances.price_plan_id"),
-      )
-      .select([
-        "seat_claims.performance_id",
-        "seat_claims.seat_id",
-        "seat_claims.price_option_id",
-        "price_plan_seats.price_band_id",
-      ])
-      .where("holds.basket_id", "=", basketId)
-      .where("seat_claims.status", "=", "held")
-      .where(activeClaim(now))
-      .orderBy("seat_claims.seat_id")
-      .execute();
-    const standing = await db
-      .selectFrom("standing_claims")
-      .innerJoin("holds", "holds.id", "standing_claims.hold_id")
-      .innerJoin("performances", "performances.id", "standing_claims.performance_id")
-      .innerJoin("price_plan_areas", (join) =>
-        join
-          .onRef("price_plan_areas.section_id", "=", "standing_claims.section_id")
-          .onRef("price_plan_areas.price_plan_id", "=", "performances.price_plan_id"),
-      )
-      .select([
-        "standing_claims.id",
-        "standing_claims.performance_id",
-        "standing_claims.quantity",
-        "standing_claims.price_option_id",
-        "price_plan_areas.price_band_id",
-      ])
-      .where("holds.basket_id", "=", basketId)
-      .where("standing_claims.status", "=", "held")
-      .where("standing_claims.held_until", ">", now)
-      .execute();
-    return { seats, standing };
+    const held = await heldPlaces(db, { basketId, liveAt: clock.now().toISOString() });
+    return { seats: held.seats.sort((a, b) => a.seat_id - b.seat_id), standing: held.standing };
   }
 
   async function venueOfBasket(performanceIds: string[]) {

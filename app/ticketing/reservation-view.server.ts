@@ -2,6 +2,7 @@ import { addMinutes } from "date-fns";
 import type { Clock } from "~/clock";
 import type { Store } from "~/db/connection.server";
 import { DEFAULT_HOLD_POLICY, type HoldPolicy } from "./inventory.server";
+import { heldPlaces } from "./held-places.server";
 
 // What a basket has reserved, as the pages show it: the performance, each held seat and standing
 // place with the price options the buyer may choose between, and the hold's clock. The engine's
@@ -128,52 +129,7 @@ export function createReservations(store: Store, clock: Clock, policy: HoldPolic
       if (!hold) return null;
       const now = clock.now().toISOString();
       const expired = hold.expires_at <= now;
-      const seats = await db
-        .selectFrom("seat_claims")
-        .innerJoin("seats", "seats.id", "seat_claims.seat_id")
-        .innerJoin("sections", "sections.id", "seats.section_id")
-        .innerJoin("price_plan_seats", (join) =>
-          join
-            .onRef("price_plan_seats.seat_id", "=", "seats.id")
-            .on("price_plan_seats.price_plan_id", "=", hold.price_plan_id),
-        )
-        .select([
-          "seats.id",
-          "sections.name as section",
-          "seats.row_name",
-          "seats.label",
-          "seats.seat_type",
-          "seats.restrictions",
-          "seats.view_note",
-          "price_plan_seats.price_band_id",
-          "seat_claims.price_option_id",
-        ])
-        .where("seat_claims.hold_id", "=", hold.id)
-        .where("seat_claims.status", "=", "held")
-        .orderBy("sections.sort_order")
-        .orderBy("seats.row_order")
-        .orderBy("seats.position")
-        .execute();
-      const standing = await db
-        .selectFrom("standing_claims")
-        .innerJoin("sections", "sections.id", "standing_claims.section_id")
-        .innerJoin("price_plan_areas", (join) =>
-          join
-            .onRef("price_plan_areas.section_id", "=", "sections.id")
-            .on("price_plan_areas.price_plan_id", "=", hold.price_plan_id),
-        )
-        .select([
-          "standing_claims.id",
-          "sections.id as section_id",
-          "sections.name as section",
-          "standing_claims.quantity",
-          "price_plan_areas.price_band_id",
-          "standing_claims.price_option_id",
-        ])
-        .where("standing_claims.hold_id", "=", hold.id)
-        .where("standing_claims.status", "=", "held")
-        .orderBy("sections.sort_order")
-        .execute();
+      const { seats, standing } = await heldPlaces(db, { holdId: hold.id });
       if (!expired && seats.length === 0 && standing.length === 0) return null;
       const bandIds = [...new Set([...seats, ...standing].map((ticket) => ticket.price_band_id))];
       const priceOptions = bandIds.length
@@ -214,7 +170,7 @@ export function createReservations(store: Store, clock: Clock, policy: HoldPolic
         expired,
         canExtend: !expired && hold.expires_at < ceiling,
         seats: seats.map((seat) => ({
-          seatId: seat.id,
+          seatId: seat.seat_id,
           section: seat.section,
           row: seat.row_name,
           label: seat.label,

@@ -1,4 +1,6 @@
 import { data, redirect, type AppLoadContext } from "@remix-run/node";
+import type { z } from "zod";
+import { parseWithZod } from "~/forms/schemas.server";
 import type { BasketAnswers, BasketPrice, MemberBenefits } from "~/ticketing/baskets.server";
 import type { VenueOffer, VenueQuestion } from "~/ticketing/catalogue.server";
 import type { Order } from "~/ticketing/orders.server";
@@ -219,6 +221,28 @@ export async function rememberForNextTime(
   } catch (error) {
     context.logger.warn({ err: error }, "contact details not kept with the account");
   }
+}
+
+/**
+ * Every step's action, the one way: guard the step, check the form with the step's schema (a
+ * refusal answers 400 with what was typed), unlock an order waiting at Pay, save the answer,
+ * accept the buyer's own price change, and go on to the next step that applies.
+ */
+export async function answerStep<Schema extends z.ZodTypeAny>(
+  request: Request,
+  context: AppLoadContext,
+  step: StepName,
+  schemaFor: (state: CheckoutState) => Schema,
+  save: (state: CheckoutState, value: z.output<Schema>, headers: Headers) => Promise<void>,
+) {
+  const state = await guardStep(request, context, step);
+  const submission = parseWithZod(await request.formData(), { schema: schemaFor(state) });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  await unlockForChange(context, state.order);
+  const headers = new Headers();
+  await save(state, submission.value, headers);
+  await acceptOwnChange(context, state);
+  return redirect(nextStepPath(state, step), { headers });
 }
 
 /** What tracked events name the basket by: its performance (a membership has none). */
