@@ -11,7 +11,7 @@ import { createI18nService, readLocaleFiles } from "~/i18n/i18n.server";
 import { createSessionService } from "~/web/session.server";
 import { createBaskets } from "~/ticketing/baskets.server";
 import { createCatalogue } from "~/ticketing/catalogue.server";
-import { createCheckout } from "~/ticketing/order-lifecycle.server";
+import { createOrderLifecycle } from "~/ticketing/order-lifecycle.server";
 import { isCatalogueEmpty, loadDemoCatalogue } from "~/ticketing/demo.server";
 import { createAvailability } from "~/ticketing/availability-service.server";
 import { createInventory } from "~/ticketing/inventory.server";
@@ -79,7 +79,7 @@ export async function createAppServices({
   const promotions = createPromotions(store, clock);
   const vouchers = createVouchers(store, clock);
   const memberships = createMemberships(store, clock);
-  const checkout = createCheckout({ store, baskets, orders, promotions, vouchers, inventory, memberships });
+  const orderLifecycle = createOrderLifecycle({ store, baskets, orders, promotions, vouchers, inventory, memberships });
   const outbox = createOutbox({
     store,
     clock,
@@ -100,7 +100,7 @@ export async function createAppServices({
   const sandboxGateway = createSandboxGateway({ store, clock, notificationSecret: config.paymentNotificationSecret });
   const payments = createPaymentService({
     orders,
-    checkout,
+    orderLifecycle,
     gateway: sandboxGateway,
     clock,
     logger,
@@ -135,7 +135,7 @@ export async function createAppServices({
     reservations: createReservations(store, clock, config.holdPolicy),
     summaries,
     orderViews,
-    checkout,
+    orderLifecycle,
     outbox,
     sandboxGateway,
     payments,

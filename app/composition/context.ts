@@ -8,7 +8,7 @@ import type { Store } from "~/db/connection.server";
 import type { Availability } from "~/ticketing/availability-service.server";
 import type { Baskets } from "~/ticketing/baskets.server";
 import type { Catalogue } from "~/ticketing/catalogue.server";
-import type { Checkout } from "~/ticketing/order-lifecycle.server";
+import type { OrderLifecycle } from "~/ticketing/order-lifecycle.server";
 import type { Inventory } from "~/ticketing/inventory.server";
 import type { Orders } from "~/ticketing/orders.server";
 import type { Promotions } from "~/ticketing/promotions.server";
@@ -42,7 +42,7 @@ export interface AppServices {
   vouchers: Vouchers;
   orders: Orders;
   baskets: Baskets;
-  checkout: Checkout;
+  orderLifecycle: OrderLifecycle;
   reservations: Reservations;
   /** The basket's and the order's itemised summaries, named from the catalogue. */
   summaries: Summaries;

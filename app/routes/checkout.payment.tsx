@@ -181,7 +181,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   // What the Pay button said. A page without it, or with anything but a whole amount, is not one
   // of ours as it stands now, and is refused like an out-of-date one.
   const shown = Number(form.get("acceptedToPay"));
-  const placed = await context.checkout.placeOrder(
+  const placed = await context.orderLifecycle.placeOrder(
     state.basketId,
     {
       name: fullName(contacts),

@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import type { Clock } from "~/clock";
 import type { CardDetails, GatewayAction, GatewayResult, PaymentGateway, PaymentRequest } from "~/payments/gateway";
-import type { Checkout } from "~/ticketing/order-lifecycle.server";
+import type { OrderLifecycle } from "~/ticketing/order-lifecycle.server";
 import type { Order, OrderPayment, Orders } from "~/ticketing/orders.server";
 import { DEFAULT_RECONCILE_AFTER_SECONDS } from "~/config/env.server";
 
@@ -47,7 +47,7 @@ const RECONCILE_BATCH = 50;
 
 export interface PaymentServiceOptions {
   orders: Orders;
-  checkout: Checkout;
+  orderLifecycle: OrderLifecycle;
   gateway: PaymentGateway;
   clock: Clock;
   logger: Logger;
@@ -62,7 +62,7 @@ export interface PaymentServiceOptions {
 }
 
 export function createPaymentService(options: PaymentServiceOptions) {
-  const { orders, checkout, gateway, clock, logger, timeoutMs } = options;
+  const { orders, orderLifecycle, gateway, clock, logger, timeoutMs } = options;
   const inlineWaitMs = Math.min(options.inlineWaitMs ?? 3000, timeoutMs);
   const reconcileAfterMs = options.reconcileAfterMs ?? DEFAULT_RECONCILE_AFTER_SECONDS * 1000;
 
@@ -83,7 +83,7 @@ export function createPaymentService(options: PaymentServiceOptions) {
   async function fail(order: Order, attempt: OrderPayment, failure: PaymentFailureReason, from = IN_FLIGHT) {
     if (await orders.updatePayment(attempt.id, from, { status: "failed", failure })) {
       // Vouchers' money and the promo code's use go back; the seats stay held for another try.
-      await checkout.failOrder(order, "failed");
+      await orderLifecycle.failOrder(order, "failed");
     }
   }
 
@@ -146,11 +146,11 @@ export function createPaymentService(options: PaymentServiceOptions) {
    * reconciler calls it again for an attempt won by a server that died before finishing.
    */
   async function finishWon(order: Order, attempt: OrderPayment, reference: string): Promise<void> {
-    const sold = await checkout.completeOrder(order);
+    const sold = await orderLifecycle.completeOrder(order);
     if (!sold.ok) {
       await voidQuietly(reference);
       if (await orders.updatePayment(attempt.id, ["succeeded"], { status: "voided", failure: "holdExpired" }))
-        await checkout.failOrder(order, "failed");
+        await orderLifecycle.failOrder(order, "failed");
       return;
     }
     const captured =
@@ -216,7 +216,7 @@ export function createPaymentService(options: PaymentServiceOptions) {
         })
       ) {
         await voidQuietly(reference);
-        await checkout.failOrder(order, "failed");
+        await orderLifecycle.failOrder(order, "failed");
       }
     } else if (result.status === "authorised") {
       // Given up on our side, authorised on the gateway's anyway: `apply` voids it.
@@ -340,7 +340,7 @@ export function createPaymentService(options: PaymentServiceOptions) {
         clock.now().getTime() - new Date(attempt.created_at).getTime() >= timeoutMs &&
         (await orders.updatePayment(attempt.id, ["attempted"], { status: "timedOut", failure: "timeout" }))
       ) {
-        await checkout.failOrder(current, "failed");
+        await orderLifecycle.failOrder(current, "failed");
         return { kind: "timedOut", method: attempt.method };
       }
       return stateOf(attempt && (await orders.payment(attempt.id)), current);
@@ -377,7 +377,7 @@ export function createPaymentService(options: PaymentServiceOptions) {
       const stalled = await orders.stalledOrders(before, RECONCILE_BATCH);
       let cancelled = 0;
       for (const order of stalled) {
-        if (await checkout.cancelStalledOrder(order)) cancelled += 1;
+        if (await orderLifecycle.cancelStalledOrder(order)) cancelled += 1;
       }
       if (cancelled) logger.warn({ cancelled }, "orders left without a payment were given up");
       return due.length + unfinished.length + stalled.length;
@@ -422,7 +422,7 @@ export function createPaymentService(options: PaymentServiceOptions) {
           return false;
         await voidQuietly(attempt.provider_reference);
       }
-      await checkout.failOrder(order, "cancelled");
+      await orderLifecycle.failOrder(order, "cancelled");
       return true;
     },
   };

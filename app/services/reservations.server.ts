@@ -191,7 +191,7 @@ export async function releaseReservation(
   const properties: EventProperties = performanceId ? { performanceId } : {};
   const events = [track(context, "releaseSeats.request", properties)];
   try {
-    await context.checkout.releaseBasket(basketId);
+    await context.orderLifecycle.releaseBasket(basketId);
   } catch (error) {
     context.logger.error({ err: error }, "releasing seats failed");
     events.push(track(context, "releaseSeats.failure", properties));

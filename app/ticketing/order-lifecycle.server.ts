@@ -30,7 +30,7 @@ export function membershipLine(priced: PricedBasket) {
   return undefined;
 }
 
-export function createCheckout(deps: {
+export function createOrderLifecycle(deps: {
   store: Store;
   baskets: Baskets;
   orders: Orders;
@@ -186,4 +186,4 @@ export function createCheckout(deps: {
   };
 }
 
-export type Checkout = ReturnType<typeof createCheckout>;
+export type OrderLifecycle = ReturnType<typeof createOrderLifecycle>;

@@ -49,7 +49,7 @@ describe.each(DIALECTS)("memberships on %s", (dialect) => {
       customerId,
     });
     if (!placed.ok) throw new Error(placed.reason);
-    expect(await engine.checkout.completeOrder(placed.order)).toEqual({ ok: true });
+    expect(await engine.orderLifecycle.completeOrder(placed.order)).toEqual({ ok: true });
     return placed.order;
   }
 
@@ -95,7 +95,7 @@ describe.each(DIALECTS)("memberships on %s", (dialect) => {
     expect(order.performance_id).toBeNull();
     expect((await engine.memberships.status(customerId)).plus).toEqual({ endsAt: "2027-11-23T12:00:00.000Z" });
     // A second completion of the same order (a repeated notification) grants nothing more.
-    await engine.checkout.completeOrder(order);
+    await engine.orderLifecycle.completeOrder(order);
     expect(await engine.memberships.periods(customerId)).toHaveLength(1);
 
     seed.clock.set("2027-06-01T09:00:00.000Z");

@@ -55,7 +55,7 @@ describe.each(DIALECTS)("the payment reconciler on %s", (dialect) => {
     });
     const payments = createPaymentService({
       orders: engine.orders,
-      checkout: engine.checkout,
+      orderLifecycle: engine.orderLifecycle,
       gateway,
       clock: seed.clock,
       logger: createLogger("silent"),
@@ -226,7 +226,7 @@ describe.each(DIALECTS)("the payment reconciler on %s", (dialect) => {
     // The buyer went back and changed the basket: the attempt was abandoned, but the server died
     // before it could void at the gateway — and the buyer, in another tab, approved at PayPal.
     await engine.orders.updatePayment(attempt!.id, ["action"], { status: "failed", failure: "cancelled" });
-    await engine.checkout.failOrder(order, "cancelled");
+    await engine.orderLifecycle.failOrder(order, "cancelled");
     await engine.sandbox.decidePayPal(attempt!.provider_reference!, true);
     expect(await sandboxRow(attempt!.provider_reference!)).toMatchObject({ state: "authorised", voided: 0 });
 
@@ -304,7 +304,7 @@ describe.each(DIALECTS)("the payment reconciler on %s", (dialect) => {
     const reference = await atChallenge(dying, order);
     await dying.sandbox.completeChallenge(reference, true);
     // The buyer comes back; the server wins the attempt and dies before the order is completed.
-    dying.checkout.completeOrder = async () => {
+    dying.orderLifecycle.completeOrder = async () => {
       throw new Error("killed");
     };
     expect(await dying.payments.resume(order, reference, {})).toMatchObject({ kind: "processing" });

@@ -77,7 +77,7 @@ describe.each(DIALECTS)("paying for orders on %s", (dialect) => {
   let seed: Awaited<ReturnType<typeof seedSmallCatalogue>>;
 
   function build(inlineWaitMs = 1000) {
-    const { inventory, baskets, orders, vouchers, checkout, placeAsShown, holdAndPlace } = createEngine(
+    const { inventory, baskets, orders, vouchers, orderLifecycle, placeAsShown, holdAndPlace } = createEngine(
       store,
       seed.clock,
     );
@@ -85,7 +85,7 @@ describe.each(DIALECTS)("paying for orders on %s", (dialect) => {
     const paid: string[] = [];
     const payments = createPaymentService({
       orders,
-      checkout,
+      orderLifecycle,
       gateway: scripted.gateway,
       clock: seed.clock,
       logger: createLogger("silent"),
@@ -95,7 +95,18 @@ describe.each(DIALECTS)("paying for orders on %s", (dialect) => {
         paid.push(order.id);
       },
     });
-    return { inventory, baskets, orders, vouchers, checkout, placeAsShown, holdAndPlace, payments, scripted, paid };
+    return {
+      inventory,
+      baskets,
+      orders,
+      vouchers,
+      orderLifecycle,
+      placeAsShown,
+      holdAndPlace,
+      payments,
+      scripted,
+      paid,
+    };
   }
 
   const basketWith = (engine: ReturnType<typeof build>, seat: string, voucherId?: string) =>
@@ -222,14 +233,14 @@ describe.each(DIALECTS)("paying for orders on %s", (dialect) => {
       kind: "processing",
     });
     // The buyer's verify page asks again at the very moment the answer is being applied.
-    const complete = engine.checkout.completeOrder;
-    engine.checkout.completeOrder = async (placed) => {
+    const complete = engine.orderLifecycle.completeOrder;
+    engine.orderLifecycle.completeOrder = async (placed) => {
       seed.clock.set(new Date(seed.clock.now().getTime() + TIMEOUT_MS).toISOString());
       await engine.payments.state(placed);
       return complete(placed);
     };
     await engine.scripted.next(authorised("ref-race"));
-    engine.checkout.completeOrder = complete;
+    engine.orderLifecycle.completeOrder = complete;
 
     const final = await reload(engine, order);
     const [payment] = await engine.orders.payments(order.id);

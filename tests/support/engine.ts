@@ -7,7 +7,7 @@ import type { CatalogueInput } from "~/ticketing/catalogue-file";
 import { importCatalogue } from "~/ticketing/import-catalogue.server";
 import type { Clock } from "~/clock";
 import { createBaskets, NO_BENEFITS, type MemberBenefits } from "~/ticketing/baskets.server";
-import { createCheckout, type Customer } from "~/ticketing/order-lifecycle.server";
+import { createOrderLifecycle, type Customer } from "~/ticketing/order-lifecycle.server";
 import { createInventory, type Inventory } from "~/ticketing/inventory.server";
 import { createMemberships } from "~/ticketing/memberships.server";
 import { createOrders } from "~/ticketing/orders.server";
@@ -95,11 +95,11 @@ export function createEngine(store: Store, clock: Clock) {
   const promotions = createPromotions(store, clock);
   const vouchers = createVouchers(store, clock);
   const memberships = createMemberships(store, clock);
-  const checkout = createCheckout({ store, baskets, orders, promotions, vouchers, inventory, memberships });
+  const orderLifecycle = createOrderLifecycle({ store, baskets, orders, promotions, vouchers, inventory, memberships });
   /** Pay pressed on a page showing the basket as it is priced now (what the payment page shows). */
   async function placeAsShown(basketId: string, customer: Customer, benefits: MemberBenefits = NO_BENEFITS) {
     const shown = await baskets.price(basketId, benefits);
-    return checkout.placeOrder(basketId, customer, { toPay: shown?.priced.toPay ?? 0 }, benefits);
+    return orderLifecycle.placeOrder(basketId, customer, { toPay: shown?.priced.toPay ?? 0 }, benefits);
   }
   /** A basket holding these seats (with a voucher or promo code put towards it), its order placed as shown. */
   async function holdAndPlace(
@@ -117,5 +117,5 @@ export function createEngine(store: Store, clock: Clock) {
     if (!placed.ok) throw new Error(placed.reason);
     return { basketId, order: placed.order };
   }
-  return { inventory, baskets, orders, promotions, vouchers, memberships, checkout, placeAsShown, holdAndPlace };
+  return { inventory, baskets, orders, promotions, vouchers, memberships, orderLifecycle, placeAsShown, holdAndPlace };
 }

@@ -47,7 +47,7 @@ describe.each(DIALECTS)("placing and settling orders on %s", (dialect) => {
     // One page, Pay pressed five times: every press carries the amount that page showed.
     const shown = await engine.baskets.price(basketId);
     const results = await Promise.all(
-      Array.from({ length: 5 }, () => engine.checkout.placeOrder(basketId, JO, { toPay: shown!.priced.toPay })),
+      Array.from({ length: 5 }, () => engine.orderLifecycle.placeOrder(basketId, JO, { toPay: shown!.priced.toPay })),
     );
     const ids = new Set(results.map((result) => (result.ok ? result.order.id : result.reason)));
     expect(ids.size).toBe(1);
@@ -91,7 +91,7 @@ describe.each(DIALECTS)("placing and settling orders on %s", (dialect) => {
     // Both pages show the voucher's £10 taken off; the first buyer pays and spends it.
     expect((await engine.placeAsShown(first, JO)).ok).toBe(true);
     // The second page still says the old amount: stopped, nothing placed, nothing spent.
-    expect(await engine.checkout.placeOrder(second, JO, { toPay: shown!.priced.toPay })).toEqual({
+    expect(await engine.orderLifecycle.placeOrder(second, JO, { toPay: shown!.priced.toPay })).toEqual({
       ok: false,
       reason: "priceChanged",
     });
@@ -101,7 +101,7 @@ describe.each(DIALECTS)("placing and settling orders on %s", (dialect) => {
     expect(now).toMatchObject({ changed: true, priced: { toPay: shown!.priced.toPay + 1000 } });
     // Once the buyer has seen the new total, that total is what is placed.
     await engine.baskets.acknowledgePrices(second, now!.fingerprint);
-    expect(await engine.checkout.placeOrder(second, JO, { toPay: now!.priced.toPay })).toMatchObject({
+    expect(await engine.orderLifecycle.placeOrder(second, JO, { toPay: now!.priced.toPay })).toMatchObject({
       ok: true,
       order: { to_pay: now!.priced.toPay },
     });
@@ -111,11 +111,11 @@ describe.each(DIALECTS)("placing and settling orders on %s", (dialect) => {
     const basketId = await basketWith(["5"]);
     const placed = await engine.placeAsShown(basketId, JO);
     if (!placed.ok) throw new Error(placed.reason);
-    expect(await engine.checkout.placeOrder(basketId, JO, { toPay: placed.order.to_pay + 1 })).toEqual({
+    expect(await engine.orderLifecycle.placeOrder(basketId, JO, { toPay: placed.order.to_pay + 1 })).toEqual({
       ok: false,
       reason: "priceChanged",
     });
-    expect(await engine.checkout.placeOrder(basketId, JO, { toPay: placed.order.to_pay })).toMatchObject({
+    expect(await engine.orderLifecycle.placeOrder(basketId, JO, { toPay: placed.order.to_pay })).toMatchObject({
       ok: true,
       order: { id: placed.order.id },
     });
@@ -126,7 +126,7 @@ describe.each(DIALECTS)("placing and settling orders on %s", (dialect) => {
     const voucherId = await newVoucher(500);
     const paid = await engine.placeAsShown(await basketWith(["8"]), JO);
     if (!paid.ok) throw new Error(paid.reason);
-    expect(await engine.checkout.completeOrder(paid.order)).toEqual({ ok: true });
+    expect(await engine.orderLifecycle.completeOrder(paid.order)).toEqual({ ok: true });
     expect((await engine.orders.byBasket(paid.order.basket_id))?.status).toBe("paid");
     seed.clock.advance(60 * 60_000);
     expect(
@@ -143,8 +143,8 @@ describe.each(DIALECTS)("placing and settling orders on %s", (dialect) => {
     const failing = await engine.placeAsShown(await basketWith(["9"], { promoId, voucherId }), JO);
     if (!failing.ok) throw new Error(failing.reason);
     expect(await engine.vouchers.balanceOf(voucherId)).toBe(0);
-    await engine.checkout.failOrder(failing.order, "failed");
-    await engine.checkout.failOrder(failing.order, "failed");
+    await engine.orderLifecycle.failOrder(failing.order, "failed");
+    await engine.orderLifecycle.failOrder(failing.order, "failed");
     expect(await engine.vouchers.balanceOf(voucherId)).toBe(500);
     const promo = await store.db
       .selectFrom("promo_codes")
@@ -159,6 +159,6 @@ describe.each(DIALECTS)("placing and settling orders on %s", (dialect) => {
     const placed = await engine.placeAsShown(await basketWith(["3"]), JO);
     if (!placed.ok) throw new Error(placed.reason);
     seed.clock.advance(16 * 60_000);
-    expect(await engine.checkout.completeOrder(placed.order)).toEqual({ ok: false, reason: "expired" });
+    expect(await engine.orderLifecycle.completeOrder(placed.order)).toEqual({ ok: false, reason: "expired" });
   });
 });
