@@ -1,6 +1,6 @@
 import type { Clock } from "~/clock";
 import type { Store } from "~/db/connection.server";
-import { heldPlaces } from "./held-places.server";
+import { heldSeats, heldStanding } from "./held-places.server";
 import {
   mayChoosePriceOption,
   defaultPriceOption,
@@ -52,10 +52,14 @@ export interface BasketPrice {
 export function createBaskets(store: Store, clock: Clock) {
   const { db } = store;
 
-  /** The basket's live holds, seats in seat order (the order its prices have always been listed in). */
+  /** The basket's live holds: its held (not expired) seats, in seat order, and standing places. */
   async function heldTickets(basketId: string) {
-    const held = await heldPlaces(db, { basketId, liveAt: clock.now().toISOString() });
-    return { seats: held.seats.sort((a, b) => a.seat_id - b.seat_id), standing: held.standing };
+    const live = { basketId, liveAt: clock.now().toISOString() };
+    const [seats, standing] = await Promise.all([
+      heldSeats(db, live).orderBy("seat_claims.seat_id").execute(),
+      heldStanding(db, live).execute(),
+    ]);
+    return { seats, standing };
   }
 
   async function venueOfBasket(performanceIds: string[]) {

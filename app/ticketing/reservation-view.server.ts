@@ -2,7 +2,7 @@ import { addMinutes } from "date-fns";
 import type { Clock } from "~/clock";
 import type { Store } from "~/db/connection.server";
 import { DEFAULT_HOLD_POLICY, type HoldPolicy } from "./inventory.server";
-import { heldPlaces } from "./held-places.server";
+import { heldSeats, heldStanding } from "./held-places.server";
 
 // What a basket has reserved, as the pages show it: the performance, each held seat and standing
 // place with the price options the buyer may choose between, and the hold's clock. The engine's
@@ -129,7 +129,28 @@ export function createReservations(store: Store, clock: Clock, policy: HoldPolic
       if (!hold) return null;
       const now = clock.now().toISOString();
       const expired = hold.expires_at <= now;
-      const { seats, standing } = await heldPlaces(db, { holdId: hold.id });
+      const [seats, standing] = await Promise.all([
+        heldSeats(db, { holdId: hold.id })
+          .innerJoin("seats", "seats.id", "seat_claims.seat_id")
+          .innerJoin("sections", "sections.id", "seats.section_id")
+          .select([
+            "sections.name as section",
+            "seats.row_name",
+            "seats.label",
+            "seats.seat_type",
+            "seats.restrictions",
+            "seats.view_note",
+          ])
+          .orderBy("sections.sort_order")
+          .orderBy("seats.row_order")
+          .orderBy("seats.position")
+          .execute(),
+        heldStanding(db, { holdId: hold.id })
+          .innerJoin("sections", "sections.id", "standing_claims.section_id")
+          .select("sections.name as section")
+          .orderBy("sections.sort_order")
+          .execute(),
+      ]);
       if (!expired && seats.length === 0 && standing.length === 0) return null;
       const bandIds = [...new Set([...seats, ...standing].map((ticket) => ticket.price_band_id))];
       const priceOptions = bandIds.length
