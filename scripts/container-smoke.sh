@@ -66,30 +66,30 @@ volume() {
   printf '%s' "$name"
 }
 
-# run NAME [options...] -- [command...]: in the background, host network, read-only root.
-start() {
-  local name=$1
-  shift
+# container [run options...] -- [command...]: the image run as an operator runs it, on the host's
+# network with a read-only root filesystem; the options go before the image, the command after.
+container() {
   local options=()
   while [ $# -gt 0 ] && [ "$1" != "--" ]; do
     options+=("$1")
     shift
   done
   [ $# -gt 0 ] && shift
+  "${engine[@]}" run --network host --read-only "${run_flags[@]}" "${options[@]}" "$IMAGE" "$@"
+}
+
+# start NAME [options...] -- [command...]: in the background, kept for its logs until cleanup.
+start() {
+  local name=$1
+  shift
   containers+=("$name")
-  "${engine[@]}" run -d --name "$name" --network host --read-only "${run_flags[@]}" "${options[@]}" "$IMAGE" "$@" >/dev/null
+  container -d --name "$name" "$@" >/dev/null
 }
 
 # once [options...] -- [command...]: in the foreground, removed after; prints its output and its
 # errors (with whatever the engine itself says, so checks look for words, not whole outputs).
 once() {
-  local options=()
-  while [ $# -gt 0 ] && [ "$1" != "--" ]; do
-    options+=("$1")
-    shift
-  done
-  [ $# -gt 0 ] && shift
-  "${engine[@]}" run --rm --network host --read-only "${run_flags[@]}" "${options[@]}" "$IMAGE" "$@" 2>&1
+  container --rm "$@" 2>&1
 }
 
 # ready PORT: seconds until /readyz answers 200 (fails after 120 s).

@@ -466,7 +466,11 @@ describe("sandbox gateway: what it keeps", () => {
     }
     const threeDS = referenceOf(await pay(SANDBOX_CARDS.threeDSecure, { cvv }));
     results.push(await gateway.step(threeDS, "deviceData"));
-    const everything = JSON.stringify({ results, snapshot: await gateway.snapshot() });
+    // Payment references are random hex: one may hold "987" by chance, so they are masked first.
+    const everything = JSON.stringify({ results, snapshot: await gateway.snapshot() }).replace(
+      /test_[0-9a-f]+/g,
+      "test_REFERENCE",
+    );
     expect(await gateway.snapshot()).toHaveLength(numbers.length + 1);
     for (const number of numbers) {
       expect(everything).not.toContain(number);
