@@ -103,7 +103,10 @@ describe.each(DIALECTS)("a server killed during a 3-D Secure challenge (%s)", (d
         .status;
     await expect.poll(status, { timeout: 20_000, interval: 250 }).not.toBe("pending_payment");
     expect(await status()).toBe("paid");
-    expect(await sandboxPayment()).toMatchObject({ state: "authorised", captured: order.to_pay, voided: 0 });
+    // The order is paid first and the money captured just after (finishWon): wait for the capture.
+    await expect
+      .poll(sandboxPayment, { timeout: 10_000 })
+      .toMatchObject({ state: "authorised", captured: order.to_pay, voided: 0 });
     const sold = await store.db.selectFrom("seat_claims").select("status").where("order_id", "=", order.id).execute();
     expect(sold).toEqual([{ status: "sold" }, { status: "sold" }]);
     await expect
