@@ -29,6 +29,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Step 5's buyer runs on this machine with the repository's own test driver: say so at once
+# rather than after four steps.
+if [ ! -e node_modules/tsx ]; then
+  echo "container-smoke: run \`npm ci\` in this checkout first (step 5's buyer needs its dev dependencies)" >&2
+  exit 2
+fi
+
 IMAGE=${IMAGE:-box-office}
 read -r -a engine <<<"${ENGINE:-docker}"
 read -r -a run_flags <<<"${RUN_FLAGS:-}"

@@ -10,6 +10,11 @@ export type DialectName = "sqlite" | "postgres";
 export interface Store {
   db: Kysely<Database>;
   dialect: DialectName;
+  /**
+   * How many statements this store has sent to the database so far, BEGIN and COMMIT included:
+   * each is a round trip on PostgreSQL, so it is what the bench's per-order figure counts.
+   */
+  statements(): number;
   close(): Promise<void>;
 }
 
@@ -42,11 +47,13 @@ const STATEMENT_CACHE_SIZE = 500;
  * every query afresh, and parsing and planning the SQL costs about as much as running it. A
  * statement still being iterated (a streamed query) is busy, so another one is prepared for it.
  */
-function reusingStatements(database: SQLite.Database) {
+function reusingStatements(database: SQLite.Database, counter: { sent: number }) {
   const statements = new Map<string, SQLite.Statement>();
   return {
     close: () => database.close(),
+    // Kysely's driver asks for a statement each time it runs one, transaction control included.
     prepare(sql: string) {
+      counter.sent += 1;
       let statement = statements.get(sql);
       if (statement && !statement.busy) {
         // Most recently used last, so the oldest is the first to go.
@@ -68,8 +75,11 @@ export function openSqlite(file: string): Store {
   database.pragma("busy_timeout = 5000");
   database.pragma("foreign_keys = ON");
   database.pragma("synchronous = NORMAL");
-  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: reusingStatements(database) }) });
-  return { db, dialect: "sqlite", close: () => db.destroy() };
+  const counter = { sent: 0 };
+  const db = new Kysely<Database>({
+    dialect: new ImmediateSqliteDialect({ database: reusingStatements(database, counter) }),
+  });
+  return { db, dialect: "sqlite", statements: () => counter.sent, close: () => db.destroy() };
 }
 
 export function openPostgres(
@@ -81,8 +91,16 @@ export function openPostgres(
   // An idle connection can be closed by the server (restart, failover); the pool replaces it, and
   // without a listener the error would end the process.
   pool.on("error", onIdleError);
+  const counter = { sent: 0 };
+  pool.on("connect", (client) => {
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    client.query = ((...args: unknown[]) => {
+      counter.sent += 1;
+      return query(...args);
+    }) as typeof client.query;
+  });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: "postgres", close: () => db.destroy() };
+  return { db, dialect: "postgres", statements: () => counter.sent, close: () => db.destroy() };
 }
 
 /** DATABASE_URL unset → the embedded SQLite file; postgres://… → PostgreSQL. */

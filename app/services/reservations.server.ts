@@ -27,6 +27,7 @@ export function refusalMessage(refusal: Refusal): Message {
   if (refusal.reason === "companion-limit")
     return { key: "engine.companion-limit", values: { companionLimit: refusal.companionLimit ?? 0 } };
   if (refusal.reason === "busy") return { key: "reserve.connectionError" };
+  if (refusal.reason === "no-block") return { key: "reserve.noOptions" };
   return { key: `engine.${refusal.reason}` };
 }
 
@@ -49,7 +50,12 @@ async function reserve(
     events.push(track(context, "reserveSeats.success", { performanceId }));
     return { ok: true, events };
   }
-  events.push(track(context, "reserveSeats.failure", { performanceId, reason: result.reason }));
+  events.push(
+    track(context, "reserveSeats.failure", {
+      performanceId,
+      reason: result.reason === "no-block" ? "noOptions" : result.reason,
+    }),
+  );
   if (result.reason === "seat-limit")
     events.push(track(context, "cappingError", { performanceId, limit: result.seatSelectionLimit ?? 0 }));
   return { ok: false, events, error: refusalMessage(result), seatIds: result.seatIds };
@@ -120,8 +126,11 @@ export async function chooseSeats(
 }
 
 /**
- * Best available: finds the best block for the request and holds it in place of whatever the
- * basket held for this performance. When someone takes the block first, it searches once more.
+ * Best available: holds the best block free for the request in place of whatever the basket held
+ * for this performance. The engine chooses the block inside the transaction that claims it, so
+ * buyers searching at once never collide; a seat taken on the map in that instant can still win,
+ * and then the block is chosen again. The buyer is told there are no seats only when no block
+ * that fits is free.
  */
 export async function reserveBestAvailable(
   context: AppLoadContext,
@@ -136,31 +145,35 @@ export async function reserveBestAvailable(
   const events = [
     track(context, "seatFinderEngaged", { performanceId: input.performanceId, quantity: input.request.quantity }),
   ];
+  const found = await context.seatSearch.chooser(input.performanceId, input.request, input.entitlements);
+  if (!found) {
+    events.push(track(context, "reserveSeats.failure", { performanceId: input.performanceId, reason: "noOptions" }));
+    return { ok: false, events, error: { key: "reserve.noOptions" } };
+  }
+  if ("ok" in found) return reserve(context, input.performanceId, events, async () => found);
   const previous =
     input.current && !input.current.expired && input.current.performanceId === input.performanceId
       ? input.current.seats.map((seat) => seat.seatId)
       : [];
-  for (let attempt = 0; attempt < 2; attempt += 1) {
-    const found = await context.seatSearch.search(input.performanceId, input.request, input.entitlements);
-    if (found && "ok" in found) return reserve(context, input.performanceId, events, async () => found);
-    if (!found) {
-      events.push(track(context, "reserveSeats.failure", { performanceId: input.performanceId, reason: "noOptions" }));
-      return { ok: false, events, error: { key: "reserve.noOptions" } };
-    }
-    const outcome = await reserve(context, input.performanceId, events, () =>
-      context.inventory.holdSeats({
+  for (let attempt = 1; ; attempt += 1) {
+    let lost = false;
+    const outcome = await reserve(context, input.performanceId, events, async () => {
+      const result = await context.inventory.holdBest({
         basketId: input.basketId,
         performanceId: input.performanceId,
-        seatIds: found.seatIds,
+        choose: found.choose,
         releaseSeatIds: previous,
         entitlements: input.entitlements,
-      }),
-    );
-    if (outcome.ok || (outcome.error.key !== "engine.unavailable" && outcome.error.key !== "reserve.connectionError"))
-      return outcome;
+      });
+      lost = !result.ok && result.reason === "unavailable";
+      return result;
+    });
+    if (outcome.ok || !lost || attempt === BEST_AVAILABLE_ATTEMPTS) return outcome;
   }
-  return { ok: false, events, error: { key: "reserve.noOptions" } };
 }
+
+/** A block lost to a seat taken on the map in the same instant is chosen again, this many times in all. */
+const BEST_AVAILABLE_ATTEMPTS = 3;
 
 /** Sets how many standing places the basket holds in one area (0 gives them back). */
 export async function chooseStanding(

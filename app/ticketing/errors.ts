@@ -2,6 +2,8 @@
 // engine never words anything itself.
 export type RefusalReason =
   | "unavailable"
+  /** Best available: no block that fits the request is free. */
+  | "no-block"
   | "seat-limit"
   | "not-on-sale"
   | "sales-closed"

@@ -74,12 +74,14 @@ export function createInventory(
     return result;
   };
 
-  async function saleCheck(trx: Db, performanceId: string, entitlements: Entitlements, now: string) {
-    const performance = await trx
-      .selectFrom("performances")
-      .selectAll()
-      .where("id", "=", performanceId)
-      .executeTakeFirst();
+  /**
+   * The performance, when it is on sale to this buyer now. `lock`: on PostgreSQL, one buyer at a
+   * time per performance goes on from here (SQLite's immediate transaction already serialises
+   * every writer).
+   */
+  async function saleCheck(trx: Db, performanceId: string, entitlements: Entitlements, now: string, lock = false) {
+    const query = trx.selectFrom("performances").selectAll().where("id", "=", performanceId);
+    const performance = await (lock && store.dialect === "postgres" ? query.forUpdate() : query).executeTakeFirst();
     if (!performance) return { refusal: refuse("not-found") } as const;
     const refusal = saleRefusal(saleWindowOf(performance), new Date(now), entitlements.presale);
     if (refusal) return { refusal: refuse(refusal) } as const;
@@ -184,11 +186,85 @@ export function createInventory(
     }
   }
 
+  /**
+   * The claim itself, inside the caller's transaction: checks the seats against the buyer's
+   * entitlements and the seat limit, then one insert of one claim per seat, which the (performance,
+   * seat) key lets succeed only if no one else has any of them.
+   */
+  async function claimSeats(
+    trx: Db,
+    input: { basketId: string; performanceId: string; entitlements: Entitlements },
+    performance: { price_plan_id: string; seat_limit: number },
+    seatIds: number[],
+    now: Date,
+  ): Promise<Held | Refusal> {
+    const nowIso = now.toISOString();
+    const seats = await trx
+      .selectFrom("seats")
+      .innerJoin("price_plan_seats", "price_plan_seats.seat_id", "seats.id")
+      .select(["seats.id", "seats.restrictions", "seats.seat_type"])
+      .where("price_plan_seats.price_plan_id", "=", performance.price_plan_id)
+      .where("seats.id", "in", seatIds)
+      .execute();
+    if (seats.length !== seatIds.length) return refuse("not-found");
+    // A companion seat sits beside a wheelchair space and is kept for the wheelchair user's
+    // companion: it needs the same entitlement as the space.
+    const restricted = seats.some((seat) =>
+      [...seat.restrictions.split(","), seat.seat_type === "companion" ? "wheelchair" : ""]
+        .filter(Boolean)
+        .some((key) => !input.entitlements.restrictions.has(key as Restriction)),
+    );
+    if (restricted) return refuse("restricted");
+    const companions = seats.filter((seat) => seat.seat_type === "companion").length;
+    if (companions > 0) {
+      const held = await companionSeatsInBasket(trx, input.basketId, input.performanceId, nowIso);
+      if (held + companions > input.entitlements.companions)
+        return refuse("companion-limit", { companionLimit: input.entitlements.companions });
+    }
+
+    const already = await placesInBasket(trx, input.basketId, input.performanceId, nowIso);
+    const overLimit = seatLimitRefusal(performance.seat_limit, already + seatIds.length);
+    if (overLimit) return overLimit;
+    // An expired claim still has the seat's key: it goes, so the seat can be claimed again.
+    await trx
+      .deleteFrom("seat_claims")
+      .where("performance_id", "=", input.performanceId)
+      .where("seat_id", "in", seatIds)
+      .where("status", "=", "held")
+      .where("held_until", "<=", nowIso)
+      .execute();
+    const hold = await holdFor(trx, input.basketId, input.performanceId, now);
+    await trx
+      .insertInto("seat_claims")
+      .values(
+        seatIds.map((seatId) => ({
+          performance_id: input.performanceId,
+          seat_id: seatId,
+          status: "held" as const,
+          hold_id: hold.id,
+          held_until: hold.expires_at,
+          order_id: null,
+        })),
+      )
+      .execute();
+    return { ok: true as const, holdId: hold.id, expiresAt: hold.expires_at };
+  }
+
+  /** Someone else claimed one of these seats first: which ones, so the page can say. */
+  async function lostSeats(error: unknown, performanceId: string, seatIds: number[]): Promise<Refusal> {
+    if (!isUniqueViolation(error)) throw error;
+    const taken = await db
+      .selectFrom("seat_claims")
+      .select("seat_id")
+      .where("performance_id", "=", performanceId)
+      .where("seat_id", "in", seatIds)
+      .where(activeClaim(clock.now().toISOString()))
+      .execute();
+    return refuse("unavailable", { seatIds: taken.map((row) => row.seat_id) });
+  }
+
   return {
-    /**
-     * Holds every requested seat for the basket, or none: one insert of one claim per seat, which
-     * the (performance, seat) key lets succeed only if no one else has any of them.
-     */
+    /** Holds every requested seat for the basket, or none. */
     async holdSeats(input: {
       basketId: string;
       performanceId: string;
@@ -202,77 +278,57 @@ export function createInventory(
       if (seatIds.length === 0) return refuse("not-found");
       const entitlements = input.entitlements ?? GUEST;
       const now = clock.now();
-      const nowIso = now.toISOString();
       try {
         const result = await inTransaction(async (trx) => {
-          // The first statement writes, so SQLite takes its lock here, before anything is read.
-          await trx
-            .deleteFrom("seat_claims")
-            .where("performance_id", "=", input.performanceId)
-            .where("seat_id", "in", seatIds)
-            .where("status", "=", "held")
-            .where("held_until", "<=", nowIso)
-            .execute();
-          const check = await saleCheck(trx, input.performanceId, entitlements, nowIso);
+          const check = await saleCheck(trx, input.performanceId, entitlements, now.toISOString());
           if (check.refusal) return check.refusal;
-          const { performance } = check;
           if (releaseSeatIds.length) await releaseBasketSeats(trx, input.basketId, input.performanceId, releaseSeatIds);
-
-          const seats = await trx
-            .selectFrom("seats")
-            .innerJoin("price_plan_seats", "price_plan_seats.seat_id", "seats.id")
-            .select(["seats.id", "seats.restrictions", "seats.seat_type"])
-            .where("price_plan_seats.price_plan_id", "=", performance.price_plan_id)
-            .where("seats.id", "in", seatIds)
-            .execute();
-          if (seats.length !== seatIds.length) return refuse("not-found");
-          // A companion seat sits beside a wheelchair space and is kept for the wheelchair user's
-          // companion: it needs the same entitlement as the space.
-          const restricted = seats.some((seat) =>
-            [...seat.restrictions.split(","), seat.seat_type === "companion" ? "wheelchair" : ""]
-              .filter(Boolean)
-              .some((key) => !entitlements.restrictions.has(key as Restriction)),
-          );
-          if (restricted) return refuse("restricted");
-          const companions = seats.filter((seat) => seat.seat_type === "companion").length;
-          if (companions > 0) {
-            const held = await companionSeatsInBasket(trx, input.basketId, input.performanceId, nowIso);
-            if (held + companions > entitlements.companions)
-              return refuse("companion-limit", { companionLimit: entitlements.companions });
-          }
-
-          const already = await placesInBasket(trx, input.basketId, input.performanceId, nowIso);
-          const overLimit = seatLimitRefusal(performance.seat_limit, already + seatIds.length);
-          if (overLimit) return overLimit;
-          const hold = await holdFor(trx, input.basketId, input.performanceId, now);
-          await trx
-            .insertInto("seat_claims")
-            .values(
-              seatIds.map((seatId) => ({
-                performance_id: input.performanceId,
-                seat_id: seatId,
-                status: "held" as const,
-                hold_id: hold.id,
-                held_until: hold.expires_at,
-                order_id: null,
-              })),
-            )
-            .execute();
-          return { ok: true as const, holdId: hold.id, expiresAt: hold.expires_at };
+          return claimSeats(trx, { ...input, entitlements }, check.performance, seatIds, now);
         });
         return reported(input.performanceId, result);
       } catch (error) {
-        if (isUniqueViolation(error)) {
-          const taken = await db
+        return lostSeats(error, input.performanceId, seatIds);
+      }
+    },
+
+    /**
+     * Best available, held: `choose` picks the seats from what is free at this moment, inside the
+     * transaction that claims them, so two buyers searching at once never pick the same block
+     * (SQLite serialises every writer; on PostgreSQL the performance's row is locked for the
+     * choice). A seat taken on the map in the same instant can still win the seat's key: the
+     * refusal names it and the caller chooses again. "no-block" when nothing that fits is free.
+     */
+    async holdBest(input: {
+      basketId: string;
+      performanceId: string;
+      choose: (taken: ReadonlySet<number>) => number[] | null;
+      /** Seats of this basket to give up in the same transaction (the block replaces them). */
+      releaseSeatIds?: number[];
+      entitlements?: Entitlements;
+    }): Promise<Held | Refusal> {
+      const entitlements = input.entitlements ?? GUEST;
+      const now = clock.now();
+      const nowIso = now.toISOString();
+      let chosen: number[] = [];
+      try {
+        const result = await inTransaction(async (trx) => {
+          const check = await saleCheck(trx, input.performanceId, entitlements, nowIso, true);
+          if (check.refusal) return check.refusal;
+          const release = input.releaseSeatIds ?? [];
+          if (release.length) await releaseBasketSeats(trx, input.basketId, input.performanceId, release);
+          const taken = await trx
             .selectFrom("seat_claims")
             .select("seat_id")
             .where("performance_id", "=", input.performanceId)
-            .where("seat_id", "in", seatIds)
-            .where(activeClaim(clock.now().toISOString()))
+            .where(activeClaim(nowIso))
             .execute();
-          return refuse("unavailable", { seatIds: taken.map((row) => row.seat_id) });
-        }
-        throw error;
+          chosen = input.choose(new Set(taken.map((claim) => claim.seat_id))) ?? [];
+          if (chosen.length === 0) return refuse("no-block");
+          return claimSeats(trx, { ...input, entitlements }, check.performance, chosen, now);
+        });
+        return reported(input.performanceId, result);
+      } catch (error) {
+        return lostSeats(error, input.performanceId, chosen);
       }
     },
 
@@ -296,12 +352,8 @@ export function createInventory(
           .where("status", "=", "held")
           .where("held_until", "<=", nowIso)
           .execute();
-        // PostgreSQL: one buyer at a time per performance counts and claims standing places.
-        // (SQLite's immediate transaction already serialises every writer.)
-        if (store.dialect === "postgres") {
-          await trx.selectFrom("performances").select("id").where("id", "=", input.performanceId).forUpdate().execute();
-        }
-        const check = await saleCheck(trx, input.performanceId, input.entitlements ?? GUEST, nowIso);
+        // One buyer at a time per performance counts and claims standing places.
+        const check = await saleCheck(trx, input.performanceId, input.entitlements ?? GUEST, nowIso, true);
         if (check.refusal) return check.refusal;
         const { performance } = check;
         if (input.replace) await releaseBasketStanding(trx, input.basketId, input.performanceId, input.sectionId);

@@ -1,6 +1,6 @@
 import type { Store } from "~/db/connection.server";
 import type { Clock } from "~/clock";
-import { findBestAvailable, type SearchRequest, type SearchResult, type SearchSeat } from "./best-available";
+import { findBestAvailable, type SearchRequest, type SearchSeat } from "./best-available";
 import type { Restriction } from "./catalogue-file";
 import type { Refusal } from "./errors";
 import { activeClaim, GUEST, seatLimitRefusal, type Entitlements } from "./inventory.server";
@@ -61,36 +61,56 @@ export function createSeatSearch(store: Store, clock: Clock) {
     return seats;
   }
 
+  /**
+   * Best available for one performance and request: the performance's seats are read (once per
+   * price plan), then `choose` picks the best block from which seats are taken at that moment. The
+   * engine's holdBest calls it inside the transaction that claims the block. A group larger than
+   * one basket may hold is refused here (told so, not that no seats were found); null when there is
+   * no such performance.
+   */
+  async function chooser(
+    performanceId: string,
+    request: SearchRequest,
+    entitlements: Entitlements = GUEST,
+  ): Promise<{ choose: (taken: ReadonlySet<number>) => number[] | null } | Refusal | null> {
+    const performance = await store.db
+      .selectFrom("performances")
+      .select(["price_plan_id", "seat_limit"])
+      .where("id", "=", performanceId)
+      .executeTakeFirst();
+    if (!performance) return null;
+    const overLimit = seatLimitRefusal(performance.seat_limit, request.quantity);
+    if (overLimit) return overLimit;
+    const seats = await seatsOfPlan(performance.price_plan_id);
+    return {
+      choose: (taken) =>
+        findBestAvailable(
+          seats.map((seat) => ({ ...seat, free: !taken.has(seat.id) })),
+          request,
+          entitlements.restrictions,
+        )?.seatIds ?? null,
+    };
+  }
+
   return {
+    chooser,
+
+    /** The best block free now, without holding it (what holdBest would choose at this moment). */
     async search(
       performanceId: string,
       request: SearchRequest,
       entitlements: Entitlements = GUEST,
-    ): Promise<SearchResult | Refusal | null> {
-      const performance = await store.db
-        .selectFrom("performances")
-        .select(["price_plan_id", "seat_limit"])
-        .where("id", "=", performanceId)
-        .executeTakeFirst();
-      if (!performance) return null;
-      // A group larger than one basket may hold is told so, not that no seats were found.
-      const overLimit = seatLimitRefusal(performance.seat_limit, request.quantity);
-      if (overLimit) return overLimit;
-      const [seats, taken] = await Promise.all([
-        seatsOfPlan(performance.price_plan_id),
-        store.db
-          .selectFrom("seat_claims")
-          .select("seat_id")
-          .where("performance_id", "=", performanceId)
-          .where(activeClaim(clock.now().toISOString()))
-          .execute(),
-      ]);
-      const takenIds = new Set(taken.map((claim) => claim.seat_id));
-      return findBestAvailable(
-        seats.map((seat) => ({ ...seat, free: !takenIds.has(seat.id) })),
-        request,
-        entitlements.restrictions,
-      );
+    ): Promise<{ seatIds: number[] } | Refusal | null> {
+      const found = await chooser(performanceId, request, entitlements);
+      if (!found || "ok" in found) return found;
+      const taken = await store.db
+        .selectFrom("seat_claims")
+        .select("seat_id")
+        .where("performance_id", "=", performanceId)
+        .where(activeClaim(clock.now().toISOString()))
+        .execute();
+      const seatIds = found.choose(new Set(taken.map((claim) => claim.seat_id)));
+      return seatIds ? { seatIds } : null;
     },
   };
 }

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readLocaleFiles } from "~/i18n/i18n.server";
 import { LANGUAGES } from "~/i18n/languages";
+import { refusalMessage } from "~/services/reservations.server";
 import type { RefusalReason } from "~/ticketing/errors";
 import type { PromoRefusal } from "~/ticketing/promotions.server";
 import type { VoucherLookup } from "~/ticketing/vouchers.server";
@@ -11,6 +12,7 @@ import { ROOT } from "../support/app";
 // where it gives them.
 const REFUSALS: Record<RefusalReason, true> = {
   unavailable: true,
+  "no-block": true,
   "seat-limit": true,
   "not-on-sale": true,
   "sales-closed": true,
@@ -37,7 +39,10 @@ describe.each(LANGUAGES)("engine wording in %s", (language) => {
   const common = files.resources[language]!.common as Record<string, Record<string, string>>;
 
   it("has a message for every refusal", () => {
-    for (const reason of Object.keys(REFUSALS)) expect(common.engine![reason], reason).toBeTruthy();
+    for (const reason of Object.keys(REFUSALS) as RefusalReason[]) {
+      const [group, key] = refusalMessage({ ok: false, reason }).key.split(".") as [string, string];
+      expect(common[group]?.[key], reason).toBeTruthy();
+    }
     for (const reason of Object.keys(PROMO)) expect(common.promo![reason], reason).toBeTruthy();
     for (const reason of Object.keys(VOUCHER)) expect(common.vouchers![reason], reason).toBeTruthy();
   });
@@ -53,6 +58,7 @@ describe.each(LANGUAGES)("engine wording in %s", (language) => {
       deeplinkInvalid: "Sorry, the promo code you used is invalid or has expired",
       invalidLink: "Invalid link",
     });
+    expect(refusalMessage({ ok: false, reason: "no-block" })).toEqual({ key: "reserve.noOptions" });
     expect(common.reserve).toMatchObject({
       noOptions: "No options available, try again",
       changeSelection: "Change selection",
