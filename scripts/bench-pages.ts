@@ -1,8 +1,10 @@
 // The page budgets of design.md section 8, measured on the production build served in-process:
 // - the seat map of the largest house: server render time (p50/p95) and HTML size;
-// - the calendar page's throughput beside a bare Remix page on the same machine;
+// - every page type's server CPU per request (and requests per second) beside a bare Remix page
+//   on the same machine, the load from a separate process;
 // - the JavaScript each page loads on a first visit.
 // Figures only: nothing here passes or fails on time; a figure over its budget says so.
+import { fork } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import type { Server } from "node:http";
@@ -11,7 +13,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { pathToFileURL } from "node:url";
-import { Worker } from "node:worker_threads";
 import { gzipSync } from "node:zlib";
 import { createRequestHandler } from "@remix-run/express";
 import { createReadableStreamFromReadable, type EntryContext, type ServerBuild } from "@remix-run/node";
@@ -21,17 +22,23 @@ import express from "express";
 import { createElement } from "react";
 import { renderToPipeableStream } from "react-dom/server";
 import { loadConfig } from "~/config/env.server";
-import type { Store } from "~/db/connection.server";
-import { calendarPath, ticketsPath } from "~/routing/paths";
+import type { DialectName, Store } from "~/db/connection.server";
+import { createScratchStore, LOCAL_POSTGRES_URL } from "~/db/scratch-store.server";
+import { calendarPath, showPath, ticketsPath } from "~/routing/paths";
 import { createServerApp } from "~/web/app.server";
 import { createLogger } from "~/logging/logger.server";
 import { createAppServices } from "~/composition/app-services.server";
+import { checkoutTo, noScriptBrowser, type BuyersBrief } from "./bench-buyers";
 import { JAVASCRIPT_AIM_KB, JAVASCRIPT_BUDGET_KB, javaScriptOf, pageWeights } from "./javascript-weight";
+
+export const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? LOCAL_POSTGRES_URL;
 
 const BUDGET = {
   seatMapP95Ms: 50,
   seatMapGzippedKb: 60,
-  throughputRatio: 2,
+  /** Server CPU per request, as a multiple of a bare Remix page's (issue 19). */
+  pageCpuRatio: 2,
+  ticketsCpuRatio: 3,
 };
 const SEAT_MAP = { warmup: 5, requests: 60 };
 // Rounds alternate between the two servers, so a change in the machine's load (other processes)
@@ -86,10 +93,20 @@ async function listen(app: express.Express) {
   };
 }
 
-/** The site as server.ts serves it in production, over a fresh demo catalogue in a temp folder. */
-export async function startSite(root: string, build: ServerBuild, env: Record<string, string> = {}) {
+/**
+ * The site as server.ts serves it in production, over a fresh demo catalogue: in a temp folder's
+ * SQLite file, or in a throw-away PostgreSQL database.
+ */
+export async function startSite(
+  root: string,
+  build: ServerBuild,
+  env: Record<string, string> = {},
+  dialect: DialectName = "sqlite",
+) {
   const dataDir = mkdtempSync(join(tmpdir(), "box-office-bench-"));
+  const database = dialect === "postgres" ? await createScratchStore("postgres", POSTGRES_URL, 1) : undefined;
   const config = loadConfig({
+    ...(database ? { DATABASE_URL: database.location } : {}),
     APP_ENV: "production",
     SESSION_SECRET: randomBytes(32).toString("hex"),
     DATA_DIR: dataDir,
@@ -106,6 +123,7 @@ export async function startSite(root: string, build: ServerBuild, env: Record<st
     close: async () => {
       await server.close();
       await services.close();
+      await database?.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
@@ -145,6 +163,59 @@ export async function largestHouse(store: Store, now: Date) {
   return { venueName: house.venueName, seats: Number(house.seats), performance };
 }
 
+const CONTACTS = {
+  firstName: "Bench",
+  lastName: "Buyer",
+  email: "bench@example.com",
+  confirmEmail: "bench@example.com",
+  phone: "020 7946 0000",
+  termsAccepted: "on",
+};
+
+/** The venue's own questions, answered as a buyer would: the first choice, or a few words. */
+async function answers(store: Store, performanceId: string) {
+  const questions = await store.db
+    .selectFrom("venue_questions")
+    .innerJoin("runs", "runs.venue_id", "venue_questions.venue_id")
+    .innerJoin("performances", "performances.run_id", "runs.id")
+    .select(["venue_questions.id", "venue_questions.kind", "venue_questions.options"])
+    .where("performances.id", "=", performanceId)
+    .execute();
+  return Object.fromEntries(
+    questions.map((q) => [`question.${q.id}`, q.kind === "choice" ? q.options.split("|")[0]! : "A few words"]),
+  );
+}
+
+/** What a no-script buyer of this performance posts: the tickets page, contacts and delivery. */
+export async function buyersBrief(
+  site: Awaited<ReturnType<typeof startSite>>,
+  secret: string,
+  buyers: number,
+): Promise<BuyersBrief & { performanceId: string }> {
+  const { store, clock, config, i18n } = site.services;
+  const house = await largestHouse(store, clock.now());
+  const { titleSlug, venueSlug, id: performanceId } = house.performance;
+  const words = await i18n.createInstance(config.language, i18n.wordingSetFor(venueSlug));
+  const delivery = await store.db
+    .selectFrom("delivery_methods")
+    .innerJoin("runs", "runs.venue_id", "delivery_methods.venue_id")
+    .innerJoin("performances", "performances.run_id", "runs.id")
+    .select("delivery_methods.id")
+    .where("performances.id", "=", performanceId)
+    .where("delivery_methods.kind", "=", "eTicket")
+    .executeTakeFirstOrThrow();
+  return {
+    performanceId,
+    origin: site.origin,
+    secret,
+    buyers,
+    tickets: ticketsPath(config.routingType, titleSlug, venueSlug, performanceId),
+    contacts: { ...CONTACTS, ...(await answers(store, performanceId)) },
+    deliveryMethodId: delivery.id,
+    noOptions: words.t("reserve.noOptions"),
+  };
+}
+
 /** Sequential requests after a warm-up: the time to each full body, and the last body. */
 async function timeRequests(url: string, warmup: number, requests: number) {
   const fetchBody = async () => {
@@ -164,35 +235,58 @@ async function timeRequests(url: string, warmup: number, requests: number) {
   return { times, body };
 }
 
-/** Requests per second for one URL, from a worker thread keeping LOAD.connections requests in flight. */
-async function requestsPerSecond(url: string) {
-  const worker = new Worker(new URL("./bench-load.mjs", import.meta.url), {
-    workerData: {
+interface Load {
+  /** Requests per second. */
+  rate: number;
+  /** The server's CPU time (user and system) per request, in milliseconds. */
+  cpuMs: number;
+}
+
+/**
+ * One URL under load from a separate process keeping LOAD.connections requests in flight: the
+ * rate, and the CPU this process (the servers' only) spent per request while it was measured.
+ */
+async function measureLoad(url: string, headers: Record<string, string>): Promise<Load> {
+  const child = fork(new URL("./bench-load.mjs", import.meta.url), [
+    JSON.stringify({
       url,
-      headers: BROWSER_HEADERS,
+      headers,
       connections: LOAD.connections,
       warmupMs: LOAD.warmupMs,
       durationMs: LOAD.durationMs,
+    }),
+  ]);
+  let cpuAtStart = process.cpuUsage();
+  const result = await new Promise<{ completed: number; failed: Record<string, number>; seconds: number }>(
+    (resolve, reject) => {
+      child.on("message", (message: { kind: string; completed: number; failed: Record<string, number>; seconds: number }) => {
+        if (message.kind === "measuring") cpuAtStart = process.cpuUsage();
+        else resolve(message);
+      });
+      child.once("error", reject);
+      child.once("exit", (code) => code !== 0 && reject(new Error(`bench: the load process exited with ${code}`)));
     },
-  });
-  const result = await new Promise<{ completed: number; failed: number; seconds: number }>((resolve, reject) => {
-    worker.once("message", resolve);
-    worker.once("error", reject);
-  });
-  await worker.terminate();
-  if (result.failed > 0) throw new Error(`${url}: ${result.failed} requests failed under load`);
-  return result.completed / result.seconds;
+  );
+  const cpu = process.cpuUsage(cpuAtStart);
+  const failures = Object.entries(result.failed);
+  if (failures.length > 0)
+    throw new Error(`${url}: requests failed under load (${failures.map(([s, n]) => `${n} × ${s}`).join(", ")})`);
+  return { rate: result.completed / result.seconds, cpuMs: (cpu.user + cpu.system) / 1000 / result.completed };
 }
 
-/** Median requests per second of a page and of the bare page, measured in alternating rounds. */
-async function compareThroughput(pageUrl: string, bareUrl: string) {
-  const page: number[] = [];
-  const bare: number[] = [];
+/** Medians of a page and of the bare page, measured in alternating rounds. */
+async function compareToBare(pageUrl: string, bareUrl: string, headers: Record<string, string>) {
+  const page: Load[] = [];
+  const bare: Load[] = [];
   for (let round = 0; round < LOAD.rounds; round += 1) {
-    page.push(await requestsPerSecond(pageUrl));
-    bare.push(await requestsPerSecond(bareUrl));
+    page.push(await measureLoad(pageUrl, headers));
+    bare.push(await measureLoad(bareUrl, BROWSER_HEADERS));
   }
-  return { page: percentile(page, 50), bare: percentile(bare, 50) };
+  const median = (loads: Load[], key: keyof Load) => percentile(loads.map((load) => load[key]), 50);
+  return {
+    page: { rate: median(page, "rate"), cpuMs: median(page, "cpuMs") },
+    bare: { rate: median(bare, "rate"), cpuMs: median(bare, "cpuMs") },
+  };
 }
 
 /**
@@ -298,16 +392,47 @@ export async function benchPages(root: string) {
         `(budget < ${BUDGET.seatMapGzippedKb} KB)${overBudget(gzipped >= BUDGET.seatMapGzippedKb * 1024)}`,
     );
 
-    const throughput = await compareThroughput(
-      site.origin + calendarPath(config.routingType, titleSlug, venueSlug),
-      `${bare.origin}/`,
+    // A buyer without script part-way through the checkout, for the checkout pages: seats held,
+    // every step up to the payment page answered.
+    const secret = site.services.config.sessionSecrets[0]!;
+    const brief = await buyersBrief(site, secret, 1);
+    const browser = noScriptBrowser(site.origin, secret);
+    await browser.post(brief.tickets, { intent: "best", quantity: "2" });
+    const answered = await checkoutTo(browser, brief, async (_, run, expect) =>
+      ((await run()).response.headers.get("Location") ?? "").startsWith(expect),
     );
-    const ratio = throughput.bare / throughput.page;
+    if (!answered) throw new Error("bench: the checkout pages' buyer could not reach the payment page");
+    const asBuyer = { ...BROWSER_HEADERS, cookie: browser.cookies() };
+
+    const pages: { name: string; path: string; budget: number; headers?: Record<string, string> }[] = [
+      { name: "home", path: "/", budget: BUDGET.pageCpuRatio },
+      { name: "show", path: showPath(config.routingType, titleSlug, venueSlug), budget: BUDGET.pageCpuRatio },
+      { name: "calendar", path: calendarPath(config.routingType, titleSlug, venueSlug), budget: BUDGET.pageCpuRatio },
+      {
+        name: `tickets (${house.seats} seats)`,
+        path: ticketsPath(config.routingType, titleSlug, venueSlug, id),
+        budget: BUDGET.ticketsCpuRatio,
+      },
+      { name: "checkout extras", path: "/checkout/extras", budget: BUDGET.pageCpuRatio, headers: asBuyer },
+      { name: "checkout payment", path: "/checkout/payment", budget: BUDGET.pageCpuRatio, headers: asBuyer },
+    ];
     console.log(
-      `pages: calendar ${throughput.page.toFixed(0)} req/s beside a bare Remix page ${throughput.bare.toFixed(0)} req/s ` +
-        `(${LOAD.connections} connections; ratio ${ratio.toFixed(2)}, budget ≤ ${BUDGET.throughputRatio})` +
-        overBudget(ratio > BUDGET.throughputRatio),
+      `pages: server CPU per request beside a bare Remix page, each measured in ${LOAD.rounds} alternating rounds ` +
+        `(${LOAD.connections} connections from a separate process; medians):`,
     );
+    for (const page of pages) {
+      const { page: measured, bare: baseline } = await compareToBare(
+        site.origin + page.path,
+        `${bare.origin}/`,
+        page.headers ?? BROWSER_HEADERS,
+      );
+      const ratio = measured.cpuMs / baseline.cpuMs;
+      console.log(
+        `pages:   ${page.name}: ${measured.cpuMs.toFixed(2)} ms CPU per request, ${ratio.toFixed(2)}× the bare page's ` +
+          `${baseline.cpuMs.toFixed(2)} ms (budget ≤ ${page.budget}×); ${measured.rate.toFixed(0)} req/s beside ` +
+          `${baseline.rate.toFixed(0)} (${(measured.rate / baseline.rate).toFixed(2)})${overBudget(ratio > page.budget)}`,
+      );
+    }
 
     reportJavaScript(build, root);
   } finally {

@@ -12,15 +12,14 @@ import { performance as perf } from "node:perf_hooks";
 import { sql } from "kysely";
 import { fixedClock } from "~/clock";
 import type { DialectName, Store } from "~/db/connection.server";
-import { createScratchStore, LOCAL_POSTGRES_URL, postgresReachable } from "~/db/scratch-store.server";
+import { createScratchStore, postgresReachable } from "~/db/scratch-store.server";
 import { availabilityOf, calendarFacts } from "~/ticketing/availability.server";
 import { importCatalogue } from "~/ticketing/import-catalogue.server";
 import { activeClaim, createInventory } from "~/ticketing/inventory.server";
 import { createSeatSearch } from "~/ticketing/seat-search.server";
-import { benchPages, requireBuild } from "./bench-pages";
+import { benchPages, POSTGRES_URL, requireBuild } from "./bench-pages";
 import { benchPurchase } from "./bench-purchase";
 
-const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? LOCAL_POSTGRES_URL;
 const BUYERS = 100;
 const root = join(import.meta.dirname, "..");
 const clock = fixedClock("2026-11-23T10:00:00.000Z");
@@ -185,18 +184,18 @@ async function bench(dialect: DialectName) {
   }
 }
 
-// `npm run bench -- pages` runs only the page budgets (JavaScript weight, seat map, throughput):
-// the part a front-end change moves, without the engine race and the purchase load.
+// `npm run bench -- PART` runs one part: "engine" (the race, best available and the calendar
+// queries), "pages" (the page budgets: what a front-end change moves) or "purchase" (the buyers).
+const PARTS = ["engine", "pages", "purchase"] as const;
 const only = process.argv[2];
-if (only !== undefined && only !== "pages") {
-  console.error(`bench: unknown part "${only}"; the only part that runs alone is "pages"`);
+if (only !== undefined && !(PARTS as readonly string[]).includes(only)) {
+  console.error(`bench: unknown part "${only}"; the parts that run alone are ${PARTS.join(", ")}`);
   process.exit(1);
 }
+const runs = (part: (typeof PARTS)[number]) => only === undefined || only === part;
 requireBuild(root);
-if (only !== "pages") {
-  await bench("sqlite");
-  if (await postgresReachable(POSTGRES_URL)) await bench("postgres");
-  else console.log(`postgres: not reachable at ${POSTGRES_URL}; skipped`);
-}
-await benchPages(root);
-if (only !== "pages") await benchPurchase(root);
+const dialects: DialectName[] = (await postgresReachable(POSTGRES_URL)) ? ["sqlite", "postgres"] : ["sqlite"];
+if (!dialects.includes("postgres")) console.log(`postgres: not reachable at ${POSTGRES_URL}; skipped`);
+if (runs("engine")) for (const dialect of dialects) await bench(dialect);
+if (runs("pages")) await benchPages(root);
+if (runs("purchase")) await benchPurchase(root, dialects);
