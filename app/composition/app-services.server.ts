@@ -10,6 +10,7 @@ import { createLogTracker } from "~/services/tracker.server";
 import { createI18nService, readLocaleFiles } from "~/i18n/i18n.server";
 import { createSessionService } from "~/web/session.server";
 import { createBaskets } from "~/ticketing/baskets.server";
+import { createCatalogueFacts } from "~/ticketing/catalogue-facts.server";
 import { createCatalogue } from "~/ticketing/catalogue.server";
 import { createOrderLifecycle } from "~/ticketing/order-lifecycle.server";
 import { isCatalogueEmpty, loadDemoCatalogue } from "~/ticketing/demo.server";
@@ -74,7 +75,8 @@ export async function createAppServices({
     maxAgeMs: config.availabilityMaxAgeMs,
   });
   const inventory = createInventory(store, clock, config.holdPolicy, availability.changed);
-  const baskets = createBaskets(store, clock);
+  const facts = createCatalogueFacts(store, clock);
+  const baskets = createBaskets(store, clock, facts);
   const orders = createOrders(store, clock);
   const promotions = createPromotions(store, clock);
   const vouchers = createVouchers(store, clock);
@@ -123,7 +125,7 @@ export async function createAppServices({
     tracker: createLogTracker(logger),
     clock,
     store,
-    catalogue: createCatalogue(store),
+    catalogue: createCatalogue(store, clock),
     inventory,
     availability,
     seatSearch: createSeatSearch(store, clock),
@@ -132,7 +134,7 @@ export async function createAppServices({
     vouchers,
     orders,
     baskets,
-    reservations: createReservations(store, clock, config.holdPolicy),
+    reservations: createReservations(store, clock, config.holdPolicy, facts),
     summaries,
     orderViews,
     orderLifecycle,

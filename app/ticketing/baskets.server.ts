@@ -1,5 +1,6 @@
 import type { Clock } from "~/clock";
 import type { Store } from "~/db/connection.server";
+import { createCatalogueFacts, type CatalogueFacts } from "./catalogue-facts.server";
 import { heldSeats, heldStanding } from "./held-places.server";
 import {
   mayChoosePriceOption,
@@ -49,7 +50,7 @@ export interface BasketPrice {
   changed: boolean;
 }
 
-export function createBaskets(store: Store, clock: Clock) {
+export function createBaskets(store: Store, clock: Clock, facts: CatalogueFacts = createCatalogueFacts(store, clock)) {
   const { db } = store;
 
   /** The basket's live holds: its held (not expired) seats, in seat order, and standing places. */
@@ -60,25 +61,6 @@ export function createBaskets(store: Store, clock: Clock) {
       heldStanding(db, live).execute(),
     ]);
     return { seats, standing };
-  }
-
-  async function venueOfBasket(performanceIds: string[]) {
-    if (performanceIds.length === 0) return undefined;
-    return db
-      .selectFrom("performances")
-      .innerJoin("runs", "runs.id", "performances.run_id")
-      .innerJoin("venues", "venues.id", "runs.venue_id")
-      .innerJoin("titles", "titles.id", "runs.title_id")
-      .select([
-        "venues.id",
-        "venues.slug",
-        "venues.currency",
-        "venues.protection_fee",
-        "venues.transaction_fee",
-        "titles.slug as title_slug",
-      ])
-      .where("performances.id", "in", performanceIds)
-      .executeTakeFirst();
   }
 
   /**
@@ -243,16 +225,11 @@ export function createBaskets(store: Store, clock: Clock) {
       const basket = await db.selectFrom("baskets").selectAll().where("id", "=", basketId).executeTakeFirst();
       if (!basket) return undefined;
       const { seats, standing } = await heldTickets(basketId);
-      const venue = await venueOfBasket([...new Set([...seats, ...standing].map((ticket) => ticket.performance_id))]);
-      const bandIds = [...new Set([...seats, ...standing].map((ticket) => ticket.price_band_id))];
-      const options = bandIds.length
-        ? await db
-            .selectFrom("price_options")
-            .selectAll()
-            .where("price_band_id", "in", bandIds)
-            .orderBy("sort_order")
-            .execute()
-        : [];
+      // A basket's places are all for one performance (a hold is per performance, and choosing
+      // another date empties the basket first).
+      const performanceId = [...seats, ...standing][0]?.performance_id;
+      const venue = performanceId ? await facts.venueOfPerformance(performanceId) : undefined;
+      const options = await facts.priceOptionsOfBands([...seats, ...standing].map((ticket) => ticket.price_band_id));
       // Until the buyer picks another, the option the seat map's price was shown for.
       const optionFor = (bandId: string, chosen: string | null) =>
         options.find((option) => option.id === chosen && option.price_band_id === bandId) ??
@@ -281,13 +258,7 @@ export function createBaskets(store: Store, clock: Clock) {
         .select(["extras.id", "extras.price", "basket_extras.quantity"])
         .where("basket_extras.basket_id", "=", basketId)
         .execute();
-      const delivery = basket.delivery_method_id
-        ? await db
-            .selectFrom("delivery_methods")
-            .select(["kind", "fee"])
-            .where("id", "=", basket.delivery_method_id)
-            .executeTakeFirst()
-        : undefined;
+      const delivery = basket.delivery_method_id ? await facts.deliveryMethod(basket.delivery_method_id) : undefined;
       const promo = basket.promo_code_id
         ? ((await db
             .selectFrom("promo_codes")

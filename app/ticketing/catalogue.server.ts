@@ -1,4 +1,6 @@
+import { systemClock, type Clock } from "~/clock";
 import type { Store } from "~/db/connection.server";
+import { CATALOGUE_MAX_AGE_MS, remembered } from "./catalogue-facts.server";
 
 // What the browsing pages read: shows, where they play, and venues.
 
@@ -51,58 +53,60 @@ const PERFORMANCE_FIELDS = [
   "status",
 ] as const;
 
-export function createCatalogue(store: Store) {
+export function createCatalogue(store: Store, clock: Clock = systemClock, maxAgeMs = CATALOGUE_MAX_AGE_MS) {
   const { db } = store;
-  return {
-    /**
-     * What a venue offers beside the tickets (extras, delivery methods with the countries each
-     * reaches, its own questions with their choices), and the venue's facts the checkout needs.
-     */
-    async venueOffer(venueSlug: string): Promise<VenueOffer | undefined> {
-      const venue = await db
-        .selectFrom("venues")
-        .select(["id", "slug", "name", "country", "currency", "protection_fee"])
-        .where("slug", "=", venueSlug)
-        .executeTakeFirst();
-      if (!venue) return undefined;
-      const [extras, deliveryMethods, questions] = await Promise.all([
-        db
-          .selectFrom("extras")
-          .select(["id", "name", "description", "price"])
-          .where("venue_id", "=", venue.id)
-          .orderBy("sort_order")
-          .execute(),
-        db
-          .selectFrom("delivery_methods")
-          .select(["id", "kind", "fee", "countries"])
-          .where("venue_id", "=", venue.id)
-          .orderBy("sort_order")
-          .execute(),
-        db
-          .selectFrom("venue_questions")
-          .select(["id", "kind", "label", "options"])
-          .where("venue_id", "=", venue.id)
-          .orderBy("sort_order")
-          .execute(),
-      ]);
-      return {
-        venue: {
-          id: venue.id,
-          slug: venue.slug,
-          name: venue.name,
-          country: venue.country,
-          currency: venue.currency,
-          protectionFee: venue.protection_fee,
-        },
-        extras,
-        deliveryMethods: deliveryMethods.map((method) => ({ ...method, countries: method.countries.split(",") })),
-        questions: questions.map((question) => ({
-          ...question,
-          options: question.options ? question.options.split("|") : [],
-        })),
-      };
-    },
 
+  /**
+   * What a venue offers beside the tickets (extras, delivery methods with the countries each
+   * reaches, its own questions with their choices), and the venue's facts the checkout needs.
+   * Every checkout step reads it: kept as catalogue-facts.server.ts keeps the rest.
+   */
+  async function venueOffer(venueSlug: string): Promise<VenueOffer | undefined> {
+    const venue = await db
+      .selectFrom("venues")
+      .select(["id", "slug", "name", "country", "currency", "protection_fee"])
+      .where("slug", "=", venueSlug)
+      .executeTakeFirst();
+    if (!venue) return undefined;
+    const [extras, deliveryMethods, questions] = await Promise.all([
+      db
+        .selectFrom("extras")
+        .select(["id", "name", "description", "price"])
+        .where("venue_id", "=", venue.id)
+        .orderBy("sort_order")
+        .execute(),
+      db
+        .selectFrom("delivery_methods")
+        .select(["id", "kind", "fee", "countries"])
+        .where("venue_id", "=", venue.id)
+        .orderBy("sort_order")
+        .execute(),
+      db
+        .selectFrom("venue_questions")
+        .select(["id", "kind", "label", "options"])
+        .where("venue_id", "=", venue.id)
+        .orderBy("sort_order")
+        .execute(),
+    ]);
+    return {
+      venue: {
+        id: venue.id,
+        slug: venue.slug,
+        name: venue.name,
+        country: venue.country,
+        currency: venue.currency,
+        protectionFee: venue.protection_fee,
+      },
+      extras,
+      deliveryMethods: deliveryMethods.map((method) => ({ ...method, countries: method.countries.split(",") })),
+      questions: questions.map((question) => ({
+        ...question,
+        options: question.options ? question.options.split("|") : [],
+      })),
+    };
+  }
+
+  const reads = {
     /** Shows with performances still to come, each with the venues it plays at. */
     async listShows(now: Date, venueSlug?: string): Promise<ShowSummary[]> {
       let query = db
@@ -328,6 +332,21 @@ export function createCatalogue(store: Store) {
     async listVenues() {
       return db.selectFrom("venues").select(["slug", "name", "city", "country"]).orderBy("name").execute();
     },
+  };
+
+  // The show, venue and performance a page is for: read on every show, calendar and tickets
+  // request, and as unchanging as the rest of what was imported.
+  const keyOf = (...parts: string[]) => parts.join("\u0000");
+  const partsOf = (key: string) => key.split("\u0000") as [string, string];
+  const showAtVenue = remembered(clock, (key: string) => reads.showAtVenue(...partsOf(key)), maxAgeMs);
+  const performanceOfRun = remembered(clock, (key: string) => reads.performanceOfRun(...partsOf(key)), maxAgeMs);
+  return {
+    ...reads,
+    venueOffer: remembered(clock, venueOffer, maxAgeMs),
+    venue: remembered(clock, reads.venue, maxAgeMs),
+    showAtVenue: (titleSlug: string, venueSlug: string) => showAtVenue(keyOf(titleSlug, venueSlug)),
+    performanceOfRun: (runId: string, performanceId: string) =>
+      performanceOfRun(keyOf(runId, performanceId.toUpperCase())),
   };
 }
 

@@ -1,6 +1,7 @@
 import { addMinutes } from "date-fns";
 import type { Clock } from "~/clock";
 import type { Store } from "~/db/connection.server";
+import { createCatalogueFacts, type CatalogueFacts } from "./catalogue-facts.server";
 import { DEFAULT_HOLD_POLICY, type HoldPolicy } from "./inventory.server";
 import { heldSeats, heldStanding } from "./held-places.server";
 
@@ -67,7 +68,12 @@ export interface Reservation {
   priceOptions: PriceOptionSummary[];
 }
 
-export function createReservations(store: Store, clock: Clock, policy: HoldPolicy = DEFAULT_HOLD_POLICY) {
+export function createReservations(
+  store: Store,
+  clock: Clock,
+  policy: HoldPolicy = DEFAULT_HOLD_POLICY,
+  facts: CatalogueFacts = createCatalogueFacts(store, clock),
+) {
   const { db } = store;
   return {
     /** A performance of a run, with what the tickets page needs to sell it, or undefined. */
@@ -152,22 +158,16 @@ export function createReservations(store: Store, clock: Clock, policy: HoldPolic
           .execute(),
       ]);
       if (!expired && seats.length === 0 && standing.length === 0) return null;
-      const bandIds = [...new Set([...seats, ...standing].map((ticket) => ticket.price_band_id))];
-      const priceOptions = bandIds.length
-        ? await db
-            .selectFrom("price_options")
-            .select([
-              "id",
-              "price_band_id as priceBandId",
-              "kind",
-              "label",
-              "face_value as faceValue",
-              "booking_fee as bookingFee",
-            ])
-            .where("price_band_id", "in", bandIds)
-            .orderBy("sort_order")
-            .execute()
-        : [];
+      const priceOptions = (
+        await facts.priceOptionsOfBands([...seats, ...standing].map((ticket) => ticket.price_band_id))
+      ).map((option) => ({
+        id: option.id,
+        priceBandId: option.price_band_id,
+        kind: option.kind,
+        label: option.label,
+        faceValue: option.face_value,
+        bookingFee: option.booking_fee,
+      }));
       const ceiling = addMinutes(new Date(hold.created_at), policy.maxHoldMinutes).toISOString();
       return {
         holdId: hold.id,

@@ -2,6 +2,7 @@ import type { Store } from "~/db/connection.server";
 import type { Clock } from "~/clock";
 import { findBestAvailable, type SearchRequest, type SearchSeat } from "./best-available";
 import type { Restriction } from "./catalogue-file";
+import { CATALOGUE_MAX_AGE_MS, remembered } from "./catalogue-facts.server";
 import type { Refusal } from "./errors";
 import { activeClaim, GUEST, seatLimitRefusal, type Entitlements } from "./inventory.server";
 import { bandPricesOfPlans } from "./queries.server";
@@ -14,6 +15,17 @@ type StaticSeat = Omit<SearchSeat, "free">;
  */
 export function createSeatSearch(store: Store, clock: Clock) {
   const plans = new Map<string, Promise<StaticSeat[]>>();
+  // A performance's price plan and seat limit, as unchanging as its seats (catalogue-facts.server.ts).
+  const planOf = remembered(
+    clock,
+    (performanceId: string) =>
+      store.db
+        .selectFrom("performances")
+        .select(["price_plan_id", "seat_limit"])
+        .where("id", "=", performanceId)
+        .executeTakeFirst(),
+    CATALOGUE_MAX_AGE_MS,
+  );
 
   function seatsOfPlan(pricePlanId: string): Promise<StaticSeat[]> {
     let seats = plans.get(pricePlanId);
@@ -73,11 +85,7 @@ export function createSeatSearch(store: Store, clock: Clock) {
     request: SearchRequest,
     entitlements: Entitlements = GUEST,
   ): Promise<{ choose: (taken: ReadonlySet<number>) => number[] | null } | Refusal | null> {
-    const performance = await store.db
-      .selectFrom("performances")
-      .select(["price_plan_id", "seat_limit"])
-      .where("id", "=", performanceId)
-      .executeTakeFirst();
+    const performance = await planOf(performanceId);
     if (!performance) return null;
     const overLimit = seatLimitRefusal(performance.seat_limit, request.quantity);
     if (overLimit) return overLimit;
