@@ -259,10 +259,13 @@ async function measureLoad(url: string, headers: Record<string, string>): Promis
   let cpuAtStart = process.cpuUsage();
   const result = await new Promise<{ completed: number; failed: Record<string, number>; seconds: number }>(
     (resolve, reject) => {
-      child.on("message", (message: { kind: string; completed: number; failed: Record<string, number>; seconds: number }) => {
-        if (message.kind === "measuring") cpuAtStart = process.cpuUsage();
-        else resolve(message);
-      });
+      child.on(
+        "message",
+        (message: { kind: string; completed: number; failed: Record<string, number>; seconds: number }) => {
+          if (message.kind === "measuring") cpuAtStart = process.cpuUsage();
+          else resolve(message);
+        },
+      );
       child.once("error", reject);
       child.once("exit", (code) => code !== 0 && reject(new Error(`bench: the load process exited with ${code}`)));
     },
@@ -282,7 +285,11 @@ async function compareToBare(pageUrl: string, bareUrl: string, headers: Record<s
     page.push(await measureLoad(pageUrl, headers));
     bare.push(await measureLoad(bareUrl, BROWSER_HEADERS));
   }
-  const median = (loads: Load[], key: keyof Load) => percentile(loads.map((load) => load[key]), 50);
+  const median = (loads: Load[], key: keyof Load) =>
+    percentile(
+      loads.map((load) => load[key]),
+      50,
+    );
   return {
     page: { rate: median(page, "rate"), cpuMs: median(page, "cpuMs") },
     bare: { rate: median(bare, "rate"), cpuMs: median(bare, "cpuMs") },

@@ -34,6 +34,28 @@ export function readLocaleFiles(dir: string): LocaleFiles {
   return { resources, version: hash.digest("hex").slice(0, 12), namespaces };
 }
 
+/**
+ * i18next works out a language's fallback chain (en-GB, en, the fallback language) twice on every
+ * t(), which was a noticeable share of a page's CPU (issue 19's profile). A shared instance's
+ * options never change after init, so each chain is worked out once and kept.
+ */
+function keepFallbackChains(instance: i18n) {
+  const utils = instance.services.languageUtils as {
+    toResolveHierarchy(code: string, fallbackCode?: unknown): readonly string[];
+  };
+  const resolve = utils.toResolveHierarchy.bind(utils);
+  const chains = new Map<string, readonly string[]>();
+  utils.toResolveHierarchy = (code, fallbackCode) => {
+    if (fallbackCode !== undefined || typeof code !== "string") return resolve(code, fallbackCode);
+    let chain = chains.get(code);
+    if (!chain) {
+      chain = Object.freeze([...resolve(code)]);
+      chains.set(code, chain);
+    }
+    return [...chain];
+  };
+}
+
 export function createI18nService(files: LocaleFiles, defaultLanguage: Language, languageCookie: Cookie) {
   // Server detection order (issue 2): ?lng, the lng cookie, Accept-Language, the deployment's language.
   const remixI18n = new RemixI18Next({
@@ -76,6 +98,7 @@ export function createI18nService(files: LocaleFiles, defaultLanguage: Language,
             resources: files.resources,
             initImmediate: false,
           });
+          keepFallbackChains(created);
           return created;
         })();
         instances.set(key, instance);

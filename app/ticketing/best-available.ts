@@ -31,8 +31,17 @@ export interface SearchResult {
   quality: number;
 }
 
-function eligible(seat: SearchSeat, request: SearchRequest, allowed: ReadonlySet<Restriction>): boolean {
-  if (!seat.free) return false;
+/** A seat as the catalogue has it: everything but whether it is free now. */
+export type PlannedSeat = Omit<SearchSeat, "free">;
+type IsFree = (seat: PlannedSeat) => boolean;
+
+function eligible(
+  seat: PlannedSeat,
+  isFree: IsFree,
+  request: SearchRequest,
+  allowed: ReadonlySet<Restriction>,
+): boolean {
+  if (!isFree(seat)) return false;
   if (request.sectionId && seat.sectionId !== request.sectionId) return false;
   if (request.minPrice !== undefined && seat.price < request.minPrice) return false;
   if (request.maxPrice !== undefined && seat.price > request.maxPrice) return false;
@@ -45,9 +54,12 @@ function eligible(seat: SearchSeat, request: SearchRequest, allowed: ReadonlySet
   return seat.restrictions.every((restriction) => allowed.has(restriction));
 }
 
-/** Rows as runs of consecutive positions: an aisle or the row's end breaks a run. */
-function rowsOf(seats: readonly SearchSeat[]): SearchSeat[][] {
-  const rows = new Map<string, SearchSeat[]>();
+/**
+ * The seats by row, each row in seat order (an aisle shows as a gap in positions). A house's rows
+ * never change, so best available against the store groups them once per price plan.
+ */
+export function rowsOf<Seat extends PlannedSeat>(seats: readonly Seat[]): Seat[][] {
+  const rows = new Map<string, Seat[]>();
   for (const seat of seats) {
     const key = `${seat.sectionId}\u0000${seat.rowOrder}`;
     const row = rows.get(key);
@@ -61,19 +73,20 @@ function rowsOf(seats: readonly SearchSeat[]): SearchSeat[][] {
  * True when taking row[start..end] would leave a lone free seat next to it: a free seat on either
  * side whose other neighbour is taken, missing, or across an aisle.
  */
-function strandsASeat(row: SearchSeat[], start: number, end: number): boolean {
+function strandsASeat(row: readonly PlannedSeat[], isFree: IsFree, start: number, end: number): boolean {
   const at = (index: number) => (index >= 0 && index < row.length ? row[index]! : undefined);
-  const adjacent = (a: SearchSeat | undefined, b: SearchSeat | undefined) =>
+  const free = (seat: PlannedSeat | undefined): seat is PlannedSeat => seat !== undefined && isFree(seat);
+  const adjacent = (a: PlannedSeat | undefined, b: PlannedSeat | undefined) =>
     a !== undefined && b !== undefined && Math.abs(a.position - b.position) === 1;
   const left = at(start - 1);
-  if (left?.free && adjacent(left, row[start])) {
+  if (free(left) && adjacent(left, row[start])) {
     const beyond = at(start - 2);
-    if (!(beyond?.free && adjacent(beyond, left))) return true;
+    if (!(free(beyond) && adjacent(beyond, left))) return true;
   }
   const right = at(end + 1);
-  if (right?.free && adjacent(right, row[end])) {
+  if (free(right) && adjacent(right, row[end])) {
     const beyond = at(end + 2);
-    if (!(beyond?.free && adjacent(beyond, right))) return true;
+    if (!(free(beyond) && adjacent(beyond, right))) return true;
   }
   return false;
 }
@@ -83,12 +96,22 @@ export function findBestAvailable(
   request: SearchRequest,
   allowed: ReadonlySet<Restriction>,
 ): SearchResult | null {
+  return bestBlock(rowsOf(seats), (seat) => (seat as SearchSeat).free, request, allowed);
+}
+
+/** findBestAvailable over rows grouped once (rowsOf), with which seats are free asked of `isFree`. */
+export function bestBlock(
+  rows: readonly (readonly PlannedSeat[])[],
+  isFree: IsFree,
+  request: SearchRequest,
+  allowed: ReadonlySet<Restriction>,
+): SearchResult | null {
   const { quantity } = request;
   const wheelchairSpaces = request.wheelchairSpaces ?? 0;
   if (!Number.isInteger(quantity) || quantity < 1 || wheelchairSpaces > quantity) return null;
-  let best: (SearchResult & { rowOrder: number }) | null = null;
+  let best: { row: readonly PlannedSeat[]; start: number; quality: number; rowOrder: number } | null = null;
 
-  for (const row of rowsOf(seats)) {
+  for (const row of rows) {
     for (let start = 0; start + quantity <= row.length; start += 1) {
       const end = start + quantity - 1;
       let ok = true;
@@ -96,24 +119,25 @@ export function findBestAvailable(
       let spaces = 0;
       for (let index = start; index <= end; index += 1) {
         const seat = row[index]!;
-        if (!eligible(seat, request, allowed) || (index > start && seat.position !== row[index - 1]!.position + 1)) {
+        if (
+          !eligible(seat, isFree, request, allowed) ||
+          (index > start && seat.position !== row[index - 1]!.position + 1)
+        ) {
           ok = false;
           break;
         }
         quality += seat.quality;
         if (seat.seatType === "wheelchair") spaces += 1;
       }
-      if (!ok || spaces !== wheelchairSpaces || strandsASeat(row, start, end)) continue;
+      if (!ok || spaces !== wheelchairSpaces || strandsASeat(row, isFree, start, end)) continue;
       const average = quality / quantity;
-      const candidate = {
-        seatIds: row.slice(start, end + 1).map((seat) => seat.id),
-        quality: average,
-        rowOrder: row[0]!.rowOrder,
-      };
+      const rowOrder = row[0]!.rowOrder;
       // Best quality; on a tie, the row nearer the stage, then the first found (stable).
-      if (!best || average > best.quality || (average === best.quality && candidate.rowOrder < best.rowOrder))
-        best = candidate;
+      if (!best || average > best.quality || (average === best.quality && rowOrder < best.rowOrder))
+        best = { row, start, quality: average, rowOrder };
     }
   }
-  return best ? { seatIds: best.seatIds, quality: best.quality } : null;
+  return best
+    ? { seatIds: best.row.slice(best.start, best.start + quantity).map((seat) => seat.id), quality: best.quality }
+    : null;
 }

@@ -1,20 +1,19 @@
 import type { Store } from "~/db/connection.server";
 import type { Clock } from "~/clock";
-import { findBestAvailable, type SearchRequest, type SearchSeat } from "./best-available";
+import { bestBlock, rowsOf, type PlannedSeat, type SearchRequest } from "./best-available";
 import type { Restriction } from "./catalogue-file";
 import { CATALOGUE_MAX_AGE_MS, remembered } from "./catalogue-facts.server";
 import type { Refusal } from "./errors";
 import { activeClaim, GUEST, seatLimitRefusal, type Entitlements } from "./inventory.server";
 import { bandPricesOfPlans } from "./queries.server";
 
-type StaticSeat = Omit<SearchSeat, "free">;
-
 /**
  * Best available against the store. A price plan's seats (positions, quality, prices) never change
- * once imported, so they are read once and kept; each search reads only which seats are taken.
+ * once imported, so they are read once and kept, grouped by row; each search reads only which
+ * seats are taken.
  */
 export function createSeatSearch(store: Store, clock: Clock) {
-  const plans = new Map<string, Promise<StaticSeat[]>>();
+  const plans = new Map<string, Promise<PlannedSeat[][]>>();
   // A performance's price plan and seat limit, as unchanging as its seats (catalogue-facts.server.ts).
   const planOf = remembered(
     clock,
@@ -27,7 +26,7 @@ export function createSeatSearch(store: Store, clock: Clock) {
     CATALOGUE_MAX_AGE_MS,
   );
 
-  function seatsOfPlan(pricePlanId: string): Promise<StaticSeat[]> {
+  function rowsOfPlan(pricePlanId: string): Promise<PlannedSeat[][]> {
     let seats = plans.get(pricePlanId);
     if (!seats) {
       seats = (async () => {
@@ -49,7 +48,7 @@ export function createSeatSearch(store: Store, clock: Clock) {
             .where("price_plan_seats.price_plan_id", "=", pricePlanId)
             .execute(),
         ]);
-        return rows.flatMap((row) => {
+        const seats = rows.flatMap((row): PlannedSeat[] => {
           const price = prices.get(row.price_band_id);
           return price === undefined
             ? []
@@ -66,6 +65,7 @@ export function createSeatSearch(store: Store, clock: Clock) {
                 },
               ];
         });
+        return rowsOf(seats);
       })();
       seats.catch(() => plans.delete(pricePlanId));
       plans.set(pricePlanId, seats);
@@ -89,14 +89,10 @@ export function createSeatSearch(store: Store, clock: Clock) {
     if (!performance) return null;
     const overLimit = seatLimitRefusal(performance.seat_limit, request.quantity);
     if (overLimit) return overLimit;
-    const seats = await seatsOfPlan(performance.price_plan_id);
+    const rows = await rowsOfPlan(performance.price_plan_id);
     return {
       choose: (taken) =>
-        findBestAvailable(
-          seats.map((seat) => ({ ...seat, free: !taken.has(seat.id) })),
-          request,
-          entitlements.restrictions,
-        )?.seatIds ?? null,
+        bestBlock(rows, (seat) => !taken.has(seat.id), request, entitlements.restrictions)?.seatIds ?? null,
     };
   }
 
