@@ -94,9 +94,10 @@ export async function createAppServices({
     }),
   });
   outbox.start();
-  const summaries = createSummaries(store);
-  const orderViews = createOrderViews(store, summaries);
-  const fulfilment = createFulfilment({ store, orderViews, i18n, outbox, config, logger });
+  const catalogue = createCatalogue(store, clock);
+  const summaries = createSummaries({ catalogue, vouchers });
+  const orderViews = createOrderViews({ orders, catalogue, summaries });
+  const fulfilment = createFulfilment({ orders, catalogue, orderViews, i18n, outbox, config, logger });
   // The built-in sandbox is the only gateway so far; a real provider's adapter would be chosen
   // here by PAYMENT_URL (README, "Taking real payments").
   const sandboxGateway = createSandboxGateway({ store, clock, notificationSecret: config.paymentNotificationSecret });
@@ -125,7 +126,7 @@ export async function createAppServices({
     tracker: createLogTracker(logger),
     clock,
     store,
-    catalogue: createCatalogue(store, clock),
+    catalogue,
     inventory,
     availability,
     seatSearch: createSeatSearch(store, clock),

@@ -1,40 +1,30 @@
-import type { Store } from "~/db/connection.server";
-import type { Order } from "~/ticketing/orders.server";
+import type { Catalogue } from "~/ticketing/catalogue.server";
+import type { Order, Orders } from "~/ticketing/orders.server";
 import { parseContactDetails } from "~/views/contact-details";
 import type { Summaries } from "./summary.server";
 
-export function createOrderViews(store: Store, summaries: Summaries) {
+interface OrderViewReads {
+  orders: Pick<Orders, "tickets">;
+  catalogue: Pick<Catalogue, "placeOfPerformance">;
+  summaries: Summaries;
+}
+
+export function createOrderViews(reads: OrderViewReads) {
   return {
     /** A paid order as the confirmation page, the e-tickets page and the email show it. */
-    view: (order: Order) => orderView(store.db, summaries, order),
+    view: (order: Order) => orderView(reads, order),
   };
 }
 
 export type OrderViews = ReturnType<typeof createOrderViews>;
 
-async function orderView(db: Store["db"], summaries: Summaries, order: Order) {
-  const [performance, tickets, summary] = await Promise.all([
-    db
-      .selectFrom("performances")
-      .innerJoin("runs", "runs.id", "performances.run_id")
-      .innerJoin("venues", "venues.id", "runs.venue_id")
-      .select([
-        "performances.starts_at",
-        "venues.name as venue_name",
-        "venues.slug as venue_slug",
-        "venues.time_zone",
-        "venues.support_phone",
-      ])
-      .where("performances.id", "=", order.performance_id ?? "")
-      .executeTakeFirst(),
-    db
-      .selectFrom("order_tickets")
-      .select(["id", "label", "barcode"])
-      .where("order_id", "=", order.id)
-      .orderBy("sort_order")
-      .execute(),
-    summaries.order(order),
+async function orderView(reads: OrderViewReads, order: Order) {
+  const [performance, issued] = await Promise.all([
+    order.performance_id ? reads.catalogue.placeOfPerformance(order.performance_id) : undefined,
+    reads.orders.tickets(order.id),
   ]);
+  const summary = await reads.summaries.order(order, issued);
+  const tickets = issued.map(({ id, label, barcode }) => ({ id, label, barcode }));
   const contacts = parseContactDetails(order.contacts);
   return {
     number: order.number,

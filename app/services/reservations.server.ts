@@ -156,19 +156,17 @@ export async function reserveBestAvailable(
       ? input.current.seats.map((seat) => seat.seatId)
       : [];
   for (let attempt = 1; ; attempt += 1) {
-    let lost = false;
-    const outcome = await reserve(context, input.performanceId, events, async () => {
-      const result = await context.inventory.holdBest({
+    const outcome = await reserve(context, input.performanceId, events, () =>
+      context.inventory.holdBest({
         basketId: input.basketId,
         performanceId: input.performanceId,
         choose: found.choose,
         releaseSeatIds: previous,
         entitlements: input.entitlements,
-      });
-      lost = !result.ok && result.reason === "unavailable";
-      return result;
-    });
-    if (outcome.ok || !lost || attempt === BEST_AVAILABLE_ATTEMPTS) return outcome;
+      }),
+    );
+    const lost = !outcome.ok && outcome.error.key === refusalMessage({ ok: false, reason: "unavailable" }).key;
+    if (!lost || attempt === BEST_AVAILABLE_ATTEMPTS) return outcome;
   }
 }
 

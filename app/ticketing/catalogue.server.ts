@@ -329,6 +329,37 @@ export function createCatalogue(store: Store, clock: Clock = systemClock, maxAge
       return { before: before?.starts_at ?? null, after: after?.starts_at ?? null };
     },
 
+    /** Where and when a performance plays, as an order's pages and email say it. */
+    async placeOfPerformance(performanceId: string) {
+      return db
+        .selectFrom("performances")
+        .innerJoin("runs", "runs.id", "performances.run_id")
+        .innerJoin("venues", "venues.id", "runs.venue_id")
+        .select([
+          "performances.starts_at",
+          "venues.name as venue_name",
+          "venues.slug as venue_slug",
+          "venues.time_zone",
+          "venues.support_phone",
+        ])
+        .where("performances.id", "=", performanceId)
+        .executeTakeFirst();
+    },
+
+    /** The names a summary gives price options and extras, by id. */
+    async names(ids: { priceOptions: string[]; extras: string[] }) {
+      const [options, extras] = await Promise.all([
+        ids.priceOptions.length
+          ? db.selectFrom("price_options").select(["id", "label"]).where("id", "in", ids.priceOptions).execute()
+          : [],
+        ids.extras.length ? db.selectFrom("extras").select(["id", "name"]).where("id", "in", ids.extras).execute() : [],
+      ]);
+      return {
+        priceOption: (id: string) => options.find((option) => option.id === id)?.label,
+        extra: (id: string) => extras.find((extra) => extra.id === id)?.name,
+      };
+    },
+
     async listVenues() {
       return db.selectFrom("venues").select(["slug", "name", "city", "country"]).orderBy("name").execute();
     },
@@ -344,6 +375,7 @@ export function createCatalogue(store: Store, clock: Clock = systemClock, maxAge
     ...reads,
     venueOffer: remembered(clock, venueOffer, maxAgeMs),
     venue: remembered(clock, reads.venue, maxAgeMs),
+    placeOfPerformance: remembered(clock, reads.placeOfPerformance, maxAgeMs),
     showAtVenue: (titleSlug: string, venueSlug: string) => showAtVenue(keyOf(titleSlug, venueSlug)),
     performanceOfRun: (runId: string, performanceId: string) =>
       performanceOfRun(keyOf(runId, performanceId.toUpperCase())),

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { addMinutes } from "date-fns";
-import type { ExpressionBuilder, Transaction } from "kysely";
+import type { ExpressionBuilder, Kysely, Transaction } from "kysely";
 import type { Clock } from "~/clock";
 import type { Store } from "~/db/connection.server";
 import type { Database } from "~/db/schema";
@@ -50,6 +50,17 @@ export function seatLimitRefusal(seatLimit: number, places: number): Refusal | n
 /** Seats and places that count as taken at `now`: sold, withheld, or held and not yet expired. */
 export const activeClaim = (now: string) => (eb: ExpressionBuilder<Database, "seat_claims">) =>
   eb.or([eb("seat_claims.status", "!=", "held"), eb("seat_claims.held_until", ">", now)]);
+
+/** The seats of a performance taken at `now` (activeClaim), in or out of a transaction. */
+export async function takenSeatIds(db: Kysely<Database>, performanceId: string, now: string): Promise<Set<number>> {
+  const claims = await db
+    .selectFrom("seat_claims")
+    .select("seat_id")
+    .where("performance_id", "=", performanceId)
+    .where(activeClaim(now))
+    .execute();
+  return new Set(claims.map((claim) => claim.seat_id));
+}
 
 /** Standing places that count as taken at `now`: sold, or held and not yet expired. */
 export const activeStandingClaim = (now: string) => (eb: ExpressionBuilder<Database, "standing_claims">) =>
@@ -316,13 +327,7 @@ export function createInventory(
           if (check.refusal) return check.refusal;
           const release = input.releaseSeatIds ?? [];
           if (release.length) await releaseBasketSeats(trx, input.basketId, input.performanceId, release);
-          const taken = await trx
-            .selectFrom("seat_claims")
-            .select("seat_id")
-            .where("performance_id", "=", input.performanceId)
-            .where(activeClaim(nowIso))
-            .execute();
-          chosen = input.choose(new Set(taken.map((claim) => claim.seat_id))) ?? [];
+          chosen = input.choose(await takenSeatIds(trx, input.performanceId, nowIso)) ?? [];
           if (chosen.length === 0) return refuse("no-block");
           return claimSeats(trx, { ...input, entitlements }, check.performance, chosen, now);
         });

@@ -374,7 +374,82 @@ export function createOrders(store: Store, clock: Clock) {
         .orderBy("created_at")
         .execute();
     },
+
+    /** The tickets issued for an order, in the order they were issued. */
+    async tickets(orderId: string): Promise<IssuedTicket[]> {
+      return db
+        .selectFrom("order_tickets")
+        .select(["id", "ref", "label", "barcode"])
+        .where("order_id", "=", orderId)
+        .orderBy("sort_order")
+        .execute();
+    },
+
+    /**
+     * Issues an order's tickets, once: nothing when the order already has tickets (a retried
+     * completion issues nothing twice).
+     */
+    async issueTickets(orderId: string, tickets: { ref: string; label: string; barcode: string }[]): Promise<void> {
+      if (tickets.length === 0) return;
+      const existing = await db.selectFrom("order_tickets").select("id").where("order_id", "=", orderId).execute();
+      if (existing.length > 0) return;
+      await db
+        .insertInto("order_tickets")
+        .values(tickets.map((ticket, index) => ({ id: randomUUID(), order_id: orderId, ...ticket, sort_order: index })))
+        .execute();
+    },
+
+    /**
+     * What each place an order bought is, for its ticket's name: a seat's part of the house, row
+     * and number; a standing place's area. By the ticket refs pricing gave them.
+     */
+    async placesOf(refs: string[]): Promise<Map<string, BoughtPlace>> {
+      const seatIds = refs.filter((ref) => ref.startsWith("seat:")).map((ref) => Number(ref.split(":")[2]));
+      const claimIds = refs.filter((ref) => ref.startsWith("standing:")).map((ref) => ref.split(":")[1] ?? "");
+      const [seats, areas] = await Promise.all([
+        seatIds.length
+          ? db
+              .selectFrom("seats")
+              .innerJoin("sections", "sections.id", "seats.section_id")
+              .select(["seats.id", "seats.row_name", "seats.label", "sections.name as section"])
+              .where("seats.id", "in", seatIds)
+              .execute()
+          : [],
+        claimIds.length
+          ? db
+              .selectFrom("standing_claims")
+              .innerJoin("sections", "sections.id", "standing_claims.section_id")
+              .select(["standing_claims.id", "sections.name as section"])
+              .where("standing_claims.id", "in", claimIds)
+              .execute()
+          : [],
+      ]);
+      const places = new Map<string, BoughtPlace>();
+      for (const ref of refs) {
+        const [kind, first, second] = ref.split(":");
+        if (kind === "seat") {
+          const seat = seats.find((candidate) => candidate.id === Number(second));
+          if (seat) places.set(ref, { kind: "seat", section: seat.section, row: seat.row_name, seat: seat.label });
+        } else {
+          const area = areas.find((candidate) => candidate.id === first);
+          places.set(ref, { kind: "standing", area: area?.section ?? "" });
+        }
+      }
+      return places;
+    },
   };
 }
+
+/** A ticket issued for a paid order. */
+export interface IssuedTicket {
+  id: string;
+  ref: string;
+  label: string;
+  barcode: string;
+}
+
+export type BoughtPlace =
+  | { kind: "seat"; section: string; row: string; seat: string }
+  | { kind: "standing"; area: string };
 
 export type Orders = ReturnType<typeof createOrders>;

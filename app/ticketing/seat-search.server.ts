@@ -4,7 +4,7 @@ import { bestBlock, rowsOf, type PlannedSeat, type SearchRequest } from "./best-
 import type { Restriction } from "./catalogue-file";
 import { CATALOGUE_MAX_AGE_MS, remembered } from "./catalogue-facts.server";
 import type { Refusal } from "./errors";
-import { activeClaim, GUEST, seatLimitRefusal, type Entitlements } from "./inventory.server";
+import { GUEST, seatLimitRefusal, takenSeatIds, type Entitlements } from "./inventory.server";
 import { bandPricesOfPlans } from "./queries.server";
 
 /**
@@ -107,13 +107,7 @@ export function createSeatSearch(store: Store, clock: Clock) {
     ): Promise<{ seatIds: number[] } | Refusal | null> {
       const found = await chooser(performanceId, request, entitlements);
       if (!found || "ok" in found) return found;
-      const taken = await store.db
-        .selectFrom("seat_claims")
-        .select("seat_id")
-        .where("performance_id", "=", performanceId)
-        .where(activeClaim(clock.now().toISOString()))
-        .execute();
-      const seatIds = found.choose(new Set(taken.map((claim) => claim.seat_id)));
+      const seatIds = found.choose(await takenSeatIds(store.db, performanceId, clock.now().toISOString()));
       return seatIds ? { seatIds } : null;
     },
   };

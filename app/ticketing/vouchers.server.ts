@@ -92,6 +92,13 @@ export function createVouchers(store: Store, clock: Clock, throttlePolicy?: Thro
      * Spends `amount` from a voucher for an order, all or nothing: the update only succeeds while
      * the balance covers it and the voucher has not expired, whatever else runs at once.
      */
+    /** Vouchers' numbers, by id (a summary names a voucher by the end of its number). */
+    async numbers(voucherIds: string[]): Promise<Map<string, string>> {
+      if (voucherIds.length === 0) return new Map();
+      const rows = await db.selectFrom("vouchers").select(["id", "number"]).where("id", "in", voucherIds).execute();
+      return new Map(rows.map((row) => [row.id, row.number]));
+    },
+
     async redeem(voucherId: string, amount: number, orderId: string): Promise<boolean> {
       if (!Number.isInteger(amount) || amount <= 0) return false;
       const now = clock.now().toISOString();
