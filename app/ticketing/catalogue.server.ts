@@ -219,18 +219,6 @@ export function createCatalogue(store: Store, clock: Clock = systemClock, maxAge
         .executeTakeFirst();
     },
 
-    /** The phone number of a performance's venue (spec section 8: the buyer phones the venue). */
-    async venuePhoneOfPerformance(performanceId: string): Promise<string | null> {
-      const venue = await db
-        .selectFrom("performances")
-        .innerJoin("runs", "runs.id", "performances.run_id")
-        .innerJoin("venues", "venues.id", "runs.venue_id")
-        .select("venues.support_phone")
-        .where("performances.id", "=", performanceId)
-        .executeTakeFirst();
-      return venue?.support_phone ?? null;
-    },
-
     async venue(slug: string) {
       return db
         .selectFrom("venues")
@@ -370,12 +358,16 @@ export function createCatalogue(store: Store, clock: Clock = systemClock, maxAge
   const keyOf = (...parts: string[]) => parts.join("\u0000");
   const partsOf = (key: string) => key.split("\u0000") as [string, string];
   const showAtVenue = remembered(clock, (key: string) => reads.showAtVenue(...partsOf(key)), maxAgeMs);
+  const placeOfPerformance = remembered(clock, reads.placeOfPerformance, maxAgeMs);
   const performanceOfRun = remembered(clock, (key: string) => reads.performanceOfRun(...partsOf(key)), maxAgeMs);
   return {
     ...reads,
     venueOffer: remembered(clock, venueOffer, maxAgeMs),
     venue: remembered(clock, reads.venue, maxAgeMs),
-    placeOfPerformance: remembered(clock, reads.placeOfPerformance, maxAgeMs),
+    placeOfPerformance,
+    /** The phone number of a performance's venue (spec section 8: the buyer phones the venue). */
+    venuePhoneOfPerformance: async (performanceId: string): Promise<string | null> =>
+      (await placeOfPerformance(performanceId))?.support_phone ?? null,
     showAtVenue: (titleSlug: string, venueSlug: string) => showAtVenue(keyOf(titleSlug, venueSlug)),
     performanceOfRun: (runId: string, performanceId: string) =>
       performanceOfRun(keyOf(runId, performanceId.toUpperCase())),
