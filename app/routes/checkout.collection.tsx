@@ -33,7 +33,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     context,
     "collection",
     (state) => deliverySchema(state.deliveryMethods.map((method) => method.id)),
-    (state, value) => context.baskets.setDelivery(state.basketId, value.deliveryMethod),
+    (_, value) => ({ deliveryMethodId: value.deliveryMethod }),
   );
 }
 

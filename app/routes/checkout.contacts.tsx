@@ -91,8 +91,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
         answers: value.question ?? {},
         contactConsent: value.contactConsent ?? false,
       };
-      await context.baskets.setContacts(state.basketId, JSON.stringify(contacts));
       await rememberForNextTime(context, state, contacts);
+      return { contacts };
     },
   );
 }

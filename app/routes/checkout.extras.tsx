@@ -37,12 +37,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
     context,
     "extras",
     (state) => extrasSchema(state.extras.map((extra) => extra.id)),
-    async (state, value) => {
-      for (const extra of state.extras) {
-        await context.baskets.setExtra(state.basketId, extra.id, value.qty?.[extra.id] ?? 0);
-      }
-      await context.baskets.setExtrasDone(state.basketId);
-    },
+    (state, value) => ({
+      extras: Object.fromEntries(state.extras.map((extra) => [extra.id, value.qty?.[extra.id] ?? 0])),
+    }),
   );
 }
 

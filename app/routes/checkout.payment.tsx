@@ -56,10 +56,10 @@ function sponsoredSeats(state: CheckoutState): boolean {
   return (state.reservation?.seats ?? []).some((seat) => seat.restrictions.includes("amex"));
 }
 
-async function promoCode(context: LoaderFunctionArgs["context"], state: CheckoutState) {
+function promoCode(state: CheckoutState) {
   const line = state.price.priced.lines.find((candidate) => candidate.kind === "discount");
   if (line?.kind === "discount") return line.code;
-  return context.baskets.promoCode(state.basketId);
+  return state.basket.promo?.code ?? null;
 }
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -88,7 +88,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     brands: acceptedBrands(sponsoredSeats(state)),
     sponsored: sponsoredSeats(state),
     voucherKind: state.seller.country === "US" ? ("giftCard" as const) : ("voucher" as const),
-    promo: await promoCode(context, state),
+    promo: promoCode(state),
     toPay: state.price.priced.toPay,
     currency: state.seller.currency,
     expired: state.reservation?.expired ?? false,
@@ -182,7 +182,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   // of ours as it stands now, and is refused like an out-of-date one.
   const shown = Number(form.get("acceptedToPay"));
   const placed = await context.orderLifecycle.placeOrder(
-    state.basketId,
+    state.basket,
     {
       name: fullName(contacts),
       email: contacts.email,
@@ -213,10 +213,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
         ? { method }
         : { method: method as "googlePay" | "applePay", token: submission.value.walletToken ?? "" };
   events.push(track(context, "paymentRequestSent", { performanceId }));
-  const result = await context.payments.pay(placed.order, input, {
-    description: `${placed.order.show_name} ${placed.order.number}`,
-    returnUrl: "/checkout/verify",
-  });
+  const result = await context.payments.pay(
+    placed.order,
+    input,
+    { description: `${placed.order.show_name} ${placed.order.number}`, returnUrl: "/checkout/verify" },
+    { fresh: placed.fresh },
+  );
   return redirectForPayment(context, placed.order, result, events);
 }
 

@@ -35,10 +35,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
     () => protectionSchema,
     async (state, value, headers) => {
       const protect = value.protection === "yes";
-      await context.baskets.setProtection(state.basketId, protect);
       await flashEvents(context, headers, [
         track(context, "ticketProtectionSet", { performanceId: trackedPerformance(state), protect }),
       ]);
+      return { protection: protect };
     },
   );
 }

@@ -105,14 +105,6 @@ export function createPaymentService(options: PaymentServiceOptions) {
       return;
     }
     if (result.status !== "authorised") return;
-    const current = await orders.payment(attempt.id);
-    // The same answer twice (the gateway's notification beside the call's own answer): the
-    // first has done everything, and the money must not be given back.
-    if (current?.status === "succeeded") return;
-    if (!current || !IN_FLIGHT.includes(current.status)) {
-      await tooLate(current, result.reference);
-      return;
-    }
     // Win the attempt before touching the order: from here no timeout, abandonment or second
     // answer can move it (they move only attempts still in flight), so the order completed below
     // is never also given up, and only this answer captures and issues tickets.
@@ -123,10 +115,11 @@ export function createPaymentService(options: PaymentServiceOptions) {
       ...card,
     });
     if (!won) {
-      // Something moved it first: the same answer a moment earlier (done), or a timeout or a
-      // buyer giving up (too late).
-      const now = await orders.payment(attempt.id);
-      if (now?.status !== "succeeded") await tooLate(now, result.reference);
+      // Something moved it first. The same answer twice (the gateway's notification beside the
+      // call's own answer): the first has done everything, and the money must not be given back.
+      // Otherwise a timeout or a buyer giving up came first: too late.
+      const current = await orders.payment(attempt.id);
+      if (current?.status !== "succeeded") await tooLate(current, result.reference);
       return;
     }
     await finishWon(order, { ...attempt, status: "succeeded" }, result.reference);
@@ -269,11 +262,17 @@ export function createPaymentService(options: PaymentServiceOptions) {
      * Pays for a placed order. A second Pay while one is under way starts nothing: it answers with
      * the state of the first. Waits a moment for a quick answer, so most buyers go straight on.
      */
-    async pay(order: Order, input: PayInput, request: Omit<PaymentRequest, "idempotencyKey" | "amount" | "currency">) {
+    async pay(
+      order: Order,
+      input: PayInput,
+      request: Omit<PaymentRequest, "idempotencyKey" | "amount" | "currency">,
+      /** `fresh`: the order was placed new by this request, so nobody can have tried to pay it. */
+      { fresh = false }: { fresh?: boolean } = {},
+    ) {
       // Read afresh: the order passed in may be a moment old, and a press a moment earlier may
       // have paid it since.
-      const current = (await orders.byId(order.id)) ?? order;
-      const attempts = await orders.payments(order.id);
+      const current = fresh ? order : ((await orders.byId(order.id)) ?? order);
+      const attempts = fresh ? [] : await orders.payments(order.id);
       const previous = attempts.at(-1);
       if (
         current.status !== "pending_payment" ||

@@ -1,7 +1,7 @@
 import type { Clock } from "~/clock";
 import type { Store } from "~/db/connection.server";
 import { createCatalogueFacts, type CatalogueFacts } from "./catalogue-facts.server";
-import { heldSeats, heldStanding } from "./held-places.server";
+import { basketSnapshots, type BasketSnapshot } from "./basket-snapshot.server";
 import {
   mayChoosePriceOption,
   defaultPriceOption,
@@ -11,11 +11,14 @@ import {
   type Currency,
   type PricedBasket,
 } from "./pricing";
+import { EXTRA_MAX_QUANTITY } from "~/forms/checkout/steps";
 import { parseContactDetails, type ContactDetails } from "~/views/contact-details";
 import { priceRuleOf, type PromoCode } from "./promotions.server";
 
 // A basket's contents beyond its holds (price options, extras, protection, delivery, promo code,
-// vouchers) and the one way to price it: gather everything from the store, hand it to priceBasket.
+// vouchers) and the one way to price it: read the basket's snapshot (one statement), hand it with
+// the catalogue's kept facts to priceBasket. A checkout step reads the snapshot once and answers
+// with one write that also records the prices the buyer's own change leads to.
 
 /** The checkout's answers a basket carries. */
 export interface BasketAnswers {
@@ -50,18 +53,62 @@ export interface BasketPrice {
   changed: boolean;
 }
 
+/**
+ * A checkout step's answer to the basket. `extras` is the extras step's whole answer (each
+ * extra's quantity, 0 for none), which also marks that step answered.
+ */
+export interface BasketChange {
+  extras?: Record<string, number>;
+  protection?: boolean;
+  deliveryMethodId?: string | null;
+  contacts?: ContactDetails;
+}
+
+export type { BasketSnapshot };
+
+/** The answers a snapshot carries, decoded from the basket's row (its 0/1 flags, its stored contact details). */
+export function answersOf(snapshot: BasketSnapshot): BasketAnswers {
+  const { basket } = snapshot;
+  return {
+    membershipProductId: basket.membership_product_id,
+    pricesSeen: basket.last_seen_prices !== null,
+    extrasDone: basket.extras_done === 1,
+    quantities: Object.fromEntries(snapshot.extras.map((row) => [row.extra_id, row.quantity])),
+    protection: basket.protection_choice === null ? null : basket.protection_choice === 1,
+    deliveryMethodId: basket.delivery_method_id,
+    contacts: parseContactDetails(basket.contacts),
+  };
+}
+
+/** The seats and standing places the basket still holds at `now`. */
+export function heldAt(snapshot: BasketSnapshot, now: string) {
+  return {
+    seats: snapshot.seats.filter((seat) => seat.held_until > now),
+    standing: snapshot.standing.filter((claim) => claim.held_until > now),
+  };
+}
+
+/** The basket as it would be after the change, in memory (nothing is written). */
+function withChange(snapshot: BasketSnapshot, change: BasketChange): BasketSnapshot {
+  const basket = { ...snapshot.basket };
+  if (change.protection !== undefined) basket.protection_choice = change.protection ? 1 : 0;
+  if (change.deliveryMethodId !== undefined) basket.delivery_method_id = change.deliveryMethodId;
+  if (change.contacts !== undefined) basket.contacts = JSON.stringify(change.contacts);
+  if (change.extras === undefined) return { ...snapshot, basket };
+  basket.extras_done = 1;
+  const extras = Object.entries(change.extras)
+    .filter(([, quantity]) => quantity > 0)
+    .map(([extra_id, quantity]) => ({ extra_id, quantity }));
+  return { ...snapshot, basket, extras };
+}
+
+const sameExtras = (a: BasketSnapshot["extras"], b: BasketSnapshot["extras"]) =>
+  a.length === b.length &&
+  a.every((row) => b.some((other) => other.extra_id === row.extra_id && other.quantity === row.quantity));
+
 export function createBaskets(store: Store, clock: Clock, facts: CatalogueFacts = createCatalogueFacts(store, clock)) {
   const { db } = store;
-
-  /** The basket's live holds: its held (not expired) seats, in seat order, and standing places. */
-  async function heldTickets(basketId: string) {
-    const live = { basketId, liveAt: clock.now().toISOString() };
-    const [seats, standing] = await Promise.all([
-      heldSeats(db, live).orderBy("seat_claims.seat_id").execute(),
-      heldStanding(db, live).execute(),
-    ]);
-    return { seats, standing };
-  }
+  const snapshot = basketSnapshots(store);
 
   /**
    * The membership the basket carries, in the currency of its tickets (a basket is paid in one
@@ -83,37 +130,85 @@ export function createBaskets(store: Store, clock: Clock, facts: CatalogueFacts 
       .executeTakeFirst();
   }
 
-  return {
-    /**
-     * What the buyer has answered in the checkout so far, decoded from the basket's row (its
-     * 0/1 flags, its stored contact details), or undefined when there is no such basket.
-     */
-    async answers(basketId: string): Promise<BasketAnswers | undefined> {
-      const [basket, extras] = await Promise.all([
-        db.selectFrom("baskets").selectAll().where("id", "=", basketId).executeTakeFirst(),
-        db.selectFrom("basket_extras").select(["extra_id", "quantity"]).where("basket_id", "=", basketId).execute(),
-      ]);
-      if (!basket) return undefined;
-      return {
-        membershipProductId: basket.membership_product_id,
-        pricesSeen: basket.last_seen_prices !== null,
-        extrasDone: basket.extras_done === 1,
-        quantities: Object.fromEntries(extras.map((row) => [row.extra_id, row.quantity])),
-        protection: basket.protection_choice === null ? null : basket.protection_choice === 1,
-        deliveryMethodId: basket.delivery_method_id,
-        contacts: parseContactDetails(basket.contacts),
-      };
-    },
+  /** Prices the basket as the snapshot shows it, and says whether that differs from what the buyer last accepted. */
+  async function priceOf(basket: BasketSnapshot, benefits: MemberBenefits = NO_BENEFITS): Promise<BasketPrice> {
+    const { seats, standing } = heldAt(basket, clock.now().toISOString());
+    // A basket's places are all for one performance (a hold is per performance, and choosing
+    // another date empties the basket first).
+    const performanceId = [...seats, ...standing][0]?.performance_id;
+    const [venue, options, extras, delivery] = await Promise.all([
+      performanceId ? facts.venueOfPerformance(performanceId) : undefined,
+      facts.priceOptionsOfBands([...seats, ...standing].map((ticket) => ticket.price_band_id)),
+      Promise.all(basket.extras.map(async (row) => ({ row, extra: await facts.extra(row.extra_id) }))),
+      basket.basket.delivery_method_id ? facts.deliveryMethod(basket.basket.delivery_method_id) : undefined,
+    ]);
+    // Until the buyer picks another, the option the seat map's price was shown for.
+    const optionFor = (bandId: string, chosen: string | null) =>
+      options.find((option) => option.id === chosen && option.price_band_id === bandId) ??
+      defaultPriceOption(options.filter((option) => option.price_band_id === bandId))!;
+    const tickets = [
+      ...seats.map((seat) => ({
+        ref: `seat:${seat.performance_id}:${seat.seat_id}`,
+        option: optionFor(seat.price_band_id, seat.price_option_id),
+      })),
+      ...standing.flatMap((claim) =>
+        Array.from({ length: claim.quantity }, (_, index) => ({
+          ref: `standing:${claim.id}:${index}`,
+          option: optionFor(claim.price_band_id, claim.price_option_id),
+        })),
+      ),
+    ].map(({ ref, option }) => ({
+      ref,
+      priceOptionId: option.id,
+      faceValue: option.face_value,
+      bookingFee: option.booking_fee,
+    }));
 
-    /** The promo code the basket carries, as the buyer typed it, or null. */
-    async promoCode(basketId: string): Promise<string | null> {
-      const row = await db
-        .selectFrom("baskets")
-        .innerJoin("promo_codes", "promo_codes.id", "baskets.promo_code_id")
-        .select("promo_codes.code")
-        .where("baskets.id", "=", basketId)
-        .executeTakeFirst();
-      return row?.code ?? null;
+    const membership = await basketMembership(basket.basket.membership_product_id, venue?.currency);
+    const { promo } = basket;
+    const priced = priceBasket({
+      currency: (venue?.currency ?? membership?.currency ?? "GBP") as Currency,
+      tickets,
+      membership: membership
+        ? { productId: membership.id, name: membership.name, months: membership.months, price: membership.price }
+        : null,
+      extras: extras.flatMap(({ row, extra }) =>
+        extra ? [{ id: extra.id, unitPrice: extra.price, quantity: row.quantity }] : [],
+      ),
+      protection: {
+        chosen: basket.basket.protection_choice === null ? null : basket.basket.protection_choice === 1,
+        feePerTicket: venue?.protection_fee ?? 0,
+      },
+      delivery: delivery ? { method: delivery.kind, fee: delivery.fee } : null,
+      transactionFee: venue?.transaction_fee ?? 0,
+      benefits,
+      promo: promo
+        ? {
+            code: promo.code,
+            rule: priceRuleOf(promo as PromoCode, (kind) =>
+              options.filter((option) => option.kind === kind).map((option) => option.id),
+            ),
+          }
+        : null,
+      vouchers: basket.vouchers,
+    });
+    return {
+      priced,
+      fingerprint: priceFingerprint(priced),
+      changed: hasPriceChanged(basket.basket.last_seen_prices, priced),
+    };
+  }
+
+  return {
+    /** The basket as it stands now (one statement), or undefined when there is no such basket. */
+    snapshot,
+
+    priceOf,
+
+    /** What the buyer has answered in the checkout so far, or undefined when there is no such basket. */
+    async answers(basketId: string): Promise<BasketAnswers | undefined> {
+      const found = await snapshot(basketId);
+      return found && answersOf(found);
     },
 
     /** Puts the paid membership in the basket (creating the basket), or takes it out. */
@@ -136,18 +231,18 @@ export function createBaskets(store: Store, clock: Clock, facts: CatalogueFacts 
       priceOptionId: string,
       benefits: MemberBenefits = NO_BENEFITS,
     ): Promise<{ ok: true } | { ok: false; reason: BasketRefusal }> {
-      const { seats, standing } = await heldTickets(basketId);
+      const found = await snapshot(basketId);
+      if (!found) return { ok: false, reason: "not-found" };
+      const { seats, standing } = heldAt(found, clock.now().toISOString());
       const held =
         "seatId" in ticket
           ? seats.find((seat) => seat.seat_id === ticket.seatId)
           : standing.find((claim) => claim.id === ticket.standingClaimId);
       if (!held) return { ok: false, reason: "not-found" };
-      const option = await db
-        .selectFrom("price_options")
-        .select(["id", "kind", "price_band_id"])
-        .where("id", "=", priceOptionId)
-        .executeTakeFirst();
-      if (!option || option.price_band_id !== held.price_band_id) return { ok: false, reason: "not-found" };
+      const option = (await facts.priceOptionsOfBands([held.price_band_id])).find(
+        (candidate) => candidate.id === priceOptionId,
+      );
+      if (!option) return { ok: false, reason: "not-found" };
       if (!mayChoosePriceOption(option.kind, benefits)) return { ok: false, reason: "not-allowed" };
       if ("seatId" in ticket) {
         await db
@@ -166,38 +261,46 @@ export function createBaskets(store: Store, clock: Clock, facts: CatalogueFacts 
       return { ok: true };
     },
 
-    async setProtection(basketId: string, protect: boolean) {
-      await db
-        .updateTable("baskets")
-        .set({ protection_choice: protect ? 1 : 0 })
-        .where("id", "=", basketId)
-        .execute();
-    },
-
-    async setExtra(basketId: string, extraId: string, quantity: number) {
-      if (!Number.isInteger(quantity) || quantity < 0 || quantity > 20) return false;
-      await db.deleteFrom("basket_extras").where("basket_id", "=", basketId).where("extra_id", "=", extraId).execute();
-      if (quantity > 0)
-        await db.insertInto("basket_extras").values({ basket_id: basketId, extra_id: extraId, quantity }).execute();
-      return true;
-    },
-
-    /** The buyer has answered the extras step, whatever they chose (none is an answer). */
-    async setExtrasDone(basketId: string) {
-      await db.updateTable("baskets").set({ extras_done: 1 }).where("id", "=", basketId).execute();
-    },
-
-    /** The contact details step's answers, as JSON (ContactDetails; never card data). */
-    async setContacts(basketId: string, contacts: string) {
-      await db.updateTable("baskets").set({ contacts }).where("id", "=", basketId).execute();
-    },
-
-    async setDelivery(basketId: string, deliveryMethodId: string | null) {
-      await db
-        .updateTable("baskets")
-        .set({ delivery_method_id: deliveryMethodId })
-        .where("id", "=", basketId)
-        .execute();
+    /**
+     * A checkout step's answer, written at once: the basket's row changes in one statement (the
+     * extras, when they change, with it in one transaction). With `acknowledge`, the prices the
+     * change leads to are recorded as seen: the buyer's own change is not news to them. A price
+     * change they had not yet acknowledged stays unacknowledged. A quantity no basket may carry
+     * is refused (the step's form check tells the buyer before it gets here).
+     */
+    async answer(
+      before: BasketSnapshot,
+      change: BasketChange,
+      options: { benefits: MemberBenefits; acknowledge: boolean },
+    ): Promise<void> {
+      const quantities = Object.values(change.extras ?? {});
+      if (quantities.some((quantity) => !Number.isInteger(quantity) || quantity < 0 || quantity > EXTRA_MAX_QUANTITY)) {
+        throw new RangeError(`an extra's quantity must be a whole number from 0 to ${EXTRA_MAX_QUANTITY}`);
+      }
+      const after = withChange(before, change);
+      const basketId = before.basket.id;
+      const columns = {
+        protection_choice: after.basket.protection_choice,
+        delivery_method_id: after.basket.delivery_method_id,
+        contacts: after.basket.contacts,
+        extras_done: after.basket.extras_done,
+        updated_at: clock.now().toISOString(),
+        ...(options.acknowledge && { last_seen_prices: (await priceOf(after, options.benefits)).fingerprint }),
+      };
+      if (sameExtras(before.extras, after.extras)) {
+        await db.updateTable("baskets").set(columns).where("id", "=", basketId).execute();
+        return;
+      }
+      await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom("basket_extras").where("basket_id", "=", basketId).execute();
+        if (after.extras.length) {
+          await trx
+            .insertInto("basket_extras")
+            .values(after.extras.map((row) => ({ basket_id: basketId, ...row })))
+            .execute();
+        }
+        await trx.updateTable("baskets").set(columns).where("id", "=", basketId).execute();
+      });
     },
 
     async setPromo(basketId: string, promoCodeId: string | null) {
@@ -220,90 +323,10 @@ export function createBaskets(store: Store, clock: Clock, facts: CatalogueFacts 
         .execute();
     },
 
-    /** Prices the basket as it stands now, and says whether that differs from what the buyer last accepted. */
+    /** Prices the basket as it stands now, or undefined when there is no such basket. */
     async price(basketId: string, benefits: MemberBenefits = NO_BENEFITS): Promise<BasketPrice | undefined> {
-      const basket = await db.selectFrom("baskets").selectAll().where("id", "=", basketId).executeTakeFirst();
-      if (!basket) return undefined;
-      const { seats, standing } = await heldTickets(basketId);
-      // A basket's places are all for one performance (a hold is per performance, and choosing
-      // another date empties the basket first).
-      const performanceId = [...seats, ...standing][0]?.performance_id;
-      const venue = performanceId ? await facts.venueOfPerformance(performanceId) : undefined;
-      const options = await facts.priceOptionsOfBands([...seats, ...standing].map((ticket) => ticket.price_band_id));
-      // Until the buyer picks another, the option the seat map's price was shown for.
-      const optionFor = (bandId: string, chosen: string | null) =>
-        options.find((option) => option.id === chosen && option.price_band_id === bandId) ??
-        defaultPriceOption(options.filter((option) => option.price_band_id === bandId))!;
-      const tickets = [
-        ...seats.map((seat) => ({
-          ref: `seat:${seat.performance_id}:${seat.seat_id}`,
-          option: optionFor(seat.price_band_id, seat.price_option_id),
-        })),
-        ...standing.flatMap((claim) =>
-          Array.from({ length: claim.quantity }, (_, index) => ({
-            ref: `standing:${claim.id}:${index}`,
-            option: optionFor(claim.price_band_id, claim.price_option_id),
-          })),
-        ),
-      ].map(({ ref, option }) => ({
-        ref,
-        priceOptionId: option.id,
-        faceValue: option.face_value,
-        bookingFee: option.booking_fee,
-      }));
-
-      const extras = await db
-        .selectFrom("basket_extras")
-        .innerJoin("extras", "extras.id", "basket_extras.extra_id")
-        .select(["extras.id", "extras.price", "basket_extras.quantity"])
-        .where("basket_extras.basket_id", "=", basketId)
-        .execute();
-      const delivery = basket.delivery_method_id ? await facts.deliveryMethod(basket.delivery_method_id) : undefined;
-      const promo = basket.promo_code_id
-        ? ((await db
-            .selectFrom("promo_codes")
-            .selectAll()
-            .where("id", "=", basket.promo_code_id)
-            .executeTakeFirst()) as PromoCode | undefined)
-        : undefined;
-      const vouchers = await db
-        .selectFrom("basket_vouchers")
-        .innerJoin("vouchers", "vouchers.id", "basket_vouchers.voucher_id")
-        .select(["vouchers.id", "vouchers.balance"])
-        .where("basket_vouchers.basket_id", "=", basketId)
-        .orderBy("basket_vouchers.applied_at")
-        .execute();
-
-      const membership = await basketMembership(basket.membership_product_id, venue?.currency);
-      const priced = priceBasket({
-        currency: (venue?.currency ?? membership?.currency ?? "GBP") as Currency,
-        tickets,
-        membership: membership
-          ? { productId: membership.id, name: membership.name, months: membership.months, price: membership.price }
-          : null,
-        extras: extras.map((extra) => ({ id: extra.id, unitPrice: extra.price, quantity: extra.quantity })),
-        protection: {
-          chosen: basket.protection_choice === null ? null : basket.protection_choice === 1,
-          feePerTicket: venue?.protection_fee ?? 0,
-        },
-        delivery: delivery ? { method: delivery.kind, fee: delivery.fee } : null,
-        transactionFee: venue?.transaction_fee ?? 0,
-        benefits,
-        promo: promo
-          ? {
-              code: promo.code,
-              rule: priceRuleOf(promo, (kind) =>
-                options.filter((option) => option.kind === kind).map((option) => option.id),
-              ),
-            }
-          : null,
-        vouchers: vouchers.map((voucher) => ({ id: voucher.id, balance: voucher.balance })),
-      });
-      return {
-        priced,
-        fingerprint: priceFingerprint(priced),
-        changed: hasPriceChanged(basket.last_seen_prices, priced),
-      };
+      const found = await snapshot(basketId);
+      return found && priceOf(found, benefits);
     },
 
     /** The buyer has seen these prices (and, after a change, acknowledged them). */

@@ -4,7 +4,7 @@ import type { Store } from "~/db/connection.server";
 import type { PriceOptionTable } from "~/db/schema";
 
 // The catalogue's facts that every checkout request reads (a performance's venue and fees, a
-// band's price options, a delivery method's fee), kept in memory for a while. An import adds
+// band's price options, an extra's price, a delivery method's fee), kept in memory for a while. An import adds
 // venues, shows and performances under new ids and refuses a slug that exists, so these rows do
 // not change under a running site; the age bound is for an operator who edits one by hand, whose
 // change then reaches every process within CATALOGUE_MAX_AGE_MS, and the basket's price check
@@ -79,6 +79,13 @@ export function createCatalogueFacts(store: Store, clock: Clock, maxAgeMs = CATA
       const bands = await Promise.all([...new Set(bandIds)].map((bandId) => optionsOfBand(bandId)));
       return bands.flatMap((options) => options ?? []);
     },
+
+    /** An extra's unit price. */
+    extra: remembered(
+      clock,
+      (id: string) => db.selectFrom("extras").select(["id", "price"]).where("id", "=", id).executeTakeFirst(),
+      maxAgeMs,
+    ),
 
     /** A delivery method's kind and fee. */
     deliveryMethod: remembered(

@@ -334,18 +334,12 @@ export function createCatalogue(store: Store, clock: Clock = systemClock, maxAge
         .executeTakeFirst();
     },
 
-    /** The names a summary gives price options and extras, by id. */
-    async names(ids: { priceOptions: string[]; extras: string[] }) {
-      const [options, extras] = await Promise.all([
-        ids.priceOptions.length
-          ? db.selectFrom("price_options").select(["id", "label"]).where("id", "in", ids.priceOptions).execute()
-          : [],
-        ids.extras.length ? db.selectFrom("extras").select(["id", "name"]).where("id", "in", ids.extras).execute() : [],
-      ]);
-      return {
-        priceOption: (id: string) => options.find((option) => option.id === id)?.label,
-        extra: (id: string) => extras.find((extra) => extra.id === id)?.name,
-      };
+    async priceOptionLabel(id: string) {
+      return (await db.selectFrom("price_options").select("label").where("id", "=", id).executeTakeFirst())?.label;
+    },
+
+    async extraName(id: string) {
+      return (await db.selectFrom("extras").select("name").where("id", "=", id).executeTakeFirst())?.name;
     },
 
     async listVenues() {
@@ -360,6 +354,8 @@ export function createCatalogue(store: Store, clock: Clock = systemClock, maxAge
   const showAtVenue = remembered(clock, (key: string) => reads.showAtVenue(...partsOf(key)), maxAgeMs);
   const placeOfPerformance = remembered(clock, reads.placeOfPerformance, maxAgeMs);
   const performanceOfRun = remembered(clock, (key: string) => reads.performanceOfRun(...partsOf(key)), maxAgeMs);
+  const priceOptionLabel = remembered(clock, reads.priceOptionLabel, maxAgeMs);
+  const extraName = remembered(clock, reads.extraName, maxAgeMs);
   return {
     ...reads,
     venueOffer: remembered(clock, venueOffer, maxAgeMs),
@@ -368,6 +364,16 @@ export function createCatalogue(store: Store, clock: Clock = systemClock, maxAge
     /** The phone number of a performance's venue (spec section 8: the buyer phones the venue). */
     venuePhoneOfPerformance: async (performanceId: string): Promise<string | null> =>
       (await placeOfPerformance(performanceId))?.support_phone ?? null,
+    /** The names a summary gives price options and extras, by id. */
+    async names(ids: { priceOptions: string[]; extras: string[] }) {
+      const [options, extras] = await Promise.all([
+        Promise.all(ids.priceOptions.map(async (id) => [id, await priceOptionLabel(id)] as const)),
+        Promise.all(ids.extras.map(async (id) => [id, await extraName(id)] as const)),
+      ]);
+      const labels = new Map(options);
+      const names = new Map(extras);
+      return { priceOption: (id: string) => labels.get(id), extra: (id: string) => names.get(id) };
+    },
     showAtVenue: (titleSlug: string, venueSlug: string) => showAtVenue(keyOf(titleSlug, venueSlug)),
     performanceOfRun: (runId: string, performanceId: string) =>
       performanceOfRun(keyOf(runId, performanceId.toUpperCase())),

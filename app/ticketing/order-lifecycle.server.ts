@@ -1,5 +1,5 @@
 import type { Store } from "~/db/connection.server";
-import { NO_BENEFITS, type Baskets, type MemberBenefits } from "./baskets.server";
+import { NO_BENEFITS, type Baskets, type BasketSnapshot, type MemberBenefits } from "./baskets.server";
 import type { Inventory } from "./inventory.server";
 import type { Order, Orders } from "./orders.server";
 import type { Promotions } from "./promotions.server";
@@ -61,22 +61,23 @@ export function createOrderLifecycle(deps: {
      * moved since the page was shown stops it, so nobody is charged an amount they did not see.
      */
     async placeOrder(
-      basketId: string,
+      basket: BasketSnapshot,
       customer: Customer,
       accepted: { toPay: number },
       benefits: MemberBenefits = NO_BENEFITS,
-    ): Promise<{ ok: true; order: Order } | { ok: false; reason: PlaceRefusal }> {
-      const existing = await orders.byBasket(basketId);
+    ): Promise<{ ok: true; order: Order; fresh: boolean } | { ok: false; reason: PlaceRefusal }> {
+      const basketId = basket.basket.id;
+      const existing = basket.order ?? undefined;
       const reopening = existing?.status === "failed" || existing?.status === "cancelled";
       // Already placed (a second Pay, another tab, or a request a moment ago): its payment goes on
       // at the amount accepted for it, and a page showing another amount is out of date.
       const placedBefore = (order: Order) =>
         order.status !== "pending_payment" || order.to_pay === accepted.toPay
-          ? ({ ok: true, order } as const)
+          ? ({ ok: true, order, fresh: false } as const)
           : ({ ok: false, reason: "priceChanged" } as const);
       if (existing && !reopening) return placedBefore(existing);
-      const price = await baskets.price(basketId, benefits);
-      if (!price || !price.priced.lines.some((line) => line.kind === "ticket" || line.kind === "membership"))
+      const price = await baskets.priceOf(basket, benefits);
+      if (!price.priced.lines.some((line) => line.kind === "ticket" || line.kind === "membership"))
         return { ok: false, reason: "empty" };
       if (price.changed || price.priced.toPay !== accepted.toPay) {
         // A press a moment earlier (a double click) may have placed the order and spent the
@@ -89,20 +90,7 @@ export function createOrderLifecycle(deps: {
       // A membership belongs to an account: nobody buys one anonymously.
       const membership = membershipLine(price.priced);
       if (membership && !customer.customerId) return { ok: false, reason: "signInRequired" };
-      const basket = await store.db
-        .selectFrom("baskets")
-        .select(["promo_code_id"])
-        .where("id", "=", basketId)
-        .executeTakeFirstOrThrow();
-      const performance = await store.db
-        .selectFrom("holds")
-        .innerJoin("performances", "performances.id", "holds.performance_id")
-        .innerJoin("runs", "runs.id", "performances.run_id")
-        .innerJoin("titles", "titles.id", "runs.title_id")
-        .select(["performances.id", "titles.name"])
-        .where("holds.basket_id", "=", basketId)
-        .orderBy("holds.created_at", "desc")
-        .executeTakeFirst();
+      const performance = basket.hold ? { id: basket.hold.performance_id, name: basket.hold.title_name } : undefined;
       const delivery = price.priced.lines.find((line) => line.kind === "delivery");
       const placement = {
         basketId,
@@ -112,12 +100,14 @@ export function createOrderLifecycle(deps: {
         showName: performance?.name ?? membership?.name ?? "",
         deliveryMethod: delivery?.kind === "delivery" ? delivery.method : null,
         priced: price.priced,
-        promoCodeId: basket.promo_code_id,
+        promoCodeId: basket.basket.promo_code_id,
         contacts: customer.contacts ?? null,
         language: customer.language ?? null,
         customerId: customer.customerId ?? null,
       };
       let order: Order;
+      // A new order, placed by this call: no payment has ever been tried for it.
+      let fresh = false;
       if (existing && reopening) {
         const reopened = await orders.reopen(existing.id, placement);
         // Another request reopened it first; that one spends the code and vouchers.
@@ -127,6 +117,7 @@ export function createOrderLifecycle(deps: {
         const placed = await orders.createOnce(placement);
         if (!placed.created) return placedBefore(placed.order);
         order = placed.order;
+        fresh = true;
       }
 
       if (order.promo_code_id && !(await promotions.redeem(order.promo_code_id))) {
@@ -143,7 +134,7 @@ export function createOrderLifecycle(deps: {
           return { ok: false, reason: "voucherSpent" };
         }
       }
-      return { ok: true, order };
+      return { ok: true, order, fresh };
     },
 
     /** Payment succeeded: the seats become sold, a membership it bought begins, the order is paid. */

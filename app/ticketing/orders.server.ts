@@ -88,12 +88,10 @@ export function createOrders(store: Store, clock: Clock) {
      * later call: a double submit, a retry after a timeout or two servers at once all get one order.
      */
     async createOnce(order: NewOrder): Promise<{ order: Order; created: boolean }> {
-      const existing = await byBasket(order.basketId);
-      if (existing) return { order: existing, created: false };
       const now = clock.now().toISOString();
       const id = randomUUID();
       for (let attempt = 0; attempt < 5; attempt += 1) {
-        await db
+        const inserted = await db
           .insertInto("orders")
           .values({
             id,
@@ -109,9 +107,11 @@ export function createOrders(store: Store, clock: Clock) {
           // The basket's order may have been created by a concurrent request; a clashing number
           // (one in 2^50) is simply drawn again.
           .onConflict((oc) => oc.doNothing())
-          .execute();
+          .returningAll()
+          .executeTakeFirst();
+        if (inserted) return { order: inserted, created: true };
         const stored = await byBasket(order.basketId);
-        if (stored) return { order: stored, created: stored.id === id };
+        if (stored) return { order: stored, created: false };
       }
       throw new Error("could not allocate an order number");
     },

@@ -3,7 +3,7 @@ import type { Clock } from "~/clock";
 import type { Store } from "~/db/connection.server";
 import { createCatalogueFacts, type CatalogueFacts } from "./catalogue-facts.server";
 import { DEFAULT_HOLD_POLICY, type HoldPolicy } from "./inventory.server";
-import { heldSeats, heldStanding } from "./held-places.server";
+import { basketSnapshots, type BasketSnapshot } from "./basket-snapshot.server";
 
 // What a basket has reserved, as the pages show it: the performance, each held seat and standing
 // place with the price options the buyer may choose between, and the hold's clock. The engine's
@@ -75,6 +75,75 @@ export function createReservations(
   facts: CatalogueFacts = createCatalogueFacts(store, clock),
 ) {
   const { db } = store;
+  const snapshot = basketSnapshots(store);
+
+  /** The reservation a basket's snapshot shows (see `current`). */
+  async function reservationOf(basket: BasketSnapshot): Promise<Reservation | null> {
+    const { hold } = basket;
+    if (!hold) return null;
+    const expired = hold.expires_at <= clock.now().toISOString();
+    const seats = basket.seats
+      .filter((seat) => seat.hold_id === hold.id)
+      .sort((a, b) => a.section_order - b.section_order || a.row_order - b.row_order || a.position - b.position);
+    const standing = basket.standing
+      .filter((claim) => claim.hold_id === hold.id)
+      .sort((a, b) => a.section_order - b.section_order);
+    if (!expired && seats.length === 0 && standing.length === 0) return null;
+    const priceOptions = (
+      await facts.priceOptionsOfBands([...seats, ...standing].map((ticket) => ticket.price_band_id))
+    ).map((option) => ({
+      id: option.id,
+      priceBandId: option.price_band_id,
+      kind: option.kind,
+      label: option.label,
+      faceValue: option.face_value,
+      bookingFee: option.booking_fee,
+    }));
+    const ceiling = addMinutes(new Date(hold.created_at), policy.maxHoldMinutes).toISOString();
+    return {
+      holdId: hold.id,
+      basketId: basket.basket.id,
+      performanceId: hold.performance_id,
+      startsAt: hold.starts_at,
+      seatLimit: hold.seat_limit,
+      notice: hold.notice,
+      admissionMessage: hold.admission_message,
+      show: {
+        titleSlug: hold.title_slug,
+        name: hold.title_name,
+        venueSlug: hold.venue_slug,
+        venueName: hold.venue_name,
+        venuePhone: hold.support_phone,
+        timeZone: hold.time_zone,
+        currency: hold.currency,
+      },
+      createdAt: hold.created_at,
+      expiresAt: hold.expires_at,
+      expired,
+      canExtend: !expired && hold.expires_at < ceiling,
+      seats: seats.map((seat) => ({
+        seatId: seat.seat_id,
+        section: seat.section,
+        row: seat.row_name,
+        label: seat.label,
+        seatType: seat.seat_type,
+        restrictions: seat.restrictions.split(",").filter(Boolean),
+        viewNote: seat.view_note,
+        priceBandId: seat.price_band_id,
+        priceOptionId: seat.price_option_id,
+      })),
+      standing: standing.map((claim) => ({
+        claimId: claim.id,
+        sectionId: claim.section_id,
+        section: claim.section,
+        quantity: claim.quantity,
+        priceBandId: claim.price_band_id,
+        priceOptionId: claim.price_option_id,
+      })),
+      priceOptions,
+    };
+  }
+
   return {
     /** A performance of a run, with what the tickets page needs to sell it, or undefined. */
     async performance(runId: string, performanceId: string) {
@@ -105,113 +174,11 @@ export function createReservations(
      * so the buyer can be told and offered to reselect.
      */
     async current(basketId: string): Promise<Reservation | null> {
-      const hold = await db
-        .selectFrom("holds")
-        .innerJoin("performances", "performances.id", "holds.performance_id")
-        .innerJoin("runs", "runs.id", "performances.run_id")
-        .innerJoin("titles", "titles.id", "runs.title_id")
-        .innerJoin("venues", "venues.id", "runs.venue_id")
-        .select([
-          "holds.id",
-          "holds.created_at",
-          "holds.expires_at",
-          "holds.performance_id",
-          "performances.starts_at",
-          "performances.seat_limit",
-          "performances.notice",
-          "performances.admission_message",
-          "performances.price_plan_id",
-          "titles.slug as title_slug",
-          "titles.name as title_name",
-          "venues.slug as venue_slug",
-          "venues.name as venue_name",
-          "venues.support_phone",
-          "venues.time_zone",
-          "venues.currency",
-        ])
-        .where("holds.basket_id", "=", basketId)
-        .orderBy("holds.created_at", "desc")
-        .executeTakeFirst();
-      if (!hold) return null;
-      const now = clock.now().toISOString();
-      const expired = hold.expires_at <= now;
-      const [seats, standing] = await Promise.all([
-        heldSeats(db, { holdId: hold.id })
-          .innerJoin("seats", "seats.id", "seat_claims.seat_id")
-          .innerJoin("sections", "sections.id", "seats.section_id")
-          .select([
-            "sections.name as section",
-            "seats.row_name",
-            "seats.label",
-            "seats.seat_type",
-            "seats.restrictions",
-            "seats.view_note",
-          ])
-          .orderBy("sections.sort_order")
-          .orderBy("seats.row_order")
-          .orderBy("seats.position")
-          .execute(),
-        heldStanding(db, { holdId: hold.id })
-          .innerJoin("sections", "sections.id", "standing_claims.section_id")
-          .select("sections.name as section")
-          .orderBy("sections.sort_order")
-          .execute(),
-      ]);
-      if (!expired && seats.length === 0 && standing.length === 0) return null;
-      const priceOptions = (
-        await facts.priceOptionsOfBands([...seats, ...standing].map((ticket) => ticket.price_band_id))
-      ).map((option) => ({
-        id: option.id,
-        priceBandId: option.price_band_id,
-        kind: option.kind,
-        label: option.label,
-        faceValue: option.face_value,
-        bookingFee: option.booking_fee,
-      }));
-      const ceiling = addMinutes(new Date(hold.created_at), policy.maxHoldMinutes).toISOString();
-      return {
-        holdId: hold.id,
-        basketId,
-        performanceId: hold.performance_id,
-        startsAt: hold.starts_at,
-        seatLimit: hold.seat_limit,
-        notice: hold.notice,
-        admissionMessage: hold.admission_message,
-        show: {
-          titleSlug: hold.title_slug,
-          name: hold.title_name,
-          venueSlug: hold.venue_slug,
-          venueName: hold.venue_name,
-          venuePhone: hold.support_phone,
-          timeZone: hold.time_zone,
-          currency: hold.currency,
-        },
-        createdAt: hold.created_at,
-        expiresAt: hold.expires_at,
-        expired,
-        canExtend: !expired && hold.expires_at < ceiling,
-        seats: seats.map((seat) => ({
-          seatId: seat.seat_id,
-          section: seat.section,
-          row: seat.row_name,
-          label: seat.label,
-          seatType: seat.seat_type,
-          restrictions: seat.restrictions.split(",").filter(Boolean),
-          viewNote: seat.view_note,
-          priceBandId: seat.price_band_id,
-          priceOptionId: seat.price_option_id,
-        })),
-        standing: standing.map((claim) => ({
-          claimId: claim.id,
-          sectionId: claim.section_id,
-          section: claim.section,
-          quantity: claim.quantity,
-          priceBandId: claim.price_band_id,
-          priceOptionId: claim.price_option_id,
-        })),
-        priceOptions,
-      };
+      const found = await snapshot(basketId);
+      return found ? reservationOf(found) : null;
     },
+
+    reservationOf,
   };
 }
 

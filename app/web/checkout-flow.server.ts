@@ -1,7 +1,14 @@
 import { data, redirect, type AppLoadContext } from "@remix-run/node";
 import type { z } from "zod";
 import { parseWithZod } from "~/forms/schemas.server";
-import type { BasketAnswers, BasketPrice, MemberBenefits } from "~/ticketing/baskets.server";
+import {
+  answersOf,
+  type BasketAnswers,
+  type BasketChange,
+  type BasketPrice,
+  type BasketSnapshot,
+  type MemberBenefits,
+} from "~/ticketing/baskets.server";
 import type { VenueOffer, VenueQuestion } from "~/ticketing/catalogue.server";
 import type { Order } from "~/ticketing/orders.server";
 import type { Reservation } from "~/ticketing/reservation-view.server";
@@ -24,6 +31,8 @@ export type { VenueQuestion };
 export interface CheckoutState {
   buyer: Buyer;
   basketId: string;
+  /** The basket as this request read it, once: everything below is derived from it. */
+  basket: BasketSnapshot;
   /** The held seats and places; null when the basket carries only the membership. */
   reservation: Reservation | null;
   /** The venue of the reservation; null with it. */
@@ -116,18 +125,16 @@ export async function loadCheckout(request: Request, context: AppLoadContext): P
   const buyer = await readBuyer(request, context);
   if (!buyer.basketId) return null;
   const basketId = buyer.basketId;
-  const [reservation, answers] = await Promise.all([
-    context.reservations.current(basketId),
-    context.baskets.answers(basketId),
-  ]);
-  if (!answers || (!reservation && !answers.membershipProductId)) return null;
-  const [offer, order] = await Promise.all([
+  const basket = await context.baskets.snapshot(basketId);
+  if (!basket) return null;
+  const answers = answersOf(basket);
+  const reservation = await context.reservations.reservationOf(basket);
+  if (!reservation && !answers.membershipProductId) return null;
+  const [offer, benefits] = await Promise.all([
     reservation ? context.catalogue.venueOffer(reservation.show.venueSlug) : undefined,
-    context.orders.byBasket(basketId),
+    benefitsFor(context, buyer),
   ]);
-  const benefits = await benefitsFor(context, buyer);
-  let price = await context.baskets.price(basketId, benefits);
-  if (!price) return null;
+  let price = await context.baskets.priceOf(basket, benefits);
   if (!answers.pricesSeen) {
     // The first checkout page the buyer sees sets what later prices are compared with.
     await context.baskets.acknowledgePrices(basketId, price.fingerprint);
@@ -136,6 +143,7 @@ export async function loadCheckout(request: Request, context: AppLoadContext): P
   return {
     buyer,
     basketId,
+    basket,
     reservation,
     venue: offer
       ? { id: offer.venue.id, slug: offer.venue.slug, name: offer.venue.name, protectionFee: offer.venue.protectionFee }
@@ -155,7 +163,7 @@ export async function loadCheckout(request: Request, context: AppLoadContext): P
     },
     benefits,
     price,
-    order,
+    order: basket.order ?? undefined,
   };
 }
 
@@ -225,23 +233,26 @@ export async function rememberForNextTime(
 
 /**
  * Every step's action, the one way: guard the step, check the form with the step's schema (a
- * refusal answers 400 with what was typed), unlock an order waiting at Pay, save the answer,
- * accept the buyer's own price change, and go on to the next step that applies.
+ * refusal answers 400 with what was typed), unlock an order waiting at Pay, save the answer in
+ * one write that accepts the prices the buyer's own change leads to, and go on to the next step
+ * that applies. `answer` says what the step changes in the basket (and does what else the step
+ * does beside it).
  */
 export async function answerStep<Schema extends z.ZodTypeAny>(
   request: Request,
   context: AppLoadContext,
   step: StepName,
   schemaFor: (state: CheckoutState) => Schema,
-  save: (state: CheckoutState, value: z.output<Schema>, headers: Headers) => Promise<void>,
+  answer: (state: CheckoutState, value: z.output<Schema>, headers: Headers) => Promise<BasketChange> | BasketChange,
 ) {
   const state = await guardStep(request, context, step);
   const submission = parseWithZod(await request.formData(), { schema: schemaFor(state) });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   await unlockForChange(context, state.order);
   const headers = new Headers();
-  await save(state, submission.value, headers);
-  await acceptOwnChange(context, state);
+  const change = await answer(state, submission.value, headers);
+  // A change the buyer had not yet acknowledged stays unacknowledged.
+  await context.baskets.answer(state.basket, change, { benefits: state.benefits, acknowledge: !state.price.changed });
   return redirect(nextStepPath(state, step), { headers });
 }
 

@@ -84,9 +84,11 @@ describe.each(DIALECTS)("pricing a basket from the store on %s", (dialect) => {
       .select("id")
       .where("kind", "=", "post")
       .executeTakeFirstOrThrow();
-    await baskets.setExtra(basketId, extra.id, 2);
-    await baskets.setProtection(basketId, true);
-    await baskets.setDelivery(basketId, post.id);
+    await baskets.answer(
+      (await baskets.snapshot(basketId))!,
+      { extras: { [extra.id]: 2 }, protection: true, deliveryMethodId: post.id },
+      { benefits: NO_BENEFITS, acknowledge: false },
+    );
     const promoId = await insertPromo(store);
     await baskets.setPromo(basketId, promoId);
     const voucherId = await insertVoucher(store, { balance: 2000 });
@@ -108,6 +110,56 @@ describe.each(DIALECTS)("pricing a basket from the store on %s", (dialect) => {
     const member = await lines(MEMBER);
     expect(member.lines.find((line) => line.kind === "protection")).toMatchObject({ amount: 0, included: true });
     expect(member.lines.find((line) => line.kind === "transactionFee")).toMatchObject({ amount: 0, waived: true });
+  });
+
+  it("reads the basket in one statement, and a step's answer is one write that records the prices it leads to", async () => {
+    const extra = await store.db.selectFrom("extras").select("id").executeTakeFirstOrThrow();
+    const before = store.statements();
+    const basket = (await baskets.snapshot(basketId))!;
+    expect(store.statements() - before).toBe(1);
+    expect(basket.seats.map((seat) => seat.seat_id)).toEqual([seed.seat("A", "5"), seed.seat("A", "6")]);
+    const seen = await baskets.priceOf(basket);
+    await baskets.acknowledgePrices(basketId, seen.fingerprint);
+
+    const answering = store.statements();
+    await baskets.answer(basket, { protection: true }, { benefits: NO_BENEFITS, acknowledge: true });
+    expect(store.statements() - answering).toBe(1);
+    const protectedPrice = (await baskets.price(basketId))!;
+    expect(protectedPrice.priced.lines.some((line) => line.kind === "protection")).toBe(true);
+    expect(protectedPrice.changed).toBe(false);
+
+    // The extras change rows of their own: all of it in one transaction, or none.
+    await baskets.answer(
+      (await baskets.snapshot(basketId))!,
+      { extras: { [extra.id]: 3 } },
+      {
+        benefits: NO_BENEFITS,
+        acknowledge: true,
+      },
+    );
+    const withExtra = (await baskets.snapshot(basketId))!;
+    expect(withExtra.extras).toEqual([{ extra_id: extra.id, quantity: 3 }]);
+    expect(withExtra.basket.extras_done).toBe(1);
+    expect((await baskets.priceOf(withExtra)).changed).toBe(false);
+    await baskets.answer(withExtra, { extras: { [extra.id]: 0 } }, { benefits: NO_BENEFITS, acknowledge: true });
+    expect((await baskets.snapshot(basketId))!.extras).toEqual([]);
+
+    await expect(
+      baskets.answer(withExtra, { extras: { [extra.id]: 21 } }, { benefits: NO_BENEFITS, acknowledge: true }),
+    ).rejects.toThrow(RangeError);
+  });
+
+  it("a change the buyer has not acknowledged stays unacknowledged after their own answer", async () => {
+    const first = (await baskets.price(basketId))!;
+    await baskets.acknowledgePrices(basketId, first.fingerprint);
+    await store.db.updateTable("venues").set({ transaction_fee: 300 }).execute();
+    seed.clock.advance(CATALOGUE_MAX_AGE_MS);
+    const basket = (await baskets.snapshot(basketId))!;
+    expect((await baskets.priceOf(basket)).changed).toBe(true);
+    await baskets.answer(basket, { protection: false }, { benefits: NO_BENEFITS, acknowledge: false });
+    expect((await baskets.price(basketId))!.changed).toBe(true);
+    await store.db.updateTable("venues").set({ transaction_fee: 250 }).execute();
+    seed.clock.advance(CATALOGUE_MAX_AGE_MS);
   });
 
   it("standing places are tickets too, one per place", async () => {

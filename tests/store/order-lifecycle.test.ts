@@ -47,7 +47,7 @@ describe.each(DIALECTS)("placing and settling orders on %s", (dialect) => {
     // One page, Pay pressed five times: every press carries the amount that page showed.
     const shown = await engine.baskets.price(basketId);
     const results = await Promise.all(
-      Array.from({ length: 5 }, () => engine.orderLifecycle.placeOrder(basketId, JO, { toPay: shown!.priced.toPay })),
+      Array.from({ length: 5 }, () => engine.place(basketId, JO, { toPay: shown!.priced.toPay })),
     );
     const ids = new Set(results.map((result) => (result.ok ? result.order.id : result.reason)));
     expect(ids.size).toBe(1);
@@ -76,7 +76,10 @@ describe.each(DIALECTS)("placing and settling orders on %s", (dialect) => {
   });
 
   it("refuses an empty basket, and one whose prices changed since the buyer accepted them", async () => {
-    expect(await engine.placeAsShown(randomUUID(), JO)).toEqual({ ok: false, reason: "empty" });
+    // A basket with nothing in it (its seats given back, its membership taken out).
+    const empty = randomUUID();
+    await engine.baskets.setMembership(empty, null);
+    expect(await engine.placeAsShown(empty, JO)).toEqual({ ok: false, reason: "empty" });
     const basketId = await basketWith(["7"]);
     await engine.baskets.acknowledgePrices(basketId, "an older price");
     expect(await engine.placeAsShown(basketId, JO)).toEqual({ ok: false, reason: "priceChanged" });
@@ -91,7 +94,7 @@ describe.each(DIALECTS)("placing and settling orders on %s", (dialect) => {
     // Both pages show the voucher's £10 taken off; the first buyer pays and spends it.
     expect((await engine.placeAsShown(first, JO)).ok).toBe(true);
     // The second page still says the old amount: stopped, nothing placed, nothing spent.
-    expect(await engine.orderLifecycle.placeOrder(second, JO, { toPay: shown!.priced.toPay })).toEqual({
+    expect(await engine.place(second, JO, { toPay: shown!.priced.toPay })).toEqual({
       ok: false,
       reason: "priceChanged",
     });
@@ -101,7 +104,7 @@ describe.each(DIALECTS)("placing and settling orders on %s", (dialect) => {
     expect(now).toMatchObject({ changed: true, priced: { toPay: shown!.priced.toPay + 1000 } });
     // Once the buyer has seen the new total, that total is what is placed.
     await engine.baskets.acknowledgePrices(second, now!.fingerprint);
-    expect(await engine.orderLifecycle.placeOrder(second, JO, { toPay: now!.priced.toPay })).toMatchObject({
+    expect(await engine.place(second, JO, { toPay: now!.priced.toPay })).toMatchObject({
       ok: true,
       order: { to_pay: now!.priced.toPay },
     });
@@ -111,11 +114,11 @@ describe.each(DIALECTS)("placing and settling orders on %s", (dialect) => {
     const basketId = await basketWith(["5"]);
     const placed = await engine.placeAsShown(basketId, JO);
     if (!placed.ok) throw new Error(placed.reason);
-    expect(await engine.orderLifecycle.placeOrder(basketId, JO, { toPay: placed.order.to_pay + 1 })).toEqual({
+    expect(await engine.place(basketId, JO, { toPay: placed.order.to_pay + 1 })).toEqual({
       ok: false,
       reason: "priceChanged",
     });
-    expect(await engine.orderLifecycle.placeOrder(basketId, JO, { toPay: placed.order.to_pay })).toMatchObject({
+    expect(await engine.place(basketId, JO, { toPay: placed.order.to_pay })).toMatchObject({
       ok: true,
       order: { id: placed.order.id },
     });

@@ -96,10 +96,21 @@ export function createEngine(store: Store, clock: Clock) {
   const vouchers = createVouchers(store, clock);
   const memberships = createMemberships(store, clock);
   const orderLifecycle = createOrderLifecycle({ store, baskets, orders, promotions, vouchers, inventory, memberships });
+  /** Pay pressed, as the payment page's action presses it: the basket read as the request starts, then placed. */
+  async function place(
+    basketId: string,
+    customer: Customer,
+    accepted: { toPay: number },
+    benefits: MemberBenefits = NO_BENEFITS,
+  ) {
+    const basket = await baskets.snapshot(basketId);
+    if (!basket) throw new Error(`no basket ${basketId}`);
+    return orderLifecycle.placeOrder(basket, customer, accepted, benefits);
+  }
   /** Pay pressed on a page showing the basket as it is priced now (what the payment page shows). */
   async function placeAsShown(basketId: string, customer: Customer, benefits: MemberBenefits = NO_BENEFITS) {
     const shown = await baskets.price(basketId, benefits);
-    return orderLifecycle.placeOrder(basketId, customer, { toPay: shown?.priced.toPay ?? 0 }, benefits);
+    return place(basketId, customer, { toPay: shown?.priced.toPay ?? 0 }, benefits);
   }
   /** A basket holding these seats (with a voucher or promo code put towards it), its order placed as shown. */
   async function holdAndPlace(
@@ -117,5 +128,16 @@ export function createEngine(store: Store, clock: Clock) {
     if (!placed.ok) throw new Error(placed.reason);
     return { basketId, order: placed.order };
   }
-  return { inventory, baskets, orders, promotions, vouchers, memberships, orderLifecycle, placeAsShown, holdAndPlace };
+  return {
+    inventory,
+    baskets,
+    orders,
+    promotions,
+    vouchers,
+    memberships,
+    orderLifecycle,
+    place,
+    placeAsShown,
+    holdAndPlace,
+  };
 }
