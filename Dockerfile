@@ -13,11 +13,15 @@ RUN apt-get update \
   && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY patches ./patches
 # Install scripts only where needed: vnu-jar's (a test tool) would fetch a Java runtime. node-gyp
 # builds against the base image's own Node headers (/usr/local/include/node in the official
 # images) instead of downloading them from nodejs.org; a base without them gets the same version's
-# headers from the npm registry, where node-linux-<arch> carries them.
+# headers from the npm registry, where node-linux-<arch> carries them. --ignore-scripts skips our
+# own postinstall too, so the patches in patches/ (decision 0025) are applied here by hand, and a
+# patch that no longer applies fails the build.
 RUN npm ci --ignore-scripts --no-audit --no-fund --update-notifier=false \
+  && node_modules/.bin/patch-package --error-on-fail \
   && nodedir=/usr/local \
   && if [ ! -f "$nodedir/include/node/node.h" ]; then \
        nodedir=/tmp/node-headers && mkdir -p "$nodedir" && cd /tmp \
@@ -30,8 +34,10 @@ RUN npm ci --ignore-scripts --no-audit --no-fund --update-notifier=false \
 COPY . .
 # What the prune leaves that nothing runs: TypeScript (an optional peer of Remix and
 # react-i18next, for their types) and better-sqlite3's sources and object files (its addon stays).
+# The prune runs no scripts (patch-package, a dev dependency, is gone by then); it keeps the
+# patched files, which belong to production dependencies.
 RUN npm run build && npm run build:server \
-  && npm prune --omit=dev --no-audit --no-fund \
+  && npm prune --omit=dev --ignore-scripts --no-audit --no-fund \
   && rm -rf node_modules/typescript \
   && cd node_modules/better-sqlite3 && rm -rf deps src build/deps build/Release/obj build/Release/obj.target
 
