@@ -78,6 +78,12 @@ export interface AppContext extends Omit<AppServices, "store"> {
    * it. See `sameOriginForms` in app.server.ts.
    */
   formFromAnotherSite?: boolean;
+  /**
+   * `read`, once per page: the loaders of a GET run side by side and change nothing, so they
+   * share one read of the same thing (the basket, the order). Any other request reads afresh each
+   * time, since an action's writes come between its reads (see app/web/request-reads.server.ts).
+   */
+  readOnce<T>(key: string, read: () => Promise<T>): Promise<T>;
 }
 
 declare module "@remix-run/server-runtime" {

@@ -8,7 +8,7 @@ import { newBarcode } from "~/services/barcode.server";
 import type { I18nService } from "~/i18n/i18n.server";
 import { isLanguage } from "~/i18n/languages";
 import type { Catalogue } from "~/ticketing/catalogue.server";
-import type { Order, Orders } from "~/ticketing/orders.server";
+import type { IssuedTicket, Order, Orders } from "~/ticketing/orders.server";
 import type { PricedBasket } from "~/ticketing/pricing";
 import type { OrderViews } from "./order-view.server";
 import type { SummaryLabel } from "~/views/summary";
@@ -49,8 +49,8 @@ export function createFulfilment(deps: {
     });
   }
 
-  async function queueConfirmation(order: Order, t: TFunction, language: string) {
-    const view = await orderViews.view(order);
+  async function queueConfirmation(order: Order, t: TFunction, language: string, issued: IssuedTicket[]) {
+    const view = await orderViews.view(order, issued);
     const say = (label: SummaryLabel | undefined) => (label ? t(label.key, label.values) : "");
     const money = (amount: number) => formatMoney(amount, order.currency, language);
     const email = renderOrderConfirmation(
@@ -79,7 +79,7 @@ export function createFulfilment(deps: {
       (key: string, values?: Record<string, unknown>) => t(key, values),
     );
     const queued = await outbox.enqueue({ kind: "orderConfirmation", to: order.email, orderId: order.id, ...email });
-    if (queued.queued) outbox.kick();
+    if (queued.queued) outbox.kick(queued.id);
   }
 
   return {
@@ -87,11 +87,11 @@ export function createFulfilment(deps: {
       const place = order.performance_id ? await catalogue.placeOfPerformance(order.performance_id) : undefined;
       const { t, language } = await translator(order, place?.venue_slug);
       const labels = await ticketLabels(order, t);
-      await orders.issueTickets(
+      const issued = await orders.issueTickets(
         order.id,
         labels.map((ticket) => ({ ...ticket, barcode: newBarcode() })),
       );
-      await queueConfirmation(order, t, language);
+      await queueConfirmation(order, t, language, issued);
     },
   };
 }

@@ -1,5 +1,5 @@
 import type { Catalogue } from "~/ticketing/catalogue.server";
-import type { Order, Orders } from "~/ticketing/orders.server";
+import type { IssuedTicket, Order, Orders } from "~/ticketing/orders.server";
 import { parseContactDetails } from "~/views/contact-details";
 import type { Summaries } from "./summary.server";
 
@@ -11,17 +11,20 @@ interface OrderViewReads {
 
 export function createOrderViews(reads: OrderViewReads) {
   return {
-    /** A paid order as the confirmation page, the e-tickets page and the email show it. */
-    view: (order: Order) => orderView(reads, order),
+    /**
+     * A paid order as the confirmation page, the e-tickets page and the email show it; with its
+     * tickets when the caller has just issued them.
+     */
+    view: (order: Order, issued?: IssuedTicket[]) => orderView(reads, order, issued),
   };
 }
 
 export type OrderViews = ReturnType<typeof createOrderViews>;
 
-async function orderView(reads: OrderViewReads, order: Order) {
+async function orderView(reads: OrderViewReads, order: Order, known?: IssuedTicket[]) {
   const [performance, issued] = await Promise.all([
     order.performance_id ? reads.catalogue.placeOfPerformance(order.performance_id) : undefined,
-    reads.orders.tickets(order.id),
+    known ?? reads.orders.tickets(order.id),
   ]);
   const summary = await reads.summaries.order(order, issued);
   const tickets = issued.map(({ id, label, barcode }) => ({ id, label, barcode }));

@@ -99,51 +99,64 @@ export function createInventory(
     return { performance } as const;
   }
 
-  /** Seats and standing places this basket already holds or has bought for the performance. */
-  async function placesInBasket(trx: Db, basketId: string, performanceId: string, now: string) {
-    const seats = await trx
-      .selectFrom("seat_claims")
-      .innerJoin("holds", "holds.id", "seat_claims.hold_id")
-      .select((eb) => eb.fn.countAll<number>().as("count"))
-      .where("holds.basket_id", "=", basketId)
-      .where("seat_claims.performance_id", "=", performanceId)
-      .where(activeClaim(now))
-      .executeTakeFirstOrThrow();
-    const standing = await trx
-      .selectFrom("standing_claims")
-      .innerJoin("holds", "holds.id", "standing_claims.hold_id")
-      .select((eb) => eb.fn.sum<number>("standing_claims.quantity").as("count"))
-      .where("holds.basket_id", "=", basketId)
-      .where("standing_claims.performance_id", "=", performanceId)
-      .where(activeStandingClaim(now))
-      .executeTakeFirstOrThrow();
-    return Number(seats.count) + Number(standing.count ?? 0);
-  }
-
-  async function companionSeatsInBasket(trx: Db, basketId: string, performanceId: string, now: string) {
+  /**
+   * What this basket already has at the performance, in one statement: the seats and standing
+   * places it holds or has bought (for the seat limit), its companion seats, and its live hold.
+   */
+  async function basketAt(trx: Db, basketId: string, performanceId: string, now: string) {
+    const seatsOfBasket = () =>
+      trx
+        .selectFrom("seat_claims")
+        .innerJoin("holds", "holds.id", "seat_claims.hold_id")
+        .where("holds.basket_id", "=", basketId)
+        .where("seat_claims.performance_id", "=", performanceId)
+        .where(activeClaim(now));
+    const liveHold = () =>
+      trx
+        .selectFrom("holds")
+        .where("holds.basket_id", "=", basketId)
+        .where("holds.performance_id", "=", performanceId)
+        .where("holds.expires_at", ">", now)
+        .orderBy("holds.expires_at", "desc")
+        .limit(1);
     const row = await trx
-      .selectFrom("seat_claims")
-      .innerJoin("holds", "holds.id", "seat_claims.hold_id")
-      .innerJoin("seats", "seats.id", "seat_claims.seat_id")
-      .select((eb) => eb.fn.countAll<number>().as("count"))
-      .where("holds.basket_id", "=", basketId)
-      .where("seat_claims.performance_id", "=", performanceId)
-      .where("seats.seat_type", "=", "companion")
-      .where(activeClaim(now))
+      .selectNoFrom((eb) => [
+        seatsOfBasket()
+          .select((inner) => inner.fn.countAll<number>().as("count"))
+          .as("seats"),
+        seatsOfBasket()
+          .innerJoin("seats", "seats.id", "seat_claims.seat_id")
+          .where("seats.seat_type", "=", "companion")
+          .select((inner) => inner.fn.countAll<number>().as("count"))
+          .as("companions"),
+        eb
+          .selectFrom("standing_claims")
+          .innerJoin("holds", "holds.id", "standing_claims.hold_id")
+          .where("holds.basket_id", "=", basketId)
+          .where("standing_claims.performance_id", "=", performanceId)
+          .where(activeStandingClaim(now))
+          .select((inner) => inner.fn.sum<number>("standing_claims.quantity").as("count"))
+          .as("standing"),
+        liveHold().select("holds.id").as("hold_id"),
+        liveHold().select("holds.expires_at").as("hold_expires_at"),
+      ])
       .executeTakeFirstOrThrow();
-    return Number(row.count);
+    return {
+      places: Number(row.seats ?? 0) + Number(row.standing ?? 0),
+      companions: Number(row.companions ?? 0),
+      hold: row.hold_id && row.hold_expires_at ? { id: row.hold_id, expires_at: row.hold_expires_at } : null,
+    };
   }
 
-  /** The basket's hold for this performance, created if it has none; new places share its expiry. */
-  async function holdFor(trx: Db, basketId: string, performanceId: string, now: Date) {
-    const existing = await trx
-      .selectFrom("holds")
-      .selectAll()
-      .where("basket_id", "=", basketId)
-      .where("performance_id", "=", performanceId)
-      .where("expires_at", ">", now.toISOString())
-      .executeTakeFirst();
-    if (existing) return existing;
+  /** The basket's live hold for this performance, or a new one (and the basket, if new); new places share its expiry. */
+  async function holdFor(
+    trx: Db,
+    basketId: string,
+    performanceId: string,
+    now: Date,
+    live: { id: string; expires_at: string } | null,
+  ) {
+    if (live) return live;
     await trx
       .insertInto("baskets")
       .values({ id: basketId, created_at: now.toISOString(), updated_at: now.toISOString() })
@@ -227,25 +240,15 @@ export function createInventory(
     );
     if (restricted) return refuse("restricted");
     const companions = seats.filter((seat) => seat.seat_type === "companion").length;
-    if (companions > 0) {
-      const held = await companionSeatsInBasket(trx, input.basketId, input.performanceId, nowIso);
-      if (held + companions > input.entitlements.companions)
-        return refuse("companion-limit", { companionLimit: input.entitlements.companions });
-    }
-
-    const already = await placesInBasket(trx, input.basketId, input.performanceId, nowIso);
-    const overLimit = seatLimitRefusal(performance.seat_limit, already + seatIds.length);
+    const basket = await basketAt(trx, input.basketId, input.performanceId, nowIso);
+    if (companions > 0 && basket.companions + companions > input.entitlements.companions)
+      return refuse("companion-limit", { companionLimit: input.entitlements.companions });
+    const overLimit = seatLimitRefusal(performance.seat_limit, basket.places + seatIds.length);
     if (overLimit) return overLimit;
-    // An expired claim still has the seat's key: it goes, so the seat can be claimed again.
-    await trx
-      .deleteFrom("seat_claims")
-      .where("performance_id", "=", input.performanceId)
-      .where("seat_id", "in", seatIds)
-      .where("status", "=", "held")
-      .where("held_until", "<=", nowIso)
-      .execute();
-    const hold = await holdFor(trx, input.basketId, input.performanceId, now);
-    await trx
+    const hold = await holdFor(trx, input.basketId, input.performanceId, now, basket.hold);
+    // One claim per seat; the (performance, seat) key lets it in only where no one has the seat.
+    // An expired claim still has the key: it is taken over, as good as a new claim.
+    const claimed = await trx
       .insertInto("seat_claims")
       .values(
         seatIds.map((seatId) => ({
@@ -257,7 +260,26 @@ export function createInventory(
           order_id: null,
         })),
       )
+      .onConflict((oc) =>
+        oc
+          .columns(["performance_id", "seat_id"])
+          .doUpdateSet({
+            status: "held",
+            hold_id: hold.id,
+            held_until: hold.expires_at,
+            order_id: null,
+            price_option_id: null,
+          })
+          .where("seat_claims.status", "=", "held")
+          .where("seat_claims.held_until", "<=", nowIso),
+      )
+      .returning("seat_id")
       .execute();
+    if (claimed.length !== seatIds.length) {
+      const got = new Set(claimed.map((row) => row.seat_id));
+      // Rolled back (the refusal undoes the transaction): the buyer gets all of them or none.
+      return refuse("unavailable", { seatIds: seatIds.filter((seatId) => !got.has(seatId)) });
+    }
     return { ok: true as const, holdId: hold.id, expiresAt: hold.expires_at };
   }
 
@@ -371,8 +393,8 @@ export function createInventory(
           .where("sections.kind", "=", "standing")
           .executeTakeFirst();
         if (!area) return refuse("not-found");
-        const already = await placesInBasket(trx, input.basketId, input.performanceId, nowIso);
-        const overLimit = seatLimitRefusal(performance.seat_limit, already + input.quantity);
+        const basket = await basketAt(trx, input.basketId, input.performanceId, nowIso);
+        const overLimit = seatLimitRefusal(performance.seat_limit, basket.places + input.quantity);
         if (overLimit) return overLimit;
         const taken = await trx
           .selectFrom("standing_claims")
@@ -381,7 +403,7 @@ export function createInventory(
           .where("section_id", "=", input.sectionId)
           .executeTakeFirstOrThrow();
         if (Number(taken.taken ?? 0) + input.quantity > area.capacity) return refuse("unavailable");
-        const hold = await holdFor(trx, input.basketId, input.performanceId, now);
+        const hold = await holdFor(trx, input.basketId, input.performanceId, now, basket.hold);
         await trx
           .insertInto("standing_claims")
           .values({
@@ -463,6 +485,52 @@ export function createInventory(
      * Turns a hold into sold seats for an order, all or nothing: if any part of the hold has
      * expired (and may have gone to someone else) nothing is sold.
      */
+    /**
+     * Payment succeeded: exactly the places the order bought (its tickets' refs: `seat:perf:id`,
+     * `standing:claimId:n`) become sold, all of them or none. "expired" when any is no longer held
+     * by this basket (its hold ran out while the buyer was paying): nothing is sold, so no seat is
+     * ever sold twice or sold without being paid for.
+     */
+    async sellPlaces(basketId: string, orderId: string, refs: readonly string[]): Promise<{ ok: true } | Refusal> {
+      const seats = new Map<string, number[]>();
+      const claims = new Set<string>();
+      for (const ref of refs) {
+        const [kind, first, second] = ref.split(":");
+        if (kind === "seat" && first && second) seats.set(first, [...(seats.get(first) ?? []), Number(second)]);
+        else if (kind === "standing" && first) claims.add(first);
+      }
+      if (seats.size === 0 && claims.size === 0) return { ok: true };
+      const nowIso = clock.now().toISOString();
+      return inTransaction(async (trx) => {
+        const holds = trx.selectFrom("holds").select("id").where("basket_id", "=", basketId);
+        const sold = { status: "sold" as const, held_until: null, order_id: orderId };
+        for (const [performanceId, seatIds] of seats) {
+          const result = await trx
+            .updateTable("seat_claims")
+            .set(sold)
+            .where("performance_id", "=", performanceId)
+            .where("seat_id", "in", seatIds)
+            .where("hold_id", "in", holds)
+            .where("status", "=", "held")
+            .where("held_until", ">", nowIso)
+            .executeTakeFirst();
+          if (Number(result.numUpdatedRows) !== seatIds.length) return refuse("expired");
+        }
+        if (claims.size > 0) {
+          const result = await trx
+            .updateTable("standing_claims")
+            .set(sold)
+            .where("id", "in", [...claims])
+            .where("hold_id", "in", holds)
+            .where("status", "=", "held")
+            .where("held_until", ">", nowIso)
+            .executeTakeFirst();
+          if (Number(result.numUpdatedRows) !== claims.size) return refuse("expired");
+        }
+        return { ok: true as const };
+      });
+    },
+
     async sellHold(holdId: string, orderId: string): Promise<{ ok: true; seats: number; standing: number } | Refusal> {
       const nowIso = clock.now().toISOString();
       return inTransaction(async (trx) => {

@@ -139,11 +139,11 @@ export function createOrderLifecycle(deps: {
 
     /** Payment succeeded: the seats become sold, a membership it bought begins, the order is paid. */
     async completeOrder(order: Order): Promise<{ ok: true } | { ok: false; reason: "expired" }> {
-      for (const hold of await holdsOf(order.basket_id)) {
-        const sold = await inventory.sellHold(hold.id, order.id);
-        if (!sold.ok && sold.reason === "expired") return { ok: false, reason: "expired" };
-      }
-      const membership = membershipLine(JSON.parse(order.lines) as PricedBasket);
+      const priced = JSON.parse(order.lines) as PricedBasket;
+      const refs = priced.lines.flatMap((line) => (line.kind === "ticket" ? [line.ref] : []));
+      const sold = await inventory.sellPlaces(order.basket_id, order.id, refs);
+      if (!sold.ok) return { ok: false, reason: "expired" };
+      const membership = membershipLine(priced);
       if (membership && order.customer_id) {
         const customerId = order.customer_id;
         await store.db

@@ -72,6 +72,15 @@ function placementColumns(order: NewOrder) {
 export function createOrders(store: Store, clock: Clock) {
   const { db } = store;
 
+  async function tickets(orderId: string): Promise<IssuedTicket[]> {
+    return db
+      .selectFrom("order_tickets")
+      .select(["id", "ref", "label", "barcode"])
+      .where("order_id", "=", orderId)
+      .orderBy("sort_order")
+      .execute();
+  }
+
   async function byBasket(basketId: string): Promise<Order | undefined> {
     return db.selectFrom("orders").selectAll().where("basket_id", "=", basketId).executeTakeFirst();
   }
@@ -376,27 +385,25 @@ export function createOrders(store: Store, clock: Clock) {
     },
 
     /** The tickets issued for an order, in the order they were issued. */
-    async tickets(orderId: string): Promise<IssuedTicket[]> {
-      return db
-        .selectFrom("order_tickets")
-        .select(["id", "ref", "label", "barcode"])
-        .where("order_id", "=", orderId)
-        .orderBy("sort_order")
-        .execute();
-    },
+    tickets,
 
     /**
-     * Issues an order's tickets, once: nothing when the order already has tickets (a retried
-     * completion issues nothing twice).
+     * Issues an order's tickets, once, and returns the order's tickets: a retried completion, or
+     * two at once, issues nothing twice (the (order, place) key turns the second insert away) and
+     * gets the tickets the first one issued.
      */
-    async issueTickets(orderId: string, tickets: { ref: string; label: string; barcode: string }[]): Promise<void> {
-      if (tickets.length === 0) return;
-      const existing = await db.selectFrom("order_tickets").select("id").where("order_id", "=", orderId).execute();
-      if (existing.length > 0) return;
-      await db
+    async issueTickets(
+      orderId: string,
+      toIssue: { ref: string; label: string; barcode: string }[],
+    ): Promise<IssuedTicket[]> {
+      if (toIssue.length === 0) return [];
+      const issued = await db
         .insertInto("order_tickets")
-        .values(tickets.map((ticket, index) => ({ id: randomUUID(), order_id: orderId, ...ticket, sort_order: index })))
+        .values(toIssue.map((ticket, index) => ({ id: randomUUID(), order_id: orderId, ...ticket, sort_order: index })))
+        .onConflict((oc) => oc.columns(["order_id", "sort_order"]).doNothing())
+        .returning(["id", "ref", "label", "barcode"])
         .execute();
+      return issued.length === toIssue.length ? issued : tickets(orderId);
     },
 
     /**

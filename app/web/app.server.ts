@@ -10,6 +10,7 @@ import type { AppServices } from "~/composition/context";
 import { WALLET_ORIGINS } from "~/config/env.server";
 import { prepareBuild } from "./build.server";
 import { createPolyfillBundler } from "./polyfills.server";
+import { requestReads } from "./request-reads.server";
 
 export interface ServerAppOptions {
   build: ServerBuild;
@@ -105,6 +106,7 @@ export function createServerApp({ build, services, logger, root }: ServerAppOpti
         requestId: res.locals.requestId as string,
         cspNonce: res.locals.cspNonce as string,
         formFromAnotherSite: res.locals.formFromAnotherSite === true,
+        readOnce: requestReads(req.method),
       }),
     }),
   );

@@ -34,6 +34,11 @@ export async function readBuyer(request: Request, context: AppLoadContext): Prom
   };
 }
 
+/** The buyer's basket as this request reads it (once per page: `readOnce`). */
+export function readBasket(context: AppLoadContext, basketId: string) {
+  return context.readOnce(`basket:${basketId}`, () => context.baskets.snapshot(basketId));
+}
+
 export async function basketCookieHeader(context: AppLoadContext, basketId: string | null): Promise<string> {
   return basketId
     ? context.sessions.basketCookie.serialize(basketId)

@@ -12,7 +12,7 @@ import {
 import type { VenueOffer, VenueQuestion } from "~/ticketing/catalogue.server";
 import type { Order } from "~/ticketing/orders.server";
 import type { Reservation } from "~/ticketing/reservation-view.server";
-import { benefitsFor, readBuyer, type Buyer } from "./buyer.server";
+import { benefitsFor, readBasket, readBuyer, type Buyer } from "./buyer.server";
 
 import { basketOrder, toConfirmation } from "./order-pages.server";
 import type { StepFrame } from "~/views/checkout-step";
@@ -120,12 +120,20 @@ export function stepToShow(state: CheckoutState, wanted: StepName): StepName {
   return next?.name ?? "payment";
 }
 
-/** Everything a step needs, or null when the buyer has nothing (no seats, no membership) to check out. */
-export async function loadCheckout(request: Request, context: AppLoadContext): Promise<CheckoutState | null> {
+/**
+ * Everything a step needs, or null when the buyer has nothing (no seats, no membership) to check
+ * out. The first checkout page the buyer sees sets what later prices are compared with; a step's
+ * answer does so in its own write (`acknowledgeFirstPrices` false).
+ */
+export async function loadCheckout(
+  request: Request,
+  context: AppLoadContext,
+  { acknowledgeFirstPrices = true } = {},
+): Promise<CheckoutState | null> {
   const buyer = await readBuyer(request, context);
   if (!buyer.basketId) return null;
   const basketId = buyer.basketId;
-  const basket = await context.baskets.snapshot(basketId);
+  const basket = await readBasket(context, basketId);
   if (!basket) return null;
   const answers = answersOf(basket);
   const reservation = await context.reservations.reservationOf(basket);
@@ -136,8 +144,7 @@ export async function loadCheckout(request: Request, context: AppLoadContext): P
   ]);
   let price = await context.baskets.priceOf(basket, benefits);
   if (!answers.pricesSeen) {
-    // The first checkout page the buyer sees sets what later prices are compared with.
-    await context.baskets.acknowledgePrices(basketId, price.fingerprint);
+    if (acknowledgeFirstPrices) await context.baskets.acknowledgePrices(basketId, price.fingerprint);
     price = { ...price, changed: false };
   }
   return {
@@ -176,8 +183,13 @@ export function emptyCheckout() {
  * The guard every step's loader and action calls first: the checkout state, or a redirect to the
  * step the buyer should be on, or the empty-basket page.
  */
-export async function guardStep(request: Request, context: AppLoadContext, step: StepName): Promise<CheckoutState> {
-  const state = await loadCheckout(request, context);
+export async function guardStep(
+  request: Request,
+  context: AppLoadContext,
+  step: StepName,
+  options?: { acknowledgeFirstPrices?: boolean },
+): Promise<CheckoutState> {
+  const state = await loadCheckout(request, context, options);
   // A paid order is finished (its seats are sold, so there is no reservation): its page is the
   // confirmation.
   const order = state ? state.order : await basketOrder(request, context);
@@ -245,7 +257,8 @@ export async function answerStep<Schema extends z.ZodTypeAny>(
   schemaFor: (state: CheckoutState) => Schema,
   answer: (state: CheckoutState, value: z.output<Schema>, headers: Headers) => Promise<BasketChange> | BasketChange,
 ) {
-  const state = await guardStep(request, context, step);
+  // The answer's write records the prices as seen; a refused form leaves that to the page shown.
+  const state = await guardStep(request, context, step, { acknowledgeFirstPrices: false });
   const submission = parseWithZod(await request.formData(), { schema: schemaFor(state) });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   await unlockForChange(context, state.order);

@@ -17,7 +17,8 @@ export async function basketOrder(request: Request, context: AppLoadContext): Pr
 /** The order this buyer has just paid for, if any. */
 export async function paidOrder(request: Request, context: AppLoadContext): Promise<Order | undefined> {
   const id: unknown = await context.sessions.orderCookie.parse(request.headers.get("Cookie"));
-  const fromCookie = typeof id === "string" && id ? await context.orders.byId(id) : undefined;
+  const fromCookie =
+    typeof id === "string" && id ? await context.readOnce(`order:${id}`, () => context.orders.byId(id)) : undefined;
   if (fromCookie?.status === "paid") return fromCookie;
   const fromBasket = await basketOrder(request, context);
   return fromBasket?.status === "paid" ? fromBasket : undefined;

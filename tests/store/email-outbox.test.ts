@@ -112,7 +112,7 @@ describe.each(DIALECTS)("the email outbox on %s", (dialect) => {
 
   it("queues an email due at once, and sends it exactly once", async () => {
     const { outbox, fake } = build();
-    expect(await outbox.enqueue(message())).toEqual({ queued: true });
+    expect(await outbox.enqueue(message())).toMatchObject({ queued: true });
     expect(await rows()).toMatchObject([
       { status: "queued", next_attempt_at: NOON, created_at: NOON, attempts: 0, sent_at: null, order_id: "order-1" },
     ]);
@@ -136,12 +136,12 @@ describe.each(DIALECTS)("the email outbox on %s", (dialect) => {
 
   it("sends one confirmation per order, however often the order completes", async () => {
     const { outbox, fake } = build();
-    expect(await outbox.enqueue(message())).toEqual({ queued: true });
+    expect(await outbox.enqueue(message())).toMatchObject({ queued: true });
     expect(await outbox.enqueue(message({ subject: "again" }))).toEqual({ queued: false });
     // Another kind for the same order, and emails for no order at all, are separate emails.
-    expect(await outbox.enqueue(message({ kind: "reminder" }))).toEqual({ queued: true });
-    expect(await outbox.enqueue(message({ orderId: null, kind: "notice" }))).toEqual({ queued: true });
-    expect(await outbox.enqueue(message({ orderId: undefined, kind: "notice" }))).toEqual({ queued: true });
+    expect(await outbox.enqueue(message({ kind: "reminder" }))).toMatchObject({ queued: true });
+    expect(await outbox.enqueue(message({ orderId: null, kind: "notice" }))).toMatchObject({ queued: true });
+    expect(await outbox.enqueue(message({ orderId: undefined, kind: "notice" }))).toMatchObject({ queued: true });
 
     expect(await outbox.deliverDue()).toEqual({ sent: 4, failed: 0 });
     expect(fake.sent.filter((mail) => mail.subject === "again")).toHaveLength(0);
@@ -282,6 +282,23 @@ describe.each(DIALECTS)("the email outbox on %s", (dialect) => {
     outbox.kick();
     await waitFor(() => slow.sent.length === 3);
     expect(slow.sent).toHaveLength(3);
+  });
+
+  it("kick(id) sends the email just queued at once, and a batch run beside it does not send it again", async () => {
+    const slow = fakeTransport({ delayMs: 20 });
+    const { outbox } = build({ transport: slow.transport });
+    const queued = await outbox.enqueue(message());
+    if (!queued.queued) throw new Error("not queued");
+    outbox.kick(queued.id);
+    await outbox.deliverDue();
+    await waitFor(() => slow.sent.length === 1);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(slow.sent).toHaveLength(1);
+    expect(await rows()).toMatchObject([{ status: "sent", attempts: 1 }]);
+    // Already sent: asking again sends nothing.
+    outbox.kick(queued.id);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(slow.sent).toHaveLength(1);
   });
 
   it("start() delivers in the background until stop()", async () => {

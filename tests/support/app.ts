@@ -44,6 +44,7 @@ export async function testContext(
     requestId: "test-request",
     clientAddress: "127.0.0.1",
     cspNonce: "test-nonce",
+    readOnce: (_key, read) => read(),
   };
 }
 

@@ -215,6 +215,24 @@ export function createOutbox(options: {
     return "sent";
   }
 
+  /**
+   * One message just queued, sent at once: claimed by the same conditional update (so a batch run
+   * beside it, here or in another process, cannot send it too), without reading the due rows first.
+   */
+  async function deliverQueued(id: string): Promise<void> {
+    const now = clock.now().toISOString();
+    const claimed = await db
+      .updateTable("email_outbox")
+      .set((eb) => ({ next_attempt_at: later(LEASE_MS), attempts: eb("attempts", "+", 1) }))
+      .where("id", "=", id)
+      .where("status", "=", "queued")
+      .where("next_attempt_at", "<=", now)
+      .returningAll()
+      .executeTakeFirst();
+    // deliverOne counts this attempt itself, from the row as it was before the claim.
+    if (claimed) await deliverOne({ ...claimed, attempts: claimed.attempts - 1 });
+  }
+
   async function deliverBatch(limit: number): Promise<DeliveryResult> {
     const due = await db
       .selectFrom("email_outbox")
@@ -272,7 +290,7 @@ export function createOutbox(options: {
      * Queues a message for sending; says queued false when this order already has one of this kind.
      * Nothing about delivery happens here, so only the database can make it throw.
      */
-    async enqueue(message: OutboxMessage): Promise<{ queued: boolean }> {
+    async enqueue(message: OutboxMessage): Promise<{ queued: false } | { queued: true; id: string }> {
       const now = clock.now().toISOString();
       const id = randomUUID();
       const inserted = await db
@@ -299,7 +317,7 @@ export function createOutbox(options: {
         { emailId: queued ? id : undefined, kind: message.kind, to: maskEmail(message.to), queued },
         queued ? "email queued" : "email already queued for this order",
       );
-      return { queued };
+      return queued ? { queued, id } : { queued };
     },
 
     deliverDue,
@@ -319,9 +337,19 @@ export function createOutbox(options: {
       timer = null;
     },
 
-    /** Asks for a delivery run straight away (after the current tick), without waiting for it. */
-    kick(): void {
-      setImmediate(runInBackground);
+    /**
+     * Asks for a delivery straight away (after the current tick), without waiting for it: of the
+     * message just queued, or of everything due.
+     */
+    kick(id?: string): void {
+      if (stopped) return;
+      if (!id) {
+        setImmediate(runInBackground);
+        return;
+      }
+      setImmediate(() => {
+        deliverQueued(id).catch((error: unknown) => logger.warn({ err: error }, "email delivery failed"));
+      });
     },
   };
 }
