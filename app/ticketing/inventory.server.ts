@@ -108,8 +108,11 @@ export function createInventory(
       trx
         .selectFrom("seat_claims")
         .innerJoin("holds", "holds.id", "seat_claims.hold_id")
+        // By the basket's holds (holds_by_basket, then seat_claims_by_hold): a hold's claims are
+        // for its performance, and asking the claims' own performance would have the planner read
+        // every claim of the house.
         .where("holds.basket_id", "=", basketId)
-        .where("seat_claims.performance_id", "=", performanceId)
+        .where("holds.performance_id", "=", performanceId)
         .where(activeClaim(now));
     const liveHold = () =>
       trx
@@ -133,7 +136,7 @@ export function createInventory(
           .selectFrom("standing_claims")
           .innerJoin("holds", "holds.id", "standing_claims.hold_id")
           .where("holds.basket_id", "=", basketId)
-          .where("standing_claims.performance_id", "=", performanceId)
+          .where("holds.performance_id", "=", performanceId)
           .where(activeStandingClaim(now))
           .select((inner) => inner.fn.sum<number>("standing_claims.quantity").as("count"))
           .as("standing"),

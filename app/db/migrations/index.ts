@@ -6,7 +6,7 @@ import * as checkoutAndPayment from "./2026-11-23T0100-checkout-and-payment";
 import * as accounts from "./2026-11-23T1200-accounts";
 import * as memberships from "./2026-11-23T1800-memberships";
 import * as sandboxPayments from "./2026-11-23T2000-sandbox-payments";
-import * as oneTicketPerPlace from "./2026-11-25T0100-one-ticket-per-place";
+import * as ticketsAndHoldsKeys from "./2026-11-25T0100-tickets-and-holds-keys";
 
 // Every migration, by its date-prefixed name. Listed here (not read from the folder) so the same
 // list works under tsx, vitest and any bundler.
@@ -18,5 +18,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   "2026-11-23T1200-accounts": accounts,
   "2026-11-23T1800-memberships": memberships,
   "2026-11-23T2000-sandbox-payments": sandboxPayments,
-  "2026-11-25T0100-one-ticket-per-place": oneTicketPerPlace,
+  "2026-11-25T0100-tickets-and-holds-keys": ticketsAndHoldsKeys,
 };

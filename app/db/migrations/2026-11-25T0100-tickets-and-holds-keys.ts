@@ -13,4 +13,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .unique()
     .execute();
   await db.schema.dropIndex("order_tickets_order").execute();
+  // A basket's standing places are read through its holds (the basket's snapshot, the seat
+  // limit), as its seats are through seat_claims_by_hold: without this, every standing claim of
+  // every performance is read on each checkout request.
+  await db.schema.createIndex("standing_claims_by_hold").on("standing_claims").column("hold_id").execute();
 }
