@@ -1,5 +1,6 @@
 import { Form, Link, useLocation } from "@remix-run/react";
 import { useEffect, useMemo, useRef, useState, type CSSProperties } from "react";
+import type { i18n as I18n, TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
 import { ExistingSearchParams } from "remix-utils/existing-search-params";
 import { useHydrated } from "remix-utils/use-hydrated";
@@ -15,9 +16,13 @@ import {
   STATE_MASK,
   TAKEN,
   seatedSections,
+  decodeSeats,
+  type DecodedSection,
+  type SeatedSection,
   type SeatMapFilter,
   type SeatMapView,
   type SeatMark,
+  type SeatTuple,
 } from "~/ticketing/seat-map-view";
 
 // The seat map: one real checkbox per seat the buyer can choose (name="seat", value = seat id),
@@ -116,17 +121,213 @@ function seatTowards(rows: NavRow[], fromId: number, key: string, usable: (id: n
   }
 }
 
-function SeatMapSections({ view }: { view: SeatMapView }) {
+/** What seats' names and classes are made of, worked out once per view and language rather than per seat. */
+export interface SeatWords {
+  /** ", £68.00", per band. */
+  bandPrice: string[];
+  /** "s b3", per band. */
+  bandClass: string[];
+  /** Per seat mark: its flag, what it adds to the seat's name, and to its class. */
+  marks: (readonly [flag: number, text: string, className: string])[];
+  /** ", restricted view (…)", per note. */
+  notes: string[];
+  /** All of the above as one string: what a row's HTML is kept by, besides the row itself. */
+  key: string;
+  /** A row's name for its group, and the words a seat's number goes between. */
+  row: (section: { name: string }, rowName: string) => RowWords;
+}
+
+interface RowWords {
+  label: string;
+  before: string;
+  after: string;
+  /** The row's name and all of the above as one string, for keeping the row's HTML by. */
+  key: string;
+}
+
+/**
+ * Each row's words, kept per i18next instance on the server: it shares one instance per language
+ * and wording set between requests and never changes it (i18n.server.ts), so a row of a big house
+ * is worded once, not on every request (two t() per row were a noticeable part of the page's
+ * cost). The browser's one instance may still be loading its wording, so it keeps nothing.
+ */
+const rowWordsOf = new WeakMap<I18n, Map<string, RowWords>>();
+
+function keptRowWords(i18n: I18n): Map<string, RowWords> {
+  if (typeof document !== "undefined") return new Map();
+  let rows = rowWordsOf.get(i18n);
+  if (!rows) {
+    rows = new Map();
+    rowWordsOf.set(i18n, rows);
+  }
+  return rows;
+}
+
+function useSeatWords(view: SeatMapView): SeatWords {
   const { t, i18n } = useTranslation();
-  const money = (minor: number) => formatMoney(minor, view.currency, i18n.language);
-  const bandPrice = view.bands.map((band) => `, ${money(band.price)}`);
+  return seatWords(view, t, i18n);
+}
+
+/** The words of a view's seats in an i18next instance's language and wording set (`t` is the instance's). */
+export function seatWords(view: SeatMapView, t: TFunction, i18n: I18n): SeatWords {
+  const known = keptRowWords(i18n);
+  // A seat's name is its row's words around its number: no translation per seat.
+  const SEAT = "\u0000";
+  const bandPrice = view.bands.map((band) => `, ${formatMoney(band.price, view.currency, i18n.language)}`);
+  const bandClass = view.bands.map((band) => `s b${band.style}`);
   const marks = SEAT_MARKS.map(
     ([mark, flag]) => [flag, `, ${t(`seatMap.marks.${mark}`)}`, ` ${MARK_CLASS[mark]}`] as const,
   );
   const notes = view.notes.map((note) => `, ${t("seatMap.restrictedViewNote", { note })}`);
-  // One translation per row, not per seat: the big houses have thousands of seats.
-  const SEAT = "\u0000";
-  const seated = seatedSections(view);
+  return {
+    bandPrice,
+    bandClass,
+    marks,
+    notes,
+    key: JSON.stringify([bandPrice, bandClass, marks, notes]),
+    row(section, rowName) {
+      const key = `${section.name}\u0000${rowName}`;
+      let words = known.get(key);
+      if (!words) {
+        // "Row F", but a row with a name of its own ("Box A") is called by it.
+        const coded = ROW_CODE.test(rowName);
+        const template = t(coded ? "seatMap.seat" : "seatMap.seatInNamedRow", {
+          section: section.name,
+          row: rowName,
+          seat: SEAT,
+        });
+        const [before = "", after = ""] = template.split(SEAT);
+        const label = coded ? t("seatMap.row", { row: rowName }) : rowName;
+        words = { label, before, after, key: JSON.stringify([rowName, label, before, after]) };
+        known.set(key, words);
+      }
+      return words;
+    },
+  };
+}
+
+/** A seat as drawn: its accessible name and class, whether the buyer can choose it, and whether it is theirs. */
+function drawSeat(
+  [, label, , , band, flags, note]: SeatTuple,
+  words: SeatWords,
+  row: RowWords,
+): { name: string; className: string; selectable: boolean; checked: boolean } {
+  const state = flags & STATE_MASK;
+  const selectable = isSelectable(flags);
+  let name = row.before + label + row.after + (band >= 0 ? words.bandPrice[band] : "");
+  let className = band >= 0 ? words.bandClass[band]! : "s";
+  for (const [flag, text, mark] of words.marks) {
+    if (flags & flag) {
+      name += text;
+      className += mark;
+    }
+  }
+  if (note !== undefined) {
+    name += words.notes[note];
+    className += " v";
+  }
+  // A seat nobody can choose now (taken, outside the filter, restricted) is drawn but is no
+  // control: a text browser or screen reader meets only the seats on offer, not 2,000 taken ones
+  // in a nearly sold-out house (decision 0018).
+  if (!selectable) className += state === TAKEN ? " t" : state === LOCKED ? " l" : " f";
+  return { name, className, selectable, checked: state === MINE };
+}
+
+/** A part of the house's rows as React elements: what the browser hydrates and then updates seat by seat. */
+export function seatRowElements(section: DecodedSection, words: SeatWords) {
+  return section.rows.map(([rowName, seats]) => {
+    const [first] = seats;
+    const row = words.row(section, rowName);
+    const rowStyle: Style = first ? { "--x": first[2], "--y": first[3] - section.top } : {};
+    return (
+      <div key={rowName} role="group" aria-label={row.label}>
+        <span className="seat-map__row-name" style={rowStyle} aria-hidden="true">
+          {rowName}
+        </span>
+        {seats.map((seat) => {
+          const { name, className, selectable, checked } = drawSeat(seat, words, row);
+          const style: Style = { "--x": seat[2], "--y": seat[3] - section.top };
+          if (!selectable) return <span key={seat[0]} className={className} style={style} aria-hidden="true" />;
+          // A real <label>, not aria-label: text browsers show it, screen readers read it, and CSS
+          // keeps it out of sight beside the drawn seat.
+          return (
+            <label key={seat[0]}>
+              <input
+                type="checkbox"
+                name="seat"
+                value={seat[0]}
+                className={className}
+                style={style}
+                defaultChecked={checked}
+              />
+              <span>{name}</span>
+            </label>
+          );
+        })}
+      </div>
+    );
+  });
+}
+
+const HTML_ESCAPES: Record<string, string> = { '"': "&quot;", "&": "&amp;", "'": "&#x27;", "<": "&lt;", ">": "&gt;" };
+/** Text and attribute values escaped as React's server renderer escapes them. */
+const escapeHtml = (text: string) =>
+  /["&'<>]/.test(text) ? text.replace(/["&'<>]/g, (char) => HTML_ESCAPES[char]!) : text;
+
+/** One row as HTML: byte for byte what React writes for the same row in seatRowElements. */
+function rowHtml(top: number, rowName: string, seats: readonly SeatTuple[], words: SeatWords, row: RowWords) {
+  const [first] = seats;
+  let html = `<div role="group" aria-label="${escapeHtml(row.label)}"><span class="seat-map__row-name"`;
+  if (first) html += ` style="--x:${first[2]};--y:${first[3] - top}"`;
+  html += ` aria-hidden="true">${escapeHtml(rowName)}</span>`;
+  for (const seat of seats) {
+    const { name, className, selectable, checked } = drawSeat(seat, words, row);
+    const style = `style="--x:${seat[2]};--y:${seat[3] - top}"`;
+    html += selectable
+      ? `<label><input type="checkbox" name="seat" class="${className}" ${style}${checked ? ' checked=""' : ""} value="${seat[0]}"/><span>${escapeHtml(name)}</span></label>`
+      : `<span class="${className}" ${style} aria-hidden="true"></span>`;
+  }
+  return `${html}</div>`;
+}
+
+/** How many rows' HTML the server keeps: some fifteen big houses' worth (a 2,341-seat house is 67 rows, 360 KB). */
+const KEPT_ROWS = 1_000;
+const keptRows = new Map<string, string>();
+
+/**
+ * A part of the house's rows as one string of HTML, for the server's render (decision 0026):
+ * React's writing of a big house's 7,000 elements, attribute by attribute, was most of the tickets
+ * page's cost. Each row's HTML is kept by everything it is made of (the row as the view encodes it,
+ * its seats' states included; its words; the prices, marks and notes as worded for this buyer), so
+ * a row that has not changed since it was last drawn is neither decoded nor written again. The
+ * least recently drawn rows go first.
+ */
+export function seatRowsHtml(section: SeatedSection, words: SeatWords): string {
+  let html = "";
+  for (const [rowName, encoded] of section.rows) {
+    const row = words.row(section, rowName);
+    // Each part is JSON, a number or an encoded row, which never holds \u0001: the key is unambiguous.
+    const key = `${words.key}\u0001${section.top}\u0001${row.key}\u0001${encoded}`;
+    let written = keptRows.get(key);
+    if (written === undefined) {
+      written = rowHtml(section.top, rowName, decodeSeats(encoded), words, row);
+      if (keptRows.size >= KEPT_ROWS) keptRows.delete(keptRows.keys().next().value!);
+    } else {
+      keptRows.delete(key);
+    }
+    keptRows.set(key, written);
+    html += written;
+  }
+  return html;
+}
+
+function SeatMapSections({ view }: { view: SeatMapView }) {
+  const { t } = useTranslation();
+  const words = useSeatWords(view);
+  const seated = view.sections.filter((section): section is SeatedSection => section.kind === "seated");
+  // The server writes the seats as strings (seatRowsHtml); the browser hydrates the same markup as
+  // React elements, which it then keeps up to date seat by seat (decision 0026).
+  const decoded = typeof document === "undefined" ? undefined : seatedSections(view);
 
   return (
     <>
@@ -139,66 +340,17 @@ function SeatMapSections({ view }: { view: SeatMapView }) {
             <a className="seat-map__skip" href={`#${next ? sectionAnchor(next.id) : END_ANCHOR}`}>
               {next ? t("seatMap.skipTo", { section: next.name }) : t("seatMap.skipPast")}
             </a>
-            <div className="seat-map__plan" style={planStyle}>
-              {section.rows.map(([rowName, seats]) => {
-                const [first] = seats;
-                // "Row F", but a row with a name of its own ("Box A") is called by it.
-                const coded = ROW_CODE.test(rowName);
-                const template = t(coded ? "seatMap.seat" : "seatMap.seatInNamedRow", {
-                  section: section.name,
-                  row: rowName,
-                  seat: SEAT,
-                });
-                const [before, after = ""] = template.split(SEAT);
-                const rowStyle: Style = first ? { "--x": first[2], "--y": first[3] - section.top } : {};
-                return (
-                  <div key={rowName} role="group" aria-label={coded ? t("seatMap.row", { row: rowName }) : rowName}>
-                    <span className="seat-map__row-name" style={rowStyle} aria-hidden="true">
-                      {rowName}
-                    </span>
-                    {seats.map(([id, label, x, y, band, flags, note]) => {
-                      const state = flags & STATE_MASK;
-                      const selectable = isSelectable(flags);
-                      let name = before + label + after + (band >= 0 ? bandPrice[band] : "");
-                      let className = band >= 0 ? `s b${view.bands[band]!.style}` : "s";
-                      for (const [flag, text, mark] of marks) {
-                        if (flags & flag) {
-                          name += text;
-                          className += mark;
-                        }
-                      }
-                      if (note !== undefined) {
-                        name += notes[note];
-                        className += " v";
-                      }
-                      const style: Style = { "--x": x, "--y": y - section.top };
-                      // A seat nobody can choose now (taken, outside the filter, restricted) is drawn
-                      // but is no control: a text browser or screen reader meets only the seats on
-                      // offer, not 2,000 taken ones in a nearly sold-out house (decision 0018).
-                      if (!selectable) {
-                        className += state === TAKEN ? " t" : state === LOCKED ? " l" : " f";
-                        return <span key={id} className={className} style={style} aria-hidden="true" />;
-                      }
-                      // A real <label>, not aria-label: text browsers show it, screen readers read it,
-                      // and CSS keeps it out of sight beside the drawn seat.
-                      return (
-                        <label key={id}>
-                          <input
-                            type="checkbox"
-                            name="seat"
-                            value={id}
-                            className={className}
-                            style={style}
-                            defaultChecked={state === MINE}
-                          />
-                          <span>{name}</span>
-                        </label>
-                      );
-                    })}
-                  </div>
-                );
-              })}
-            </div>
+            {decoded ? (
+              <div className="seat-map__plan" style={planStyle}>
+                {seatRowElements(decoded[sectionIndex]!, words)}
+              </div>
+            ) : (
+              <div
+                className="seat-map__plan"
+                style={planStyle}
+                dangerouslySetInnerHTML={{ __html: seatRowsHtml(section, words) }}
+              />
+            )}
           </fieldset>
         );
       })}
@@ -209,22 +361,8 @@ function SeatMapSections({ view }: { view: SeatMapView }) {
 /** The key: each price band's colour, symbol and price (booking fee included), and what the seat marks mean. */
 export function SeatMapLegend({ view }: { view: SeatMapView }) {
   const { t, i18n } = useTranslation();
-  const present = new Set<string>();
-  let restricted = false;
-  for (const section of seatedSections(view)) {
-    for (const [, seats] of section.rows) {
-      for (const seat of seats) {
-        for (const [mark, flag] of SEAT_MARKS) if (seat[5] & flag) present.add(mark);
-        if (seat[6] !== undefined) restricted = true;
-      }
-    }
-  }
-  const used = new Set<number>();
-  for (const section of view.sections) if (section.kind === "standing") used.add(section.band);
-  for (const section of seatedSections(view)) {
-    for (const [, seats] of section.rows) for (const seat of seats) used.add(seat[4]);
-  }
-  const bandsShown = view.bands.filter((_, index) => used.has(index));
+  const { marks, restrictedView } = view.legend;
+  const bandsShown = view.legend.bands.map((index) => view.bands[index]!);
   const swatch = (className: string) => <span className={`seat-map-key__swatch s ${className}`} aria-hidden="true" />;
   return (
     <div className="seat-map-key">
@@ -250,13 +388,13 @@ export function SeatMapLegend({ view }: { view: SeatMapView }) {
           {swatch("n f")}
           {t("seatMap.key.unavailable")}
         </li>
-        {restricted && (
+        {restrictedView && (
           <li>
             {swatch("n v")}
             {t("seatMap.key.restrictedView")}
           </li>
         )}
-        {SEAT_MARKS.filter(([mark]) => present.has(mark)).map(([mark]) => (
+        {marks.map((mark) => (
           <li key={mark}>
             {swatch(`n ${MARK_CLASS[mark]}`)}
             {t(`seatMap.key.${mark}`)}
@@ -281,18 +419,16 @@ export function SeatMap({ view, onToggle, legend = true, waiting }: SeatMapProps
 
   // Thousands of inputs: drawn again only when the view changes, not on zoom or pointer moves.
   const sections = useMemo(() => <SeatMapSections view={view} />, [view]);
-  const rows = useMemo(() => navigationRows(view), [view]);
-  const sponsored = useMemo(() => {
-    const ids = new Set<number>();
-    for (const section of seatedSections(view)) {
-      for (const [, seats] of section.rows) for (const seat of seats) if (seat[5] & SPONSORED) ids.add(seat[0]);
-    }
-    return ids;
-  }, [view]);
 
   useEffect(() => {
     const root = rootRef.current;
     if (!root) return;
+    // Worked out here, in the browser only: the server has no keys to move nor boxes to tick.
+    const rows = navigationRows(view);
+    const sponsored = new Set<number>();
+    for (const section of seatedSections(view)) {
+      for (const [, seats] of section.rows) for (const seat of seats) if (seat[5] & SPONSORED) sponsored.add(seat[0]);
+    }
     const inputs = new Map<number, HTMLInputElement>();
     for (const input of root.querySelectorAll<HTMLInputElement>('input[name="seat"]'))
       inputs.set(Number(input.value), input);
@@ -378,7 +514,7 @@ export function SeatMap({ view, onToggle, legend = true, waiting }: SeatMapProps
       root.removeEventListener("mouseover", onPointerOver);
       root.removeEventListener("change", onChange);
     };
-  }, [view, rows, sponsored, waiting]);
+  }, [view, waiting]);
 
   // The stage's centre is the middle of the map: start there, and zoom about what is in view.
   useEffect(() => {
@@ -391,7 +527,8 @@ export function SeatMap({ view, onToggle, legend = true, waiting }: SeatMapProps
     setZoom((level) => Math.min(ZOOM_LEVELS.length - 1, Math.max(0, level + step)));
   };
 
-  const seated = seatedSections(view);
+  // The parts of the house by name only: nothing here needs the seats decoded.
+  const seated = view.sections.filter((section): section is SeatedSection => section.kind === "seated");
   const viewportStyle: Style = { "--x0": view.minX, "--w": view.maxX - view.minX };
   if (zoom !== DEFAULT_ZOOM) viewportStyle["--zoom"] = ZOOM_LEVELS[zoom]!;
 

@@ -85,6 +85,17 @@ export interface SeatMapView {
   filterSections: { id: string; name: string }[];
   /** The filter the view was built with, with anything that did not apply dropped. */
   filter: SeatMapFilter;
+  /** What the key explains: facts of the price plan, the same whoever looks and whatever is sold. */
+  legend: SeatMapLegendFacts;
+}
+
+export interface SeatMapLegendFacts {
+  /** Indexes into `bands` of the bands some place is sold in, in band order. */
+  bands: number[];
+  /** The seat marks some seat has, in SEAT_MARKS order. */
+  marks: SeatMark[];
+  /** Whether some seat has a restricted view. */
+  restrictedView: boolean;
 }
 
 /** x and y are stored in tenths of a seat width, as integers: short in JSON, exact enough to draw. */

@@ -15,12 +15,14 @@ import {
   PACKAGE,
   POSITION_SCALE,
   PROMOTIONAL,
+  SEAT_MARKS,
   SPONSORED,
   TAKEN,
   WHEELCHAIR,
   type Currency,
   type SeatMapBand,
   type SeatMapFilter,
+  type SeatMapLegendFacts,
   type SeatMapPriceOption,
   type SeatMapRow,
   type SeatMapSection,
@@ -72,6 +74,7 @@ interface Plan {
   minX: number;
   maxX: number;
   priceRange: { min: number; max: number } | null;
+  legend: SeatMapLegendFacts;
 }
 
 // `|| 0`: no -0 in the page's JSON.
@@ -220,6 +223,7 @@ export function createSeatMaps(store: Store, clock: Clock) {
       });
     }
     const usedBands = new Set<number>();
+    let marked = 0;
     for (const section of sections.values()) {
       const seats = section.rows.flatMap((row) => row.seats);
       if (seats.length) {
@@ -231,6 +235,7 @@ export function createSeatMaps(store: Store, clock: Clock) {
         usedBands.add(band);
         section.sells = true;
       }
+      for (const seat of seats) marked |= seat.flags;
     }
     const prices = bands.filter((_, index) => usedBands.has(index)).map((band) => band.price);
     return {
@@ -241,6 +246,11 @@ export function createSeatMaps(store: Store, clock: Clock) {
       minX: Number.isFinite(minX) ? minX : 0,
       maxX: Number.isFinite(maxX) ? maxX : 0,
       priceRange: prices.length ? { min: Math.min(...prices), max: Math.max(...prices) } : null,
+      legend: {
+        bands: bands.flatMap((_, index) => (usedBands.has(index) ? [index] : [])),
+        marks: SEAT_MARKS.filter(([, flag]) => marked & flag).map(([mark]) => mark),
+        restrictedView: notes.length > 0,
+      },
     };
   }
 
@@ -353,6 +363,7 @@ export function createSeatMaps(store: Store, clock: Clock) {
         minX: plan.minX,
         maxX: plan.maxX,
         priceRange: plan.priceRange,
+        legend: plan.legend,
         filterSections: plan.sections
           .filter((section) => section.sells)
           .map((section) => ({ id: section.id, name: section.name })),

@@ -4,10 +4,17 @@ import { createRemixStub } from "@remix-run/testing";
 import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { createInstance, type i18n as I18n } from "i18next";
 import type { ReactNode } from "react";
-import { renderToString } from "react-dom/server";
+import { renderToStaticMarkup, renderToString } from "react-dom/server";
 import { I18nextProvider, initReactI18next } from "react-i18next";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { SeatMap, SeatMapFilters, SeatMapLegend } from "~/components/seat-map";
+import {
+  SeatMap,
+  SeatMapFilters,
+  SeatMapLegend,
+  seatRowElements,
+  seatRowsHtml,
+  seatWords,
+} from "~/components/seat-map";
 import { readLocaleFiles } from "~/i18n/i18n.server";
 import { sharedI18nextOptions, type Language } from "~/i18n/languages";
 import {
@@ -16,11 +23,16 @@ import {
   FREE,
   LOCKED,
   MINE,
+  PACKAGE,
   parseSeatMapFilter,
+  PROMOTIONAL,
+  ACCESS,
+  seatedSections,
   SPONSORED,
   TAKEN,
   WHEELCHAIR,
   COMPANION,
+  type SeatedSection,
   type SeatMapView,
   type SeatTuple,
 } from "~/ticketing/seat-map-view";
@@ -28,8 +40,21 @@ import {
 // vitest runs from the project root.
 const files = readLocaleFiles(join(process.cwd(), "locales"));
 const instances = new Map<Language, I18n>();
+/** en-GB with a venue's own words for a seat, and for a row. */
+const reworded: I18n[] = [];
 
 beforeAll(async () => {
+  for (const words of [{ seat: "{{section}}: row {{row}}, number {{seat}}" }, { row: "Row {{row}} of the house" }]) {
+    const resources = structuredClone(files.resources) as Record<string, Record<string, Record<string, unknown>>>;
+    Object.assign(resources["en-GB"]!.common!.seatMap as object, words);
+    const instance = createInstance();
+    await instance.use(initReactI18next).init({
+      ...sharedI18nextOptions("en-GB", "common"),
+      resources,
+      initImmediate: false,
+    });
+    reworded.push(instance);
+  }
   for (const language of ["en-GB", "en-US"] as const) {
     const instance = createInstance();
     await instance.use(initReactI18next).init({
@@ -132,7 +157,18 @@ function makeView(changes: Partial<Record<number, number>> = {}): SeatMapView {
       { id: "circle", name: "Circle" },
     ],
     filter: {},
+    legend: { bands: [0, 1, 2], marks: ["wheelchair", "companion", "sponsored"], restrictedView: true },
   };
+}
+
+/** What the server writes: without a document, the seat map writes its seats as strings. */
+function serverRender(node: ReactNode) {
+  vi.stubGlobal("document", undefined);
+  try {
+    return renderToString(node);
+  } finally {
+    vi.unstubAllGlobals();
+  }
 }
 
 const seatBox = (name: string | RegExp) => screen.getByRole("checkbox", { name });
@@ -231,13 +267,111 @@ describe("the seat map", () => {
   });
 
   it("renders on the server without script: every seat a tab stop, no zoom", () => {
-    const html = renderToString(withI18n(<SeatMap view={makeView()} />));
+    const html = serverRender(withI18n(<SeatMap view={makeView()} />));
     const container = document.createElement("div");
     container.innerHTML = html;
     expect(container.querySelectorAll('input[type="checkbox"][name="seat"]')).toHaveLength(11);
     expect(container.querySelector("[tabindex]")).toBeNull();
     expect(container.querySelector("button")).toBeNull();
     expect(container.querySelector('input[value="123"]')).toHaveProperty("checked", true);
+  });
+});
+
+describe("the seat map as the server writes it", () => {
+  // The server writes the seats as strings, the browser hydrates and updates them as React elements
+  // (decision 0026): the two must be the same markup, byte for byte.
+
+  /** A house with everything a seat can be, and words that need escaping. */
+  function unusualView(changes: Partial<Record<number, number>> = {}, top = 60): SeatMapView {
+    const base = makeView(changes);
+    const flag = (id: number, base = FREE) => changes[id] ?? base;
+    const boxes: SeatedSection = {
+      id: "boxes",
+      name: 'Dress & "Upper" <Circle>',
+      kind: "seated",
+      top,
+      height: 20,
+      rows: [
+        [
+          "Box A",
+          encodeSeats([
+            seat(301, 1, -5, 60, 0, flag(301, ACCESS | PACKAGE), 1),
+            seat(302, 2, 5, 61, 1, flag(302, PROMOTIONAL | MINE)),
+            [303, "3A", 15, 61, -1, flag(303, TAKEN)],
+            seat(304, 4, 25, 62, 1, flag(304, SPONSORED | COMPANION | FILTERED)),
+            seat(305, 5, 35, 62, 1, flag(305, WHEELCHAIR | LOCKED), 0),
+          ]),
+        ],
+        ["B'2", encodeSeats([seat(311, 1, 0, 70, 0, flag(311))])],
+        ["C", ""],
+      ],
+    };
+    return {
+      ...base,
+      sections: [...base.sections, boxes],
+      notes: ["Pillar on the left", "Rail & <bar> in 'view'"],
+    };
+  }
+
+  it("writes the markup React writes, in both languages and currencies", () => {
+    for (const language of ["en-GB", "en-US"] as const) {
+      for (const currency of ["GBP", "USD"] as const) {
+        const view = { ...unusualView(), currency };
+        const server = serverRender(withI18n(<SeatMap view={view} />, language));
+        expect(server).toBe(renderToString(withI18n(<SeatMap view={view} />, language)));
+        expect(server).toContain("<span>Dress &amp; &quot;Upper&quot; &lt;Circle&gt;, Box A, seat 1, ");
+        expect(server).toContain(", restricted view (Rail &amp; &lt;bar&gt; in &#x27;view&#x27;)</span>");
+      }
+    }
+  });
+
+  it("writes each row as React would, seat for seat", () => {
+    const view = unusualView({ 113: MINE, 121: FILTERED, 201: TAKEN });
+    const words = seatWords(view, instances.get("en-GB")!.getFixedT("en-GB"), instances.get("en-GB")!);
+    const decoded = seatedSections(view);
+    const seated = view.sections.filter((section): section is SeatedSection => section.kind === "seated");
+    expect(seated).toHaveLength(decoded.length);
+    seated.forEach((section, index) => {
+      const react = renderToStaticMarkup(<>{seatRowElements(decoded[index]!, words)}</>);
+      expect(seatRowsHtml(section, words)).toBe(react);
+      // Kept rows are the same again.
+      expect(seatRowsHtml(section, words)).toBe(react);
+    });
+  });
+
+  it("draws a row again when anything in it changes, not what it drew before", () => {
+    const renders = [
+      unusualView(),
+      unusualView({ 113: TAKEN, 302: FREE }),
+      unusualView({ 113: MINE, 302: FREE, 311: FILTERED }),
+      // The same seats drawn from another top of their part of the house, and in the other currency.
+      unusualView({}, 50),
+      { ...unusualView(), currency: "USD" as const },
+      // Other notes under the same indexes, and other prices and styles for the same bands.
+      { ...unusualView(), notes: ["Low ceiling", "Side view"] },
+      {
+        ...unusualView(),
+        bands: unusualView().bands.map((band, index) => ({ ...band, price: band.price + 100, style: (index + 1) % 8 })),
+      },
+      unusualView(),
+    ];
+    const wordings = [...instances.values(), ...reworded];
+    for (const view of renders) {
+      for (const i18n of wordings) {
+        const page = <I18nextProvider i18n={i18n}>{<SeatMap view={view} />}</I18nextProvider>;
+        expect(serverRender(page)).toBe(renderToString(page));
+      }
+    }
+    const [seatWorded, rowWorded] = reworded.map((i18n) =>
+      serverRender(
+        <I18nextProvider i18n={i18n}>
+          <SeatMap view={unusualView()} />
+        </I18nextProvider>,
+      ),
+    );
+    expect(seatWorded).toContain("<span>Stalls: row B, number 3, £48.00</span>");
+    expect(rowWorded).toContain("<span>Stalls, row B, seat 3, £48.00</span>");
+    expect(rowWorded).toContain('aria-label="Row B of the house"');
   });
 });
 
