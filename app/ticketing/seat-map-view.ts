@@ -196,6 +196,49 @@ export function encodeSeats(seats: readonly SeatTuple[]): string {
   return parts.join(";");
 }
 
+/** A seat as encodeSeats writes it, but for its flags: worked out once per price plan (prepareSeats). */
+export interface PreparedSeat {
+  /** The id, number, x, y and band fields, each empty when the seat before predicts it. */
+  head: string;
+  /** The same without its trailing empty fields: the whole seat when its flags and note add nothing. */
+  bare: string;
+  /** The note field, empty for none. */
+  note: string;
+}
+
+/**
+ * A row's seats prepared for encoding, whatever their flags: what never changes for a price plan is
+ * worked out once, and each view adds only the seats' states (encodePreparedSeat), writing the same
+ * string as encodeSeats.
+ */
+export function prepareSeats(seats: readonly SeatTuple[]): PreparedSeat[] {
+  let id = NaN;
+  let label = "0";
+  let x = 0;
+  let y = 0;
+  let band = 0;
+  return seats.map((seat) => {
+    const fields = [
+      seat[0] === id + 1 ? "" : String(seat[0]),
+      seat[1] === nextLabel(label) ? "" : encodeURIComponent(seat[1]),
+      seat[2] - x === POSITION_SCALE ? "" : String(seat[2] - x),
+      seat[3] === y ? "" : String(seat[3] - y),
+      seat[4] === band ? "" : String(seat[4]),
+    ];
+    const head = fields.join(",");
+    while (fields.length && fields.at(-1) === "") fields.pop();
+    [id, label, x, y, band] = seat;
+    return { head, bare: fields.join(","), note: seat[6] === undefined ? "" : String(seat[6]) };
+  });
+}
+
+/** One prepared seat of a row with its flags, after a seat with `previousFlags` (0 before the first): join with ";". */
+export function encodePreparedSeat(seat: PreparedSeat, flags: number, previousFlags: number): string {
+  const flagsField = flags === previousFlags ? "" : String(flags);
+  if (seat.note !== "") return `${seat.head},${flagsField},${seat.note}`;
+  return flagsField === "" ? seat.bare : `${seat.head},${flagsField}`;
+}
+
 export function decodeSeats(encoded: string): SeatTuple[] {
   if (encoded === "") return [];
   let id = NaN;

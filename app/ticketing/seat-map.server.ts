@@ -7,13 +7,14 @@ import {
   ACCESS,
   BAND_SYMBOLS,
   COMPANION,
-  encodeSeats,
+  encodePreparedSeat,
   FILTERED,
   FREE,
   LOCKED,
   MINE,
   PACKAGE,
   POSITION_SCALE,
+  prepareSeats,
   PROMOTIONAL,
   SEAT_MARKS,
   SPONSORED,
@@ -27,6 +28,7 @@ import {
   type SeatMapRow,
   type SeatMapSection,
   type SeatMapView,
+  type PreparedSeat,
   type SeatTuple,
 } from "./seat-map-view";
 
@@ -59,7 +61,8 @@ interface PlanSection {
   kind: "seated" | "standing";
   capacity: number;
   band: number;
-  rows: { name: string; seats: PlanSeat[] }[];
+  /** Each row's seats, and the same as the view encodes them but for their flags (once all are read). */
+  rows: { name: string; seats: PlanSeat[]; encoding: PreparedSeat[] }[];
   top: number;
   height: number;
   /** Whether this plan sells any place in it (the filter offers only these). */
@@ -196,7 +199,7 @@ export function createSeatMaps(store: Store, clock: Clock) {
       const section = sections.get(seat.section_id)!;
       let row = section.rows.at(-1);
       if (!row || row.name !== seat.row_name) {
-        row = { name: seat.row_name, seats: [] };
+        row = { name: seat.row_name, seats: [], encoding: [] };
         section.rows.push(row);
       }
       const restrictions = seat.restrictions.split(",").filter(Boolean) as Restriction[];
@@ -236,6 +239,15 @@ export function createSeatMaps(store: Store, clock: Clock) {
         section.sells = true;
       }
       for (const seat of seats) marked |= seat.flags;
+      for (const row of section.rows) {
+        row.encoding = prepareSeats(
+          row.seats.map((seat): SeatTuple => {
+            const tuple: SeatTuple = [seat.id, seat.label, seat.x, seat.y, seat.band, 0];
+            if (seat.note >= 0) tuple.push(seat.note);
+            return tuple;
+          }),
+        );
+      }
     }
     const prices = bands.filter((_, index) => usedBands.has(index)).map((band) => band.price);
     return {
@@ -332,26 +344,21 @@ export function createSeatMaps(store: Store, clock: Clock) {
             inFilter: sectionFits && bandFits[section.band] === true,
           };
         }
-        const rows: SeatMapRow[] = section.rows.map((row) => [
-          row.name,
-          encodeSeats(
-            row.seats.map((seat): SeatTuple => {
-              let state = claimed.get(seat.id) ?? (seat.band < 0 ? TAKEN : FREE);
-              if (state === FREE && seat.restrictions.some((key) => !allowed.has(key))) state = LOCKED;
-              const outside = state === FREE && !(sectionFits && bandFits[seat.band]);
-              const tuple: SeatTuple = [
-                seat.id,
-                seat.label,
-                seat.x,
-                seat.y,
-                seat.band,
-                seat.flags | state | (outside ? FILTERED : 0),
-              ];
-              if (seat.note >= 0) tuple.push(seat.note);
-              return tuple;
-            }),
-          ),
-        ]);
+        // Each seat's state added to its encoding worked out with the plan: no tuple per seat.
+        const rows: SeatMapRow[] = section.rows.map((row) => {
+          let encoded = "";
+          let previous = 0;
+          row.seats.forEach((seat, index) => {
+            let state = claimed.get(seat.id) ?? (seat.band < 0 ? TAKEN : FREE);
+            if (state === FREE && seat.restrictions.some((key) => !allowed.has(key))) state = LOCKED;
+            const outside = state === FREE && !(sectionFits && bandFits[seat.band]);
+            const flags = seat.flags | state | (outside ? FILTERED : 0);
+            if (index > 0) encoded += ";";
+            encoded += encodePreparedSeat(row.encoding[index]!, flags, previous);
+            previous = flags;
+          });
+          return [row.name, encoded];
+        });
         return { id: section.id, name: section.name, kind: "seated", rows, top: section.top, height: section.height };
       });
 

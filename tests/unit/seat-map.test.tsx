@@ -18,7 +18,10 @@ import {
 import { readLocaleFiles } from "~/i18n/i18n.server";
 import { sharedI18nextOptions, type Language } from "~/i18n/languages";
 import {
+  decodeSeats,
+  encodePreparedSeat,
   encodeSeats,
+  prepareSeats,
   FILTERED,
   FREE,
   LOCKED,
@@ -567,5 +570,40 @@ describe("reading the filter from the query", () => {
     expect(parse("minPrice=abc&maxPrice=99999999999")).toEqual({});
     expect(parse("minPrice=6500&maxPrice=2500")).toEqual({ minPrice: 2500, maxPrice: 6500 });
     expect(parse("minPrice=&section=")).toEqual({});
+  });
+});
+
+describe("encoding a row prepared with its price plan", () => {
+  const rows: SeatTuple[][] = [
+    [],
+    [seat(1, 1, 0, 0, 0)],
+    [seat(7, 1, -30, 5, 2, TAKEN), seat(8, 2, -20, 5, 2, TAKEN), seat(9, 3, -10, 5, 2, FREE)],
+    [
+      seat(40, 1, 0, 0, 0, WHEELCHAIR, 1),
+      seat(41, 2, 10, 0, 0, WHEELCHAIR | MINE),
+      seat(43, 4, 30, 1, 1, COMPANION | FILTERED, 0),
+      [44, "4A", 40, 1, -1, TAKEN],
+      [45, "Box 1, left", 55, -2, 1, SPONSORED | LOCKED, 3],
+      [46, "12", 65, -2, 1, SPONSORED | LOCKED],
+      seat(47, 13, 75, -2, 1, 0),
+      seat(48, 14, 85, -2, 1, 0, 2),
+    ],
+  ];
+
+  it("writes what encodeSeats writes, whatever the seats' flags", () => {
+    for (const row of rows) {
+      const prepared = prepareSeats(
+        row.map(([id, label, x, y, band, , note]) => {
+          const plain: SeatTuple = [id, label, x, y, band, 0];
+          if (note !== undefined) plain.push(note);
+          return plain;
+        }),
+      );
+      const encoded = row
+        .map((tuple, index) => encodePreparedSeat(prepared[index]!, tuple[5], index > 0 ? row[index - 1]![5] : 0))
+        .join(";");
+      expect(encoded).toBe(encodeSeats(row));
+      expect(decodeSeats(encoded)).toEqual(row);
+    }
   });
 });
