@@ -219,7 +219,7 @@ export function createOutbox(options: {
    * One message just queued, sent at once: claimed by the same conditional update (so a batch run
    * beside it, here or in another process, cannot send it too), without reading the due rows first.
    */
-  async function deliverQueued(id: string): Promise<void> {
+  async function deliverQueued(id: string): Promise<DeliveryResult> {
     const now = clock.now().toISOString();
     const claimed = await db
       .updateTable("email_outbox")
@@ -229,8 +229,10 @@ export function createOutbox(options: {
       .where("next_attempt_at", "<=", now)
       .returningAll()
       .executeTakeFirst();
+    if (!claimed) return { sent: 0, failed: 0 };
     // deliverOne counts this attempt itself, from the row as it was before the claim.
-    if (claimed) await deliverOne({ ...claimed, attempts: claimed.attempts - 1 });
+    const outcome = await deliverOne({ ...claimed, attempts: claimed.attempts - 1 });
+    return outcome === "sent" ? { sent: 1, failed: 0 } : { sent: 0, failed: 1 };
   }
 
   async function deliverBatch(limit: number): Promise<DeliveryResult> {
@@ -269,10 +271,10 @@ export function createOutbox(options: {
     deliverDue().catch((error: unknown) => logger.warn({ err: error }, "email delivery run failed"));
   }
 
-  /** Sends what is due now; runs in this process wait for each other rather than overlap. */
-  async function deliverDue(limit = 20): Promise<DeliveryResult> {
+  /** Runs in this process wait for each other rather than overlap (so `deliverDue` waits for a kick's send). */
+  async function oneAtATime(run: () => Promise<DeliveryResult>): Promise<DeliveryResult> {
     while (running) await running.catch(() => undefined);
-    const mine = deliverBatch(limit);
+    const mine = run();
     running = mine;
     try {
       return await mine;
@@ -283,6 +285,11 @@ export function createOutbox(options: {
         setImmediate(runInBackground);
       }
     }
+  }
+
+  /** Sends what is due now. */
+  function deliverDue(limit = 20): Promise<DeliveryResult> {
+    return oneAtATime(() => deliverBatch(limit));
   }
 
   return {
@@ -348,7 +355,9 @@ export function createOutbox(options: {
         return;
       }
       setImmediate(() => {
-        deliverQueued(id).catch((error: unknown) => logger.warn({ err: error }, "email delivery failed"));
+        oneAtATime(() => deliverQueued(id)).catch((error: unknown) =>
+          logger.warn({ err: error }, "email delivery failed"),
+        );
       });
     },
   };
