@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { join } from "node:path";
+import { extname, join } from "node:path";
 import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
 import compression from "compression";
@@ -64,7 +64,10 @@ export function createServerApp({ build, services, logger, root }: ServerAppOpti
     const features = typeof req.query.features === "string" ? req.query.features : "";
     res.set("Cache-Control", "public, max-age=86400").type("application/javascript").send(polyfills.bundle(features));
   });
-  app.use(express.static(join(root, "public"), { maxAge: "1h", index: false }));
+  // Only a path with a file extension is looked for in public/: a page's never has one, and asking
+  // the disk about every page request costs a file system call each (issue 19).
+  const publicFiles = express.static(join(root, "public"), { maxAge: "1h", index: false });
+  app.use((req, res, next) => (extname(req.path) ? publicFiles(req, res, next) : next()));
 
   // The payment gateway's notifications (webhooks): a server calling, not a buyer's form, so
   // outside Remix and its CSRF check; the gateway adapter checks the notification's signature.
