@@ -17,7 +17,6 @@ import { gzipSync } from "node:zlib";
 import { createRequestHandler } from "@remix-run/express";
 import { createReadableStreamFromReadable, type EntryContext, type ServerBuild } from "@remix-run/node";
 import { Links, Meta, RemixServer, Scripts } from "@remix-run/react";
-import compression from "compression";
 import express from "express";
 import { createElement } from "react";
 import { renderToPipeableStream } from "react-dom/server";
@@ -25,7 +24,7 @@ import { loadConfig } from "~/config/env.server";
 import type { DialectName, Store } from "~/db/connection.server";
 import { createScratchStore, LOCAL_POSTGRES_URL } from "~/db/scratch-store.server";
 import { calendarPath, showPath, ticketsPath } from "~/routing/paths";
-import { createServerApp } from "~/web/app.server";
+import { compressResponses, createServerApp } from "~/web/app.server";
 import { createLogger } from "~/logging/logger.server";
 import { createAppServices } from "~/composition/app-services.server";
 import { checkoutTo, noScriptBrowser, type BuyersBrief } from "./bench-buyers";
@@ -350,7 +349,7 @@ function bareRemixBuild(future: ServerBuild["future"]): ServerBuild {
 
 async function startBareRemix(future: ServerBuild["future"]) {
   const app = express();
-  app.use(compression());
+  app.use(compressResponses());
   app.all("*", createRequestHandler({ build: bareRemixBuild(future), mode: "production" }));
   return listen(app);
 }

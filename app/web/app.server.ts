@@ -24,6 +24,9 @@ const BROTLI_PARAMS = {
   [zlibConstants.BROTLI_PARAM_LGWIN]: 18,
 };
 
+/** The site's compression: also the bench's bare page's, so the two are compared like for like. */
+export const compressResponses = () => compression({ brotli: { params: BROTLI_PARAMS } });
+
 export interface ServerAppOptions {
   build: ServerBuild;
   services: AppServices;
@@ -47,7 +50,7 @@ export function createServerApp({ build, services, logger, root }: ServerAppOpti
       config.wallets.map((wallet) => WALLET_ORIGINS[wallet]),
     ),
   );
-  app.use(compression({ brotli: { params: BROTLI_PARAMS } }));
+  app.use(compressResponses());
   // Remix flushes after every chunk it renders, and each flush ends a compressed block: the
   // 2,341-seat map went out at 58 KB gzipped instead of 32 KB, and took twice as long. No page
   // streams deferred data, so the compressor may hold chunks until it has a full block.
