@@ -209,11 +209,28 @@ export function createCatalogue(store: Store, clock: Clock = systemClock, maxAge
       }));
     },
 
-    /** A performance of a run, or undefined when it is not one of that run's. */
+    /**
+     * A performance of a run, with what the tickets page needs to sell it, or undefined when it is
+     * not one of that run's. Kept a while like the rest (the engine checks the sale window again,
+     * on the row itself, in the transaction that holds a seat).
+     */
     async performanceOfRun(runId: string, performanceId: string) {
       return db
         .selectFrom("performances")
-        .select(["id", "starts_at as startsAt", "seat_limit as seatLimit", "status"])
+        .select([
+          "id",
+          "starts_at",
+          "seat_limit",
+          "status",
+          "on_sale_from",
+          "on_sale_until",
+          "presale_from",
+          "presale_until",
+          "presale_audience",
+          "notice",
+          "admission_message",
+          "timed_entry",
+        ])
         .where("run_id", "=", runId)
         .where("id", "=", performanceId.toUpperCase())
         .executeTakeFirst();

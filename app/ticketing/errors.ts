@@ -32,12 +32,6 @@ export const refuse = (reason: RefusalReason, details: Omit<Refusal, "ok" | "rea
   ...details,
 });
 
-/** True for a duplicate-key error from SQLite or PostgreSQL: someone else holds that seat. */
-export function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === "23505" || code === "SQLITE_CONSTRAINT_PRIMARYKEY" || code === "SQLITE_CONSTRAINT_UNIQUE";
-}
-
 /** True when the database gave up waiting for a lock; the buyer is told to try again shortly. */
 export function isBusy(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;

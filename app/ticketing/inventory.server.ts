@@ -5,7 +5,7 @@ import type { Clock } from "~/clock";
 import type { Store } from "~/db/connection.server";
 import type { Database } from "~/db/schema";
 import type { Restriction } from "./catalogue-file";
-import { isBusy, isUniqueViolation, refuse, type Refusal } from "./errors";
+import { isBusy, refuse, type Refusal } from "./errors";
 import { saleRefusal, saleWindowOf } from "./sale-window";
 
 export interface HoldPolicy {
@@ -286,19 +286,6 @@ export function createInventory(
     return { ok: true as const, holdId: hold.id, expiresAt: hold.expires_at };
   }
 
-  /** Someone else claimed one of these seats first: which ones, so the page can say. */
-  async function lostSeats(error: unknown, performanceId: string, seatIds: number[]): Promise<Refusal> {
-    if (!isUniqueViolation(error)) throw error;
-    const taken = await db
-      .selectFrom("seat_claims")
-      .select("seat_id")
-      .where("performance_id", "=", performanceId)
-      .where("seat_id", "in", seatIds)
-      .where(activeClaim(clock.now().toISOString()))
-      .execute();
-    return refuse("unavailable", { seatIds: taken.map((row) => row.seat_id) });
-  }
-
   return {
     /** Holds every requested seat for the basket, or none. */
     async holdSeats(input: {
@@ -314,17 +301,13 @@ export function createInventory(
       if (seatIds.length === 0) return refuse("not-found");
       const entitlements = input.entitlements ?? GUEST;
       const now = clock.now();
-      try {
-        const result = await inTransaction(async (trx) => {
-          const check = await saleCheck(trx, input.performanceId, entitlements, now.toISOString());
-          if (check.refusal) return check.refusal;
-          if (releaseSeatIds.length) await releaseBasketSeats(trx, input.basketId, input.performanceId, releaseSeatIds);
-          return claimSeats(trx, { ...input, entitlements }, check.performance, seatIds, now);
-        });
-        return reported(input.performanceId, result);
-      } catch (error) {
-        return lostSeats(error, input.performanceId, seatIds);
-      }
+      const result = await inTransaction(async (trx) => {
+        const check = await saleCheck(trx, input.performanceId, entitlements, now.toISOString());
+        if (check.refusal) return check.refusal;
+        if (releaseSeatIds.length) await releaseBasketSeats(trx, input.basketId, input.performanceId, releaseSeatIds);
+        return claimSeats(trx, { ...input, entitlements }, check.performance, seatIds, now);
+      });
+      return reported(input.performanceId, result);
     },
 
     /**
@@ -345,21 +328,16 @@ export function createInventory(
       const entitlements = input.entitlements ?? GUEST;
       const now = clock.now();
       const nowIso = now.toISOString();
-      let chosen: number[] = [];
-      try {
-        const result = await inTransaction(async (trx) => {
-          const check = await saleCheck(trx, input.performanceId, entitlements, nowIso, true);
-          if (check.refusal) return check.refusal;
-          const release = input.releaseSeatIds ?? [];
-          if (release.length) await releaseBasketSeats(trx, input.basketId, input.performanceId, release);
-          chosen = input.choose(await takenSeatIds(trx, input.performanceId, nowIso)) ?? [];
-          if (chosen.length === 0) return refuse("no-block");
-          return claimSeats(trx, { ...input, entitlements }, check.performance, chosen, now);
-        });
-        return reported(input.performanceId, result);
-      } catch (error) {
-        return lostSeats(error, input.performanceId, chosen);
-      }
+      const result = await inTransaction(async (trx) => {
+        const check = await saleCheck(trx, input.performanceId, entitlements, nowIso, true);
+        if (check.refusal) return check.refusal;
+        const release = input.releaseSeatIds ?? [];
+        if (release.length) await releaseBasketSeats(trx, input.basketId, input.performanceId, release);
+        const chosen = input.choose(await takenSeatIds(trx, input.performanceId, nowIso)) ?? [];
+        if (chosen.length === 0) return refuse("no-block");
+        return claimSeats(trx, { ...input, entitlements }, check.performance, chosen, now);
+      });
+      return reported(input.performanceId, result);
     },
 
     /** Holds standing places in a general-admission area, within its capacity. */

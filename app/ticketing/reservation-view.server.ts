@@ -1,7 +1,7 @@
 import { addMinutes } from "date-fns";
 import type { Clock } from "~/clock";
 import type { Store } from "~/db/connection.server";
-import { CATALOGUE_MAX_AGE_MS, createCatalogueFacts, remembered, type CatalogueFacts } from "./catalogue-facts.server";
+import { createCatalogueFacts, type CatalogueFacts } from "./catalogue-facts.server";
 import { DEFAULT_HOLD_POLICY, type HoldPolicy } from "./inventory.server";
 import { basketSnapshots, type BasketSnapshot } from "./basket-snapshot.server";
 
@@ -73,36 +73,8 @@ export function createReservations(
   clock: Clock,
   policy: HoldPolicy = DEFAULT_HOLD_POLICY,
   facts: CatalogueFacts = createCatalogueFacts(store, clock),
-  maxAgeMs = CATALOGUE_MAX_AGE_MS,
 ) {
-  const { db } = store;
   const snapshot = basketSnapshots(store);
-  const performanceOfRun = remembered(
-    clock,
-    (key: string) => {
-      const [runId, performanceId] = key.split("\u0000") as [string, string];
-      return db
-        .selectFrom("performances")
-        .select([
-          "id",
-          "starts_at",
-          "seat_limit",
-          "status",
-          "on_sale_from",
-          "on_sale_until",
-          "presale_from",
-          "presale_until",
-          "presale_audience",
-          "notice",
-          "admission_message",
-          "timed_entry",
-        ])
-        .where("run_id", "=", runId)
-        .where("id", "=", performanceId)
-        .executeTakeFirst();
-    },
-    maxAgeMs,
-  );
 
   /** The reservation a basket's snapshot shows (see `current`). */
   async function reservationOf(basket: BasketSnapshot): Promise<Reservation | null> {
@@ -172,14 +144,6 @@ export function createReservations(
   }
 
   return {
-    /**
-     * A performance of a run, with what the tickets page needs to sell it, or undefined. Kept a
-     * while like the rest of the catalogue (decision 0024): the engine checks the sale window
-     * again, on the row itself, in the transaction that holds a seat.
-     */
-    performance: (runId: string, performanceId: string) =>
-      performanceOfRun(`${runId}\u0000${performanceId.toUpperCase()}`),
-
     /**
      * The basket's latest hold with what it still holds, or null when there is nothing: no hold,
      * or a live hold whose seats were all given back. An expired hold is returned (with `expired`)

@@ -25,7 +25,7 @@ export function ticketsPageBack(request: Request): string {
 export async function ticketsContext(request: Request, params: Params, context: AppLoadContext) {
   const show = await showFromParams(params, context);
   const { performanceId: id } = parseParams(params, { performanceId });
-  const performance = await context.reservations.performance(show.runId, id);
+  const performance = await context.catalogue.performanceOfRun(show.runId, id);
   if (!performance) throw notFound();
   const venue = await context.catalogue.venue(show.venueSlug);
   if (!venue) throw notFound();

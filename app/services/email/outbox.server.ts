@@ -155,20 +155,21 @@ export function createOutbox(options: {
   const later = (ms: number) => new Date(clock.now().getTime() + ms).toISOString();
 
   /**
-   * Takes one due row for this process. The update only matches the row as it was read, so when two
-   * processes read the same row, one update changes it and the other matches nothing: the database
-   * serialises the two writes (a row lock on PostgreSQL, the write lock on SQLite).
+   * Takes one due row for this process, and returns it as it was before: one conditional update,
+   * so when two runs (here or in another process) ask for the same row, one update changes it and
+   * the other matches nothing, the row being no longer due (the database serialises the two
+   * writes: a row lock on PostgreSQL, the write lock on SQLite).
    */
-  async function claim(row: OutboxRow): Promise<boolean> {
-    const result = await db
+  async function claim(id: string): Promise<OutboxRow | undefined> {
+    const claimed = await db
       .updateTable("email_outbox")
-      .set({ next_attempt_at: later(LEASE_MS), attempts: row.attempts + 1 })
-      .where("id", "=", row.id)
+      .set((eb) => ({ next_attempt_at: later(LEASE_MS), attempts: eb("attempts", "+", 1) }))
+      .where("id", "=", id)
       .where("status", "=", "queued")
-      .where("attempts", "=", row.attempts)
-      .where("next_attempt_at", "=", row.next_attempt_at)
+      .where("next_attempt_at", "<=", clock.now().toISOString())
+      .returningAll()
       .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+    return claimed && { ...claimed, attempts: claimed.attempts - 1 };
   }
 
   async function deliverOne(row: OutboxRow): Promise<"sent" | "retry" | "failed"> {
@@ -215,30 +216,17 @@ export function createOutbox(options: {
     return "sent";
   }
 
-  /**
-   * One message just queued, sent at once: claimed by the same conditional update (so a batch run
-   * beside it, here or in another process, cannot send it too), without reading the due rows first.
-   */
+  /** One message just queued, sent at once, without reading the due rows first. */
   async function deliverQueued(id: string): Promise<DeliveryResult> {
-    const now = clock.now().toISOString();
-    const claimed = await db
-      .updateTable("email_outbox")
-      .set((eb) => ({ next_attempt_at: later(LEASE_MS), attempts: eb("attempts", "+", 1) }))
-      .where("id", "=", id)
-      .where("status", "=", "queued")
-      .where("next_attempt_at", "<=", now)
-      .returningAll()
-      .executeTakeFirst();
-    if (!claimed) return { sent: 0, failed: 0 };
-    // deliverOne counts this attempt itself, from the row as it was before the claim.
-    const outcome = await deliverOne({ ...claimed, attempts: claimed.attempts - 1 });
-    return outcome === "sent" ? { sent: 1, failed: 0 } : { sent: 0, failed: 1 };
+    const row = await claim(id);
+    if (!row) return { sent: 0, failed: 0 };
+    return (await deliverOne(row)) === "sent" ? { sent: 1, failed: 0 } : { sent: 0, failed: 1 };
   }
 
   async function deliverBatch(limit: number): Promise<DeliveryResult> {
     const due = await db
       .selectFrom("email_outbox")
-      .selectAll()
+      .select("id")
       .where("status", "=", "queued")
       .where("next_attempt_at", "<=", clock.now().toISOString())
       .orderBy("next_attempt_at")
@@ -247,8 +235,9 @@ export function createOutbox(options: {
       .execute();
     const result: DeliveryResult = { sent: 0, failed: 0 };
     // One row at a time, claimed just before it is sent, so a lease only has to cover one send.
-    for (const row of due) {
-      if (!(await claim(row))) continue;
+    for (const { id } of due) {
+      const row = await claim(id);
+      if (!row) continue;
       const outcome = await deliverOne(row);
       if (outcome === "sent") result.sent += 1;
       else result.failed += 1;
