@@ -347,7 +347,7 @@ function bareRemixBuild(future: ServerBuild["future"]): ServerBuild {
   };
 }
 
-async function startBareRemix(future: ServerBuild["future"]) {
+export async function startBareRemix(future: ServerBuild["future"]) {
   const app = express();
   app.use(compressResponses());
   app.all("*", createRequestHandler({ build: bareRemixBuild(future), mode: "production" }));

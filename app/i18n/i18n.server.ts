@@ -56,6 +56,44 @@ function keepFallbackChains(instance: i18n) {
   };
 }
 
+/** What react-i18next's bound t() adds to a call that asks for nothing but a key. */
+const BOUND_OPTIONS = new Set(["lng", "lngs", "ns", "keyPrefix"]);
+
+/**
+ * Most of a page's t() calls ask for a fixed string by its key, with nothing to put in it; after
+ * the fallback chains, resolving those was still a tenth of a page's CPU (issue 19's profile of
+ * the home and payment pages). A shared instance's resources never change, so such a string is
+ * worked out once per language, namespace and key, and kept. A call with anything else in its
+ * options (values to interpolate, a count, a default, returnObjects) is translated as before.
+ */
+function keepPlainTranslations(instance: i18n) {
+  const translate = instance.t.bind(instance) as (key: unknown, options?: unknown) => unknown;
+  const kept = new Map<string, unknown>();
+  const plain = (options: unknown): options is Record<string, unknown> | undefined => {
+    if (options === undefined) return true;
+    if (typeof options !== "object" || options === null) return false;
+    for (const name in options)
+      if (!BOUND_OPTIONS.has(name) && (options as Record<string, unknown>)[name] !== undefined) return false;
+    return true;
+  };
+  const keyOf = (key: string, options: Record<string, unknown> | undefined) => {
+    const ns = options?.ns;
+    const lngs = options?.lngs;
+    return `${String(options?.lng ?? "")}\u0000${Array.isArray(lngs) ? lngs.join(",") : ""}\u0000${
+      Array.isArray(ns) ? ns.join(",") : String(ns ?? "")
+    }\u0000${key}`;
+  };
+  instance.t = ((key: unknown, options?: unknown) => {
+    if (typeof key !== "string" || !plain(options)) return translate(key, options);
+    const cacheKey = keyOf(key, options);
+    if (kept.has(cacheKey)) return kept.get(cacheKey);
+    const text = translate(key, options);
+    // Only strings: an object answer could be changed by whoever receives it.
+    if (typeof text === "string") kept.set(cacheKey, text);
+    return text;
+  }) as typeof instance.t;
+}
+
 export function createI18nService(files: LocaleFiles, defaultLanguage: Language, languageCookie: Cookie) {
   // Server detection order (issue 2): ?lng, the lng cookie, Accept-Language, the deployment's language.
   const remixI18n = new RemixI18Next({
@@ -99,6 +137,7 @@ export function createI18nService(files: LocaleFiles, defaultLanguage: Language,
             initImmediate: false,
           });
           keepFallbackChains(created);
+          keepPlainTranslations(created);
           return created;
         })();
         instances.set(key, instance);

@@ -1,9 +1,11 @@
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createCookie } from "@remix-run/node";
+import { createInstance } from "i18next";
 import { describe, expect, it } from "vitest";
-import { readLocaleFiles } from "~/i18n/i18n.server";
-import { LANGUAGES } from "~/i18n/languages";
+import { createI18nService, readLocaleFiles } from "~/i18n/i18n.server";
+import { LANGUAGES, sharedI18nextOptions } from "~/i18n/languages";
 import { ROOT } from "../support/app";
 
 const files = readLocaleFiles(join(ROOT, "locales"));
@@ -53,5 +55,57 @@ describe("locales and wording sets", () => {
     writeFileSync(join(copy, "en-GB", "common.json"), JSON.stringify({ brand: { name: "Changed" } }));
     expect(readLocaleFiles(copy).version).not.toBe(files.version);
     rmSync(copy, { recursive: true });
+  });
+});
+
+describe("the shared i18next instances", () => {
+  const service = createI18nService(files, "en-GB", createCookie("lng"));
+  const venueSet = Object.keys(files.resources["en-GB"]!).find((namespace) => namespace !== "common")!;
+
+  async function unshared(language: (typeof LANGUAGES)[number], wordingSet: string) {
+    const instance = createInstance();
+    await instance.init({
+      ...sharedI18nextOptions(language, wordingSet),
+      resources: files.resources,
+      initImmediate: false,
+    });
+    return instance;
+  }
+
+  it("answer every key of common and of a venue's wording set as a fresh instance does, asked once and again", async () => {
+    for (const language of LANGUAGES) {
+      for (const wordingSet of ["common", venueSet]) {
+        const shared = await service.createInstance(language, wordingSet);
+        const fresh = await unshared(language, wordingSet);
+        // Its own language and set, then (as a component may ask) common alone and the other language.
+        for (const [asLanguage, asSet] of [
+          [language, wordingSet],
+          [language, "common"],
+          [LANGUAGES.find((other) => other !== language)!, wordingSet],
+        ] as const) {
+          const t = shared.getFixedT(asLanguage, asSet);
+          const expected = fresh.getFixedT(asLanguage, asSet);
+          for (const key of keys(files.resources[language]!.common)) {
+            const label = `${language}/${wordingSet} asked for ${asLanguage}/${asSet}: ${key}`;
+            expect(t(key), label).toBe(expected(key));
+            expect(t(key), `${label}, again`).toBe(expected(key));
+          }
+        }
+      }
+    }
+  });
+
+  it("put each call's own values into a string, and honour a key prefix and a default", async () => {
+    const shared = await service.createInstance("en-GB", "common");
+    const t = shared.getFixedT("en-GB", "common");
+    expect(t("home.showAt", { show: "Hamlet", venue: "The Globe", city: "London" })).toBe(
+      "Hamlet at The Globe, London",
+    );
+    expect(t("home.showAt", { show: "Cats", venue: "The Palladium", city: "London" })).toBe(
+      "Cats at The Palladium, London",
+    );
+    expect(shared.getFixedT("en-GB", "common", "errors.notFound")("title")).toBe("Page not found");
+    expect(t("no.such.key", "A default")).toBe("A default");
+    expect(t("no.such.key", "Another default")).toBe("Another default");
   });
 });
