@@ -50,11 +50,12 @@ export default defineConfig({
     { name: "javascript-on", use: { javaScriptEnabled: true } },
     { name: "javascript-off", use: { javaScriptEnabled: false }, grep: /@smoke/ },
   ],
-  webServer: [server(PORT)],
+  // The second: the same, with a waiting room that lets one buyer in at a time (waiting-room.spec.ts).
+  webServer: [server(PORT), server(PORT + 4, { QUEUE_ACTIVE_BUYERS: "1" })],
 });
 
 /** The production build on a fresh database loaded with the demo catalogue at start-up. */
-function server(port: number) {
+function server(port: number, extraEnv: Record<string, string> = {}) {
   return {
     command: "npm run serve",
     url: `http://localhost:${port}/healthz`,
@@ -70,6 +71,7 @@ function server(port: number) {
       SMTP_URL: `smtp://127.0.0.1:${PORT + 2}`,
       // Short enough for the timeout journey to see the timeout message.
       PAYMENT_TIMEOUT_SECONDS: "5",
+      ...extraEnv,
     },
   };
 }

@@ -7,6 +7,7 @@
 // stopped; tells the parent at once of every "no seats" answer, so it can check whether seats
 // were in fact free.
 import { performance as perf } from "node:perf_hooks";
+import { pathToFileURL } from "node:url";
 import { createCookie } from "@remix-run/node";
 
 export const STEPS = [
@@ -114,21 +115,36 @@ export async function checkoutTo(
   );
 }
 
-async function run(brief: BuyersBrief): Promise<Extract<BuyersMessage, { kind: "done" }>> {
-  const times = Object.fromEntries(STEPS.map((name) => [name, [] as number[]])) as Record<StepName, number[]>;
-  const stopped: Record<string, number> = {};
-  let orders = 0;
+/** Pay as the page offers it: at the amount its button shows, with the sandbox's test card. */
+export async function pay(browser: NoScriptBrowser) {
+  const { text } = await browser.get("/checkout/payment");
+  const acceptedToPay = /name="acceptedToPay" value="(\d+)"/.exec(text)?.[1] ?? "";
+  return browser.post("/checkout/payment", { intent: "pay", acceptedToPay, ...CARD });
+}
 
-  async function step(name: StepName, work: () => Promise<{ response: Response }>, expect: string) {
+/**
+ * A timed step: its time kept under its name, and true when it answered with a redirect to
+ * `expect`; otherwise where it stopped is counted (by the step and its answer) and false.
+ */
+export function stepRecorder(times: Record<string, number[]>, stopped: Record<string, number>) {
+  return async (name: StepName, work: () => Promise<{ response: Response }>, expect: string) => {
     const started = perf.now();
     const { response } = await work();
-    times[name].push(perf.now() - started);
+    times[name]!.push(perf.now() - started);
     const location = response.headers.get("Location") ?? "";
     if (location.startsWith(expect)) return true;
     const why = `${name} (${response.status}${location ? ` → ${location}` : ""})`;
     stopped[why] = (stopped[why] ?? 0) + 1;
     return false;
-  }
+  };
+}
+
+async function run(brief: BuyersBrief): Promise<Extract<BuyersMessage, { kind: "done" }>> {
+  const times = Object.fromEntries(STEPS.map((name) => [name, [] as number[]])) as Record<StepName, number[]>;
+  const stopped: Record<string, number> = {};
+  let orders = 0;
+
+  const step = stepRecorder(times, stopped);
 
   /** Best available for this many: true when held; false (and the parent told) when there were none. */
   async function best(browser: NoScriptBrowser, quantity: number) {
@@ -156,16 +172,7 @@ async function run(brief: BuyersBrief): Promise<Extract<BuyersMessage, { kind: "
         if (!(await best(browser, quantity)) && (quantity === 1 || !(await best(browser, 1)))) return;
         const ok =
           (await checkoutTo(browser, brief, step)) &&
-          (await step(
-            "pay",
-            async () => {
-              // Pay as the page offers it: at the amount its button shows.
-              const { text } = await browser.get("/checkout/payment");
-              const acceptedToPay = /name="acceptedToPay" value="(\d+)"/.exec(text)?.[1] ?? "";
-              return browser.post("/checkout/payment", { intent: "pay", acceptedToPay, ...CARD });
-            },
-            "/checkout/confirmation",
-          )) &&
+          (await step("pay", () => pay(browser), "/checkout/confirmation")) &&
           (await step("confirmation", () => browser.get("/checkout/confirmation"), ""));
         if (ok) orders += 1;
       }
@@ -175,7 +182,8 @@ async function run(brief: BuyersBrief): Promise<Extract<BuyersMessage, { kind: "
 }
 
 // Forked by the bench: the brief comes as the first message, the figures go back as the last.
-if (process.send) {
+// Only when this file is the process's own script: the spike's buyers import from it.
+if (process.send && process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   process.once("message", (brief: BuyersBrief) => {
     run(brief).then(
       (done) => process.send!(done, undefined, undefined, () => process.exit(0)),

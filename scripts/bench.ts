@@ -19,6 +19,7 @@ import { activeClaim, createInventory } from "~/ticketing/inventory.server";
 import { createSeatSearch } from "~/ticketing/seat-search.server";
 import { benchPages, POSTGRES_URL, requireBuild } from "./bench-pages";
 import { benchPurchase } from "./bench-purchase";
+import { benchSpike } from "./bench-spike";
 
 const BUYERS = 100;
 const root = join(import.meta.dirname, "..");
@@ -185,8 +186,9 @@ async function bench(dialect: DialectName) {
 }
 
 // `npm run bench -- PART` runs one part: "engine" (the race, best available and the calendar
-// queries), "pages" (the page budgets: what a front-end change moves) or "purchase" (the buyers).
-const PARTS = ["engine", "pages", "purchase"] as const;
+// queries), "pages" (the page budgets: what a front-end change moves), "purchase" (the buyers) or
+// "spike" (an on-sale rush through the waiting room).
+const PARTS = ["engine", "pages", "purchase", "spike"] as const;
 const only = process.argv[2];
 if (only !== undefined && !(PARTS as readonly string[]).includes(only)) {
   console.error(`bench: unknown part "${only}"; the parts that run alone are ${PARTS.join(", ")}`);
@@ -199,3 +201,4 @@ if (!dialects.includes("postgres")) console.log(`postgres: not reachable at ${PO
 if (runs("engine")) for (const dialect of dialects) await bench(dialect);
 if (runs("pages")) await benchPages(root);
 if (runs("purchase")) await benchPurchase(root, dialects);
+if (runs("spike")) await benchSpike(root);

@@ -4,11 +4,14 @@ import { resolve } from "node:path";
 import { ConfigError, loadStoreConfig } from "~/config/env.server";
 import { openStore } from "~/db/connection.server";
 import { migrateToLatest } from "~/db/migrate.server";
+import { withStartupLock } from "~/db/startup-lock.server";
 
 try {
   const config = loadStoreConfig();
-  const store = openStore(config.databaseUrl, resolve(config.dataDir, "box-office.sqlite"));
-  const applied = await migrateToLatest(store.db);
+  const file = resolve(config.dataDir, "box-office.sqlite");
+  const store = openStore(config.databaseUrl, file);
+  // Servers starting at the same moment migrate under the same lock: one of them (or this) does it.
+  const applied = await withStartupLock(store, file, () => migrateToLatest(store.db));
   await store.close();
   console.log(applied.length ? `Applied: ${applied.join(", ")}` : "Already up to date.");
 } catch (error) {

@@ -4,8 +4,11 @@ import type { Logger } from "pino";
 import { systemClock, type Clock } from "~/clock";
 import type { Config } from "~/config/env.server";
 import type { AppServices } from "~/composition/context";
-import { openStore } from "~/db/connection.server";
+import { openStore, type Store } from "~/db/connection.server";
 import { migrateToLatest } from "~/db/migrate.server";
+import { watchClaimChanges } from "~/db/change-feed.server";
+import { createJobLeases, startPeriodicJob } from "~/db/leases.server";
+import { withStartupLock } from "~/db/startup-lock.server";
 import { createLogTracker } from "~/services/tracker.server";
 import { createI18nService, readLocaleFiles } from "~/i18n/i18n.server";
 import { createSessionService } from "~/web/session.server";
@@ -23,6 +26,7 @@ import { createSeatSearch } from "~/ticketing/seat-search.server";
 import { createSeatMaps } from "~/ticketing/seat-map.server";
 import { createVouchers } from "~/ticketing/vouchers.server";
 import { createMemberships } from "~/ticketing/memberships.server";
+import { createWaitingRooms } from "~/ticketing/waiting-room.server";
 import { createFulfilment } from "~/services/fulfilment.server";
 import { createOrderViews } from "~/services/order-view.server";
 import { createSummaries } from "~/services/summary.server";
@@ -38,9 +42,42 @@ export interface ServiceOptions {
   /** The project's root folder (locales/ and catalogue/ are read from it; DATA_DIR is relative to it). */
   root: string;
   clock?: Clock;
+  /**
+   * Whether to bring the store to the latest migration and load the demo catalogue first (the
+   * default). A cluster's workers do not: their primary did it once before starting them.
+   */
+  prepare?: boolean;
 }
 
 const SWEEP_INTERVAL_MS = 60_000;
+const OUTBOX_INTERVAL_MS = 5_000;
+
+const sqliteFileOf = (config: Config, root: string) => resolve(root, config.dataDir, "box-office.sqlite");
+
+/**
+ * Brings the store to the latest migration and loads the demo catalogue into an empty one
+ * (DEMO_CATALOGUE=auto), in one process at a time however many start together on one database.
+ */
+export async function prepareStore(
+  store: Store,
+  { config, logger, root, clock = systemClock }: Omit<ServiceOptions, "prepare">,
+): Promise<void> {
+  await withStartupLock(store, sqliteFileOf(config, root), async () => {
+    const applied = await migrateToLatest(store.db);
+    if (applied.length) logger.info({ migrations: applied }, "migrations applied");
+    if (config.demoCatalogue === "auto" && (await isCatalogueEmpty(store))) {
+      const summary = await loadDemoCatalogue(store, clock, root);
+      logger.info(summary, "demo catalogue loaded");
+    }
+  });
+}
+
+/** The store as the server opens it, losing idle connections quietly. */
+export function openServerStore(config: Config, logger: Logger, root: string): Store {
+  return openStore(config.databaseUrl, sqliteFileOf(config, root), (error) =>
+    logger.warn({ err: error }, "database connection lost; the pool will reconnect"),
+  );
+}
 
 /**
  * Builds everything a request needs, once: opens the store and brings it to the latest migration,
@@ -52,27 +89,25 @@ export async function createAppServices({
   logger,
   root,
   clock = systemClock,
+  prepare = true,
 }: ServiceOptions): Promise<AppServices> {
   const sessions = createSessionService(config);
   const i18n = createI18nService(readLocaleFiles(join(root, "locales")), config.language, sessions.languageCookie);
-  const store = openStore(config.databaseUrl, resolve(root, config.dataDir, "box-office.sqlite"), (error) =>
-    logger.warn({ err: error }, "database connection lost; the pool will reconnect"),
-  );
-  const applied = await migrateToLatest(store.db);
-  if (applied.length) logger.info({ migrations: applied }, "migrations applied");
-  if (config.demoCatalogue === "auto" && (await isCatalogueEmpty(store))) {
-    try {
-      const summary = await loadDemoCatalogue(store, clock, root);
-      logger.info(summary, "demo catalogue loaded");
-    } catch (error) {
-      // Another instance starting at the same moment may have loaded it first.
-      if (await isCatalogueEmpty(store)) throw error;
-      logger.info("demo catalogue already loaded by another instance");
-    }
-  }
+  const store = openServerStore(config, logger, root);
+  if (prepare) await prepareStore(store, { config, logger, root, clock });
+  // Other processes' holds and releases reach this one's availability cache as they commit.
+  const feed = watchClaimChanges(store, {
+    onState: (state, error) =>
+      state === "listening"
+        ? logger.info("listening for other processes' changes to availability")
+        : logger.warn({ err: error }, "stopped hearing other processes' changes; availability may lag until back"),
+  });
+  // Which process runs each periodic job, when several share the store.
+  const leases = createJobLeases(store, clock);
   const availability = createAvailability(store, clock, {
     thresholds: config.availabilityThresholds,
     maxAgeMs: config.availabilityMaxAgeMs,
+    feed,
   });
   const inventory = createInventory(store, clock, config.holdPolicy, availability.changed);
   const facts = createCatalogueFacts(store, clock);
@@ -93,7 +128,14 @@ export async function createAppServices({
       logger,
     }),
   });
-  outbox.start();
+  // Sends what is due (retries, and what a just-queued email's own kick missed): one process at a time.
+  const outboxJob = startPeriodicJob({
+    name: "email-outbox",
+    intervalMs: OUTBOX_INTERVAL_MS,
+    leases,
+    run: () => outbox.deliverDue(),
+    onError: (error) => logger.warn({ err: error }, "email delivery run failed"),
+  });
   const catalogue = createCatalogue(store, clock);
   const summaries = createSummaries({ catalogue, vouchers });
   const orderViews = createOrderViews({ orders, catalogue, summaries });
@@ -112,12 +154,15 @@ export async function createAppServices({
     onPaid: (order) => fulfilment.orderPaid(order),
   });
   // Settles payments nobody came back for (the buyer left the bank's page, a server died while
-  // waiting): every server runs one, over the shared store, and they never settle one twice.
-  const reconciler = startReconciler(payments, config.paymentReconcileIntervalMs, logger);
-  const sweeper = setInterval(() => {
-    inventory.sweepExpired().catch((error: unknown) => logger.warn({ err: error }, "sweeping expired holds failed"));
-  }, SWEEP_INTERVAL_MS);
-  sweeper.unref();
+  // waiting): one server at a time, over the shared store, and none ever settles one twice.
+  const reconciler = startReconciler(payments, config.paymentReconcileIntervalMs, logger, leases);
+  const sweeper = startPeriodicJob({
+    name: "hold-sweeper",
+    intervalMs: SWEEP_INTERVAL_MS,
+    leases,
+    run: () => inventory.sweepExpired(),
+    onError: (error) => logger.warn({ err: error }, "sweeping expired holds failed"),
+  });
 
   return {
     config,
@@ -145,14 +190,15 @@ export async function createAppServices({
     auth: createAuth(store, clock),
     customers: createCustomers(store, clock),
     memberships,
+    waitingRoom: createWaitingRooms(store, clock, config.waitingRoom),
     ready: async () => {
       await sql`select 1`.execute(store.db);
       return true;
     },
     close: async () => {
-      clearInterval(sweeper);
       outbox.stop();
-      await reconciler.stop();
+      await Promise.all([sweeper.stop(), outboxJob.stop(), reconciler.stop()]);
+      await feed.close();
       await store.close();
     },
   };

@@ -24,6 +24,7 @@ import type { AuthService } from "~/services/auth.server";
 import type { Customers } from "~/services/customers.server";
 import type { OrderViews } from "~/services/order-view.server";
 import type { Summaries } from "~/services/summary.server";
+import type { WaitingRooms } from "~/ticketing/waiting-room.server";
 
 /** What the server builds once at start-up and hands to every loader and action. */
 export interface AppServices {
@@ -58,6 +59,8 @@ export interface AppServices {
   customers: Customers;
   /** The paid and access memberships: prices, periods bought, registered access needs. */
   memberships: Memberships;
+  /** The waiting room: who may choose seats now, and the places of those who wait. */
+  waitingRoom: WaitingRooms;
   /** Resolves when every dependency the site needs to answer is reachable. */
   ready(): Promise<boolean>;
   close(): Promise<void>;

@@ -52,6 +52,8 @@ const storeEnv = {
 const envSchema = z
   .object({
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    // Heroku's name for it, which buildpacks and platforms already set to the machine's cores.
+    WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
     APP_ENV: z.enum(["development", "test", "staging", "production"]).default("development"),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     ...storeEnv,
@@ -72,6 +74,10 @@ const envSchema = z
     HOLD_MINUTES: z.coerce.number().int().min(1).max(120).default(15),
     HOLD_EXTENSION_MINUTES: z.coerce.number().int().min(1).max(120).default(10),
     HOLD_MAX_MINUTES: z.coerce.number().int().min(1).max(240).default(45),
+    // The waiting room (issue 20): 0 buyers at once means no queue.
+    QUEUE_ACTIVE_BUYERS: z.coerce.number().int().min(0).max(1_000_000).default(0),
+    QUEUE_NEW_BUYERS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).optional(),
+    QUEUE_IDLE_MINUTES: z.coerce.number().int().min(1).max(120).default(10),
     DOMAIN: z.string().trim().min(1).default("localhost"),
     LANGUAGE: z.enum(LANGUAGES).default("en-GB"),
     THEME: z.enum(THEMES).default("default"),
@@ -174,6 +180,8 @@ function toConfig(env: z.output<typeof envSchema>) {
   const production = env.APP_ENV === "production" || env.APP_ENV === "staging";
   return {
     port: env.PORT,
+    /** Server processes on this machine (node:cluster); 1 serves from this process alone. */
+    webConcurrency: env.WEB_CONCURRENCY,
     appEnv: env.APP_ENV,
     production,
     logLevel: env.LOG_LEVEL,
@@ -186,6 +194,11 @@ function toConfig(env: z.output<typeof envSchema>) {
       holdMinutes: env.HOLD_MINUTES,
       extensionMinutes: env.HOLD_EXTENSION_MINUTES,
       maxHoldMinutes: env.HOLD_MAX_MINUTES,
+    },
+    waitingRoom: {
+      activeBuyers: env.QUEUE_ACTIVE_BUYERS,
+      newBuyersPerMinute: env.QUEUE_NEW_BUYERS_PER_MINUTE ?? null,
+      idleMs: env.QUEUE_IDLE_MINUTES * 60_000,
     },
     // Newest first: the first signs new cookies, all of them still verify old ones.
     sessionSecrets: secrets.length > 0 ? secrets : [DEV_SESSION_SECRET],

@@ -16,6 +16,14 @@ export interface Store {
    */
   statements(): number;
   close(): Promise<void>;
+  /**
+   * SQLite: the file's data version, which moves when another connection (another process)
+   * commits. Read on this store's own connection without counting as a statement: it touches no
+   * page, only the shared memory index.
+   */
+  dataVersion?: () => number;
+  /** PostgreSQL: where a dedicated connection (LISTEN, an advisory lock) reaches the same database. */
+  connectionString?: string;
 }
 
 // PostgreSQL returns COUNT(*) and SUM() as bigint (OID 20) and numeric (OID 1700) strings. Every
@@ -79,7 +87,13 @@ export function openSqlite(file: string): Store {
   const db = new Kysely<Database>({
     dialect: new ImmediateSqliteDialect({ database: reusingStatements(database, counter) }),
   });
-  return { db, dialect: "sqlite", statements: () => counter.sent, close: () => db.destroy() };
+  return {
+    db,
+    dialect: "sqlite",
+    statements: () => counter.sent,
+    close: () => db.destroy(),
+    dataVersion: () => database.pragma("data_version", { simple: true }) as number,
+  };
 }
 
 export function openPostgres(
@@ -100,7 +114,7 @@ export function openPostgres(
     }) as typeof client.query;
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: "postgres", statements: () => counter.sent, close: () => db.destroy() };
+  return { db, dialect: "postgres", statements: () => counter.sent, close: () => db.destroy(), connectionString };
 }
 
 /** DATABASE_URL unset → the embedded SQLite file; postgres://… → PostgreSQL. */

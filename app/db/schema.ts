@@ -440,6 +440,33 @@ export interface EmailOutboxTable {
   sent_at: string | null;
 }
 
+export interface QueueRoomTable {
+  /** "site" for the deployment's room; a run's own room is "run:" and its id. */
+  id: string;
+  next_position: Generated<number>;
+  shuffled_at: string | null;
+}
+
+export interface QueueEntryTable {
+  id: string;
+  room_id: string;
+  visitor_id: string;
+  arrived_at: string;
+  /** Null while in the pre-queue, until the places are drawn at the on-sale time. */
+  position: number | null;
+  state: "waiting" | "admitted" | "left";
+  admitted_at: string | null;
+  /** An admitted buyer's place is theirs until then; each request moves it on. */
+  active_until: string | null;
+}
+
+/** Who may run a periodic job (sweeper, reconciler, outbox) until when: one process at a time. */
+export interface JobLeaseTable {
+  name: string;
+  holder: string;
+  until: string;
+}
+
 export interface Database {
   venues: VenueTable;
   titles: TitleTable;
@@ -477,4 +504,7 @@ export interface Database {
   order_tickets: OrderTicketTable;
   venue_questions: VenueQuestionTable;
   email_outbox: EmailOutboxTable;
+  queue_rooms: QueueRoomTable;
+  queue_entries: QueueEntryTable;
+  job_leases: JobLeaseTable;
 }

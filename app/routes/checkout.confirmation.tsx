@@ -16,6 +16,7 @@ import { telHref, useSupportPhone, type SupportPhoneHandle } from "~/components/
 import { useSchemaForm } from "~/components/use-schema-form";
 import type { AuthService } from "~/services/auth.server";
 import type { SummaryError } from "~/views/errors";
+import { leaveWaitingRoom } from "~/web/buyer.server";
 
 // /checkout/confirmation: the order just paid for. Reached only through a paid order (its cookie,
 // set when the payment succeeded): coming back to this URL without paying confirms nothing.
@@ -41,7 +42,12 @@ type SignUp = "offer" | "created" | null;
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const order = await paidOrder(request, context);
   if (!order) return { order: null, signUp: null };
-  const [view, customer] = await Promise.all([context.orderViews.view(order), currentCustomer(request, context)]);
+  // Paid: the buyer's place in the waiting room (if one is on) goes to the next.
+  const [view, customer] = await Promise.all([
+    context.orderViews.view(order),
+    currentCustomer(request, context),
+    leaveWaitingRoom(request, context),
+  ]);
   const signUp: SignUp = customer
     ? accountCreated(request) && order.customer_id === customer.id
       ? "created"

@@ -1,7 +1,7 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { basketCookieHeader, benefitsFor, promoCookieHeader, readBuyer } from "~/web/buyer.server";
+import { basketCookieHeader, benefitsFor, leaveWaitingRoom, promoCookieHeader, readBuyer } from "~/web/buyer.server";
 import { unlockForChange } from "~/web/checkout-flow.server";
 import { reservationPaths } from "~/web/hold.server";
 import { ReleaseDialog } from "~/components/hold-panel";
@@ -72,6 +72,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
   if (intent === "release" || intent === "reselect" || intent === "cancel" || intent === "empty") {
     const events = buyer.basketId ? await releaseReservation(context, buyer.basketId, reservation?.performanceId) : [];
+    // Released, cancelled or lapsed: the place in the waiting room goes to the next buyer. Emptying
+    // the cart to book another performance keeps it.
+    if (intent !== "empty") await leaveWaitingRoom(request, context);
     if (intent === "reselect" && reservation?.expired)
       events.push(track(context, "holdExpired", { performanceId: reservation.performanceId }));
     await flashEvents(context, headers, events);

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet, useLoaderData } from "@remix-run/react";
-import { readBasket, readBuyer } from "~/web/buyer.server";
+import { readBasket, readBuyer, stillInCheckout } from "~/web/buyer.server";
 import { holdView } from "~/web/hold.server";
 import { checkoutVenuePhone } from "~/web/venue-phone.server";
 import { HoldPanel } from "~/components/hold-panel";
@@ -16,7 +16,7 @@ export const handle: SupportPhoneHandle = {
 };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const buyer = await readBuyer(request, context);
+  const [buyer] = await Promise.all([readBuyer(request, context), stillInCheckout(request, context)]);
   const basket = buyer.basketId ? await readBasket(context, buyer.basketId) : undefined;
   const reservation = basket ? await context.reservations.reservationOf(basket) : null;
   return {

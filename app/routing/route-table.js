@@ -83,6 +83,8 @@ export const SHARED_ROUTES = [
       { name: "checkout/hold", path: "hold", file: "routes/checkout.hold.tsx" },
     ],
   },
+  // The waiting room (issue 20): where buyers wait for their turn at a tickets page.
+  { name: "waiting-room", path: "waiting-room", file: "routes/waiting-room.tsx" },
   { name: "membership", path: "membership", file: "routes/membership.tsx" },
   // Customer accounts: the same paths in every routing mode.
   { name: "account", path: "account", file: "routes/account._index.tsx" },

@@ -4,6 +4,7 @@ import type { CardDetails, GatewayAction, GatewayResult, PaymentGateway, Payment
 import type { OrderLifecycle } from "~/ticketing/order-lifecycle.server";
 import type { Order, OrderPayment, Orders } from "~/ticketing/orders.server";
 import { DEFAULT_RECONCILE_AFTER_SECONDS } from "~/config/env.server";
+import { startPeriodicJob, type JobLeases } from "~/db/leases.server";
 
 // The spec's payment service: takes an order's money through the gateway, once. Every attempt is
 // written down (with the idempotency key the gateway sees) before the gateway is called, and every
@@ -430,27 +431,22 @@ export function createPaymentService(options: PaymentServiceOptions) {
 export type PaymentService = ReturnType<typeof createPaymentService>;
 
 /**
- * Runs `reconcile` every `intervalMs` in this process (each server runs one; they share the work
- * safely). The timer does not keep the process alive, and `stop` waits for a pass under way, so
- * the store is never closed beneath it.
+ * Runs `reconcile` every `intervalMs`; given the store's job leases, in one of the processes
+ * sharing the store at a time (they would settle nothing twice anyway, but need not all race for
+ * the same rows). The timer does not keep the process alive, and `stop` waits for a pass under
+ * way, so the store is never closed beneath it.
  */
-export function startReconciler(payments: Pick<PaymentService, "reconcile">, intervalMs: number, logger: Logger) {
-  let running: Promise<unknown> | null = null;
-  const timer = setInterval(() => {
-    // A pass slower than the interval (a slow gateway) is not overlapped by the next one.
-    if (running) return;
-    running = payments
-      .reconcile()
-      .catch((error: unknown) => logger.warn({ err: error }, "reconciling payments failed"))
-      .finally(() => {
-        running = null;
-      });
-  }, intervalMs);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+export function startReconciler(
+  payments: Pick<PaymentService, "reconcile">,
+  intervalMs: number,
+  logger: Logger,
+  leases?: JobLeases,
+) {
+  return startPeriodicJob({
+    name: "payment-reconciler",
+    intervalMs,
+    leases,
+    run: () => payments.reconcile(),
+    onError: (error) => logger.warn({ err: error }, "reconciling payments failed"),
+  });
 }

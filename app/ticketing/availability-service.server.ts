@@ -1,5 +1,6 @@
 import type { Clock } from "~/clock";
 import type { Store } from "~/db/connection.server";
+import type { ChangeFeed } from "~/db/change-feed.server";
 import {
   computeCalendarFacts,
   DEFAULT_THRESHOLDS,
@@ -22,7 +23,16 @@ export interface AvailabilityOptions {
    * instance hears of its own holds and releases at once, and of nobody else's.
    */
   maxAgeMs: number;
+  /**
+   * Other instances' changes as they commit (PostgreSQL LISTEN, SQLite's data version). While it
+   * is live a count is kept until a change or a lapse says otherwise (and at most
+   * HEARD_MAX_AGE_MS); while it is not, `maxAgeMs` bounds how stale a count may be.
+   */
+  feed?: Pick<ChangeFeed, "live" | "subscribe">;
 }
+
+/** A backstop only: with the feed live, a count is dropped when a change is heard. */
+export const HEARD_MAX_AGE_MS = 60_000;
 
 interface Cached<T> {
   value: T;
@@ -34,7 +44,8 @@ interface Cached<T> {
  * Availability for the calendar and the show page, read through a small cache. Counting the claims
  * of a busy month costs more than rendering the page, and every browser asks for it. What the cache
  * keeps is exact for this instance: the inventory reports each change (`changed`), and a count is
- * read again when the first hold it counted lapses. Across instances it is at most `maxAgeMs` old.
+ * read again when the first hold it counted lapses. Across instances the feed reports changes as
+ * they commit; without it (or while it is down) a count is at most `maxAgeMs` old.
  * The tickets page and every hold read the store itself, so a stale calendar can mislead only as
  * far as one click: it never sells a seat.
  */
@@ -46,6 +57,12 @@ export function createAvailability(store: Store, clock: Clock, options: Availabi
   const sections = new Map<string, Cached<{ id: string; name: string }[]>>();
   // Bumped by every change: a read that began before a change must not store what it read.
   const generations = new Map<string, number>();
+  // Bumped when any performance may have changed (another SQLite process wrote, the listener
+  // reconnected): the same rule, for every read under way.
+  let epoch = 0;
+  const generation = (id: string) => `${epoch}:${generations.get(id) ?? 0}`;
+  const claimsMaxAge = () =>
+    options.maxAgeMs > 0 && options.feed?.live() ? Math.max(HEARD_MAX_AGE_MS, options.maxAgeMs) : options.maxAgeMs;
 
   const fresh = <T>(entry: Cached<T> | undefined, now: number) => (entry && now < entry.until ? entry : undefined);
 
@@ -93,12 +110,13 @@ export function createAvailability(store: Store, clock: Clock, options: Availabi
   async function claimCounts(ids: string[], now: number) {
     const missing = ids.filter((id) => !fresh(claims.get(id), now));
     if (missing.length) {
-      const started = new Map(missing.map((id) => [id, generations.get(id) ?? 0]));
+      const started = new Map(missing.map((id) => [id, generation(id)]));
       const counts = await loadClaimCounts(store, missing, new Date(now));
+      const maxAge = claimsMaxAge();
       for (const [id, value] of counts) {
-        if ((generations.get(id) ?? 0) !== started.get(id)) continue;
+        if (generation(id) !== started.get(id)) continue;
         const lapse = value.firstLapse ? Date.parse(value.firstLapse) : Infinity;
-        claims.set(id, { value, until: Math.min(now + options.maxAgeMs, lapse) });
+        claims.set(id, { value, until: Math.min(now + maxAge, lapse) });
       }
     }
     const result = new Map<string, ClaimCounts>();
@@ -112,6 +130,17 @@ export function createAvailability(store: Store, clock: Clock, options: Availabi
       for (const [id, value] of await loadClaimCounts(store, dropped, new Date(now))) result.set(id, value);
     return result;
   }
+
+  function changed(performanceId: string) {
+    generations.set(performanceId, (generations.get(performanceId) ?? 0) + 1);
+    claims.delete(performanceId);
+  }
+
+  options.feed?.subscribe((performanceId) => {
+    if (performanceId !== null) return changed(performanceId);
+    epoch += 1;
+    claims.clear();
+  });
 
   return {
     /** The calendar's facts for these performances under a filter (see computeCalendarFacts). */
@@ -140,10 +169,7 @@ export function createAvailability(store: Store, clock: Clock, options: Availabi
     },
 
     /** The inventory changed claims for this performance: its counts are read again next time. */
-    changed(performanceId: string) {
-      generations.set(performanceId, (generations.get(performanceId) ?? 0) + 1);
-      claims.delete(performanceId);
-    },
+    changed,
   };
 }
 

@@ -141,6 +141,7 @@ export function createCatalogue(store: Store, clock: Clock = systemClock, maxAge
         ])
         .orderBy("titles.name")
         .orderBy("venues.name");
+      if (venueSlug) query = query.where("venues.slug", "=", venueSlug);
       const rows = await query.execute();
       const shows = new Map<string, ShowSummary>();
       for (const row of rows) {

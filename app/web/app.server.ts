@@ -71,6 +71,18 @@ export function createServerApp({ build, services, logger, root }: ServerAppOpti
       .send(ready ? "ready" : "not ready");
   });
 
+  // The waiting room for monitoring, as /readyz is: whether each room queues, how many wait and
+  // are in, and how long the last in line can expect to wait. Counts only: nothing about anyone.
+  app.get("/queuez", async (_req, res) => {
+    try {
+      const rooms = await Promise.all(services.waitingRoom.rules().map((rule) => services.waitingRoom.status(rule)));
+      res.set("Cache-Control", "no-store").json({ queueing: rooms.some((room) => room.queueing), rooms });
+    } catch (error) {
+      logger.warn({ err: error }, "waiting room status failed");
+      res.set("Cache-Control", "no-store").status(503).json({ error: "unavailable" });
+    }
+  });
+
   // Fingerprinted by the compiler: the name changes whenever the content does.
   app.use("/build", express.static(join(root, "public/build"), { immutable: true, maxAge: "1y", index: false }));
   app.use("/locales", localeFiles(join(root, "locales"), services.i18n.version));

@@ -113,3 +113,26 @@ export async function applyPromoCode(
     events: [track(context, "promoSuccess", { performanceId })],
   };
 }
+
+/** The session's visitor id: what a place in the waiting room belongs to. */
+export async function visitorOf(request: Request, context: AppLoadContext): Promise<string | undefined> {
+  return (await context.sessions.getSession(request)).get("visitorId");
+}
+
+// The buyer's place in the waiting room (app/web/waiting-room.server.ts), kept and given up from
+// the checkout's pages. Here rather than there: a route's browser bundle keeps an empty stand-in
+// for each server module it imports, and the payment page is a few bytes under its budget.
+
+/** Keeps an admitted buyer's place while they check out; nothing when no room can queue. */
+export async function stillInCheckout(request: Request, context: AppLoadContext): Promise<void> {
+  if (!context.waitingRoom.enabled) return;
+  const visitorId = await visitorOf(request, context);
+  if (visitorId) await context.waitingRoom.stillActive(visitorId);
+}
+
+/** The buyer is done with their place (paid, released their seats, let the hold lapse). */
+export async function leaveWaitingRoom(request: Request, context: AppLoadContext): Promise<void> {
+  if (!context.waitingRoom.enabled) return;
+  const visitorId = await visitorOf(request, context);
+  if (visitorId) await context.waitingRoom.leave(visitorId);
+}

@@ -8,6 +8,7 @@ import type { Entitlements } from "~/ticketing/inventory.server";
 import { saleRefusal, saleWindowOf } from "~/ticketing/sale-window";
 import { benefitsOf } from "~/ticketing/memberships";
 import { basketCookieHeader, entitlementsFor, readBuyer } from "./buyer.server";
+import { admitOrQueue } from "./waiting-room.server";
 
 // What the tickets page and its actions both need: the show and performance from the URL, who the
 // buyer is and what they may book, and what their basket already holds.
@@ -37,6 +38,11 @@ export async function ticketsContext(request: Request, params: Params, context: 
     currency: venue.currency,
   });
   const reservation = buyer.basketId ? await context.reservations.current(buyer.basketId) : null;
+  // The waiting room, when one is on, before anything is shown or held: the page and its forms alike.
+  await admitOrQueue(request, context, performance.id, {
+    back: ticketsPageBack(request),
+    holdsSeats: reservation !== null && !reservation.expired && reservation.performanceId === performance.id,
+  });
   const refusal = saleRefusal(saleWindowOf(performance), context.clock.now(), entitlements.presale);
   return {
     show,

@@ -67,6 +67,8 @@ export const KNOWN_FINDINGS: readonly KnownFinding[] = [
   // refresh (WCAG 2.2.1). It offers a link that turns the refreshing off, which axe cannot see:
   // decision 0019.
   { check: "axe", message: "meta-refresh", page: /^\/checkout\/verify/ },
+  // The waiting room's page reloads itself the same way, with the same link to stop it (decision 0029).
+  { check: "axe", message: "meta-refresh", page: /^\/waiting-room/ },
 ];
 
 /** Rules that need a laid-out page, which jsdom has not: one Chromium pass per theme covers them. */

@@ -16,6 +16,7 @@ describe("runtime configuration", () => {
     const config = loadConfig({});
     expect(config).toMatchObject({
       port: 3000,
+      webConcurrency: 1,
       appEnv: "development",
       production: false,
       language: "en-GB",
@@ -51,6 +52,9 @@ describe("runtime configuration", () => {
   it.each([
     [{ PORT: "eighty" }, "PORT"],
     [{ PORT: "70000" }, "PORT"],
+    [{ WEB_CONCURRENCY: "0" }, "WEB_CONCURRENCY"],
+    [{ WEB_CONCURRENCY: "two" }, "WEB_CONCURRENCY"],
+    [{ WEB_CONCURRENCY: "1.5" }, "WEB_CONCURRENCY"],
     [{ THEME: "neon" }, "THEME"],
     [{ LANGUAGE: "fr-FR" }, "LANGUAGE"],
     [{ ROUTING_TYPE: "MULTI" }, "ROUTING_TYPE"],

@@ -7,6 +7,8 @@ import * as accounts from "./2026-11-23T1200-accounts";
 import * as memberships from "./2026-11-23T1800-memberships";
 import * as sandboxPayments from "./2026-11-23T2000-sandbox-payments";
 import * as ticketsAndHoldsKeys from "./2026-11-25T0100-tickets-and-holds-keys";
+import * as waitingRoom from "./2026-11-25T0200-waiting-room";
+import * as severalProcesses from "./2026-11-25T0300-several-processes";
 
 // Every migration, by its date-prefixed name. Listed here (not read from the folder) so the same
 // list works under tsx, vitest and any bundler.
@@ -19,4 +21,6 @@ export const MIGRATIONS: Record<string, Migration> = {
   "2026-11-23T1800-memberships": memberships,
   "2026-11-23T2000-sandbox-payments": sandboxPayments,
   "2026-11-25T0100-tickets-and-holds-keys": ticketsAndHoldsKeys,
+  "2026-11-25T0200-waiting-room": waitingRoom,
+  "2026-11-25T0300-several-processes": severalProcesses,
 };

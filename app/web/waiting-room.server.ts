@@ -1,0 +1,124 @@
+import { randomUUID } from "node:crypto";
+import { redirect, type AppLoadContext } from "@remix-run/node";
+import { safeReturnPath } from "~/routing/return-path";
+import type { Pass } from "~/ticketing/waiting-room.server";
+import { visitorOf } from "./buyer.server";
+
+// The waiting room as the site meets it: the tickets page (its loader and its actions) asks
+// `admitOrQueue` first; a buyer whose turn has not come is sent to /waiting-room, which keeps their
+// place, refreshes itself and sends them back when they are let in. A place belongs to the
+// session's visitor id (in the signed, HttpOnly session cookie): a copied link carries nothing of
+// it, and a place is never given to a second session.
+
+export const WAITING_ROOM_PATH = "/waiting-room";
+/** Set on the waiting room's own redirect after it gave the session a visitor id: a cookie was just sent. */
+const COOKIE_SENT = { name: "c", value: "1" } as const;
+/** ?refresh=off: the buyer asked the page to stop reloading itself (WCAG 2.2.1, as on /checkout/verify). */
+export const REFRESH_OFF = { name: "refresh", value: "off" } as const;
+/** How often the waiting page asks again: sooner near the front, at most every few seconds. */
+const REFRESH_SECONDS = { least: 3, most: 30, unknown: 10 };
+
+export function waitingRoomHref(performanceId: string, back: string, extra: Record<string, string> = {}) {
+  return `${WAITING_ROOM_PATH}?${new URLSearchParams({ performance: performanceId, to: back, ...extra }).toString()}`;
+}
+
+/**
+ * Returns when this buyer may choose seats for the performance now; otherwise throws the way to
+ * the waiting room, where they keep (or take) their place. A buyer who already holds seats there
+ * goes straight on: the seats are theirs until the hold ends. `back` is the page to return to.
+ */
+export async function admitOrQueue(
+  request: Request,
+  context: AppLoadContext,
+  performanceId: string,
+  { back, holdsSeats }: { back: string; holdsSeats: boolean },
+): Promise<void> {
+  const rule = context.waitingRoom.ruleFor(performanceId);
+  if (!rule || holdsSeats) return;
+  const visitorId = await visitorOf(request, context);
+  if (visitorId && (await context.waitingRoom.pass(rule, visitorId)).admitted) return;
+  throw redirect(waitingRoomHref(performanceId, back));
+}
+
+export type WaitingView =
+  | { kind: "noCookies"; retryHref: string }
+  | {
+      kind: "waiting";
+      place: number;
+      waiting: number;
+      estimatedWaitSeconds: number | null;
+      refreshSeconds: number;
+      autoRefresh: boolean;
+      checkHref: string;
+      toggleRefreshHref: string;
+    }
+  | {
+      kind: "preQueue";
+      waiting: number;
+      opensAt: string;
+      refreshSeconds: number;
+      autoRefresh: boolean;
+      checkHref: string;
+      toggleRefreshHref: string;
+    };
+
+function refreshFor(pass: Exclude<Pass, { admitted: true }>, now: Date): number {
+  const seconds = pass.preQueue
+    ? (new Date(pass.opensAt).getTime() - now.getTime()) / 1000
+    : pass.estimatedWaitSeconds === null
+      ? REFRESH_SECONDS.unknown
+      : pass.estimatedWaitSeconds / 10;
+  return Math.round(Math.min(REFRESH_SECONDS.most, Math.max(REFRESH_SECONDS.least, seconds)));
+}
+
+/**
+ * The waiting room's answer for this request: on to the page the buyer came from when their turn
+ * has come (or there is no queue), or the page to wait on. A session without a visitor id gets one
+ * first (one redirect); one that still has none after that refuses cookies, and is told so.
+ */
+export async function waitingRoomVisit(
+  request: Request,
+  context: AppLoadContext,
+): Promise<{ redirectTo: string; headers?: Headers } | { view: WaitingView }> {
+  const url = new URL(request.url);
+  const performanceId = url.searchParams.get("performance") ?? "";
+  const back = safeReturnPath(url.searchParams.get("to"));
+  const rule = context.waitingRoom.ruleFor(performanceId);
+  if (!rule) return { redirectTo: back };
+  const session = await context.sessions.getSession(request);
+  const visitorId = session.get("visitorId");
+  if (!visitorId) {
+    if (url.searchParams.get(COOKIE_SENT.name) === COOKIE_SENT.value)
+      return { view: { kind: "noCookies", retryHref: waitingRoomHref(performanceId, back) } };
+    session.set("visitorId", randomUUID());
+    return {
+      redirectTo: waitingRoomHref(performanceId, back, { [COOKIE_SENT.name]: COOKIE_SENT.value }),
+      headers: new Headers({ "Set-Cookie": await context.sessions.commitSession(session) }),
+    };
+  }
+  const pass = await context.waitingRoom.pass(rule, visitorId);
+  if (pass.admitted) return { redirectTo: back };
+  const autoRefresh = url.searchParams.get(REFRESH_OFF.name) !== REFRESH_OFF.value;
+  const links = {
+    checkHref: waitingRoomHref(performanceId, back, autoRefresh ? {} : { [REFRESH_OFF.name]: REFRESH_OFF.value }),
+    toggleRefreshHref: waitingRoomHref(
+      performanceId,
+      back,
+      autoRefresh ? { [REFRESH_OFF.name]: REFRESH_OFF.value } : {},
+    ),
+  };
+  const refreshSeconds = refreshFor(pass, context.clock.now());
+  return {
+    view: pass.preQueue
+      ? { kind: "preQueue", waiting: pass.waiting, opensAt: pass.opensAt, refreshSeconds, autoRefresh, ...links }
+      : {
+          kind: "waiting",
+          place: pass.place,
+          waiting: pass.waiting,
+          estimatedWaitSeconds: pass.estimatedWaitSeconds,
+          refreshSeconds,
+          autoRefresh,
+          ...links,
+        },
+  };
+}

@@ -1,0 +1,157 @@
+// `npm run bench`'s purchase figures for several server processes (issue 20, decision 0030): the
+// same 50 buyers without script (scripts/bench-buyers.ts, in a process of their own) buy from one
+// performance of the largest house on PostgreSQL, served by server.ts as an operator runs it, once
+// with one process and once with two (WEB_CONCURRENCY=2: a cluster's workers on one port). Prints
+// each run's orders per minute, the buyers refused while seats were free and the seats sold twice
+// (both must be 0), then the two side by side. Figures, not a test.
+import { fork, spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { once } from "node:events";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer, type AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import type { ServerBuild } from "@remix-run/node";
+import type { Store } from "~/db/connection.server";
+import type { BuyersBrief, BuyersMessage } from "./bench-buyers";
+import { buyersBrief, startSite } from "./bench-pages";
+
+const BUYERS = Number(process.env.BENCH_BUYERS ?? 50);
+
+async function freePort(): Promise<number> {
+  const probe = createServer().listen(0, "127.0.0.1");
+  await once(probe, "listening");
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/** server.ts in production, with `workers` processes, on the given database; resolves once it serves. */
+async function startServerProcess(root: string, databaseUrl: string, secret: string, workers: number) {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), "box-office-bench-processes-"));
+  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
+    cwd: root,
+    stdio: ["ignore", "ignore", "inherit"],
+    env: {
+      PATH: process.env.PATH ?? "",
+      NODE_ENV: "production",
+      APP_ENV: "production",
+      SESSION_SECRET: secret,
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: dataDir,
+      DEMO_CATALOGUE: "off",
+      // As the in-process figures: no line per request, whose writing would be counted as serving.
+      LOG_LEVEL: "warn",
+      PORT: String(port),
+      WEB_CONCURRENCY: String(workers),
+    },
+  });
+  const origin = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`bench: server.ts exited with ${child.exitCode}`);
+    const ready = await fetch(`${origin}/readyz`).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (ready) break;
+    if (Date.now() > deadline) throw new Error("bench: server.ts did not answer /readyz within 60 s");
+    await sleep(200);
+  }
+  // The first worker answers as soon as it listens; give the others (started together) a moment.
+  if (workers > 1) await sleep(2_000);
+  return {
+    origin,
+    async stop() {
+      const exited = once(child, "exit");
+      child.kill("SIGTERM");
+      await exited;
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * The buyers, in a process of their own, buying through `brief.origin` until no seats are left for
+ * them; each "no seats" checked against what is free. Their figures, and seats sold twice.
+ */
+export async function runBuyers(
+  brief: BuyersBrief & { performanceId: string },
+  site: Awaited<ReturnType<typeof startSite>>,
+) {
+  const { store, seatSearch } = site.services;
+  let refusedWhileFree = 0;
+  const checks: Promise<void>[] = [];
+  const buyers = fork(new URL("./bench-buyers.ts", import.meta.url), {
+    execArgv: ["--import", "tsx"],
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
+  const done = await new Promise<Extract<BuyersMessage, { kind: "done" }>>((resolve, reject) => {
+    buyers.on("message", (message: BuyersMessage) => {
+      if (message.kind === "done") resolve(message);
+      else
+        checks.push(
+          seatSearch.search(brief.performanceId, { quantity: message.quantity }).then((found) => {
+            if (found && "seatIds" in found) refusedWhileFree += 1;
+          }),
+        );
+    });
+    buyers.once("error", reject);
+    buyers.once("exit", (code) => code !== 0 && reject(new Error(`bench: the buyers' process exited with ${code}`)));
+    buyers.send(brief);
+  });
+  await Promise.all(checks);
+  return { ...done, refusedWhileFree, ...(await ticketsSold(store, brief.performanceId)) };
+}
+
+/**
+ * The tickets issued for a performance, and how many seats among them were sold twice: two
+ * tickets for one seat (the claims table's key forbids it; this counts it from the orders' side).
+ */
+export async function ticketsSold(store: Store, performanceId: string) {
+  const issued = await store.db
+    .selectFrom("order_tickets")
+    .innerJoin("orders", "orders.id", "order_tickets.order_id")
+    .select("order_tickets.ref")
+    .where("orders.performance_id", "=", performanceId)
+    .execute();
+  return { tickets: issued.length, oversold: issued.length - new Set(issued.map((ticket) => ticket.ref)).size };
+}
+
+export async function benchProcesses(root: string, build: ServerBuild) {
+  const secret = randomBytes(32).toString("hex");
+  // The demo catalogue in a throw-away database, and the bench's own view of it (for the buyers'
+  // brief and the checks); the in-process site it also starts takes no requests.
+  const site = await startSite(root, build, { SESSION_SECRET: secret }, "postgres");
+  const databaseUrl = site.services.config.databaseUrl!;
+  const perMinute: number[] = [];
+  try {
+    for (const workers of [1, 2]) {
+      const server = await startServerProcess(root, databaseUrl, secret, workers);
+      try {
+        // Each run buys from the largest house's emptiest performance: one the earlier runs left alone.
+        const brief = { ...(await buyersBrief(site, secret, BUYERS)), origin: server.origin };
+        const result = await runBuyers(brief, site);
+        const rate = (result.orders / result.seconds) * 60;
+        perMinute.push(rate);
+        const label = `purchase (postgres, ${workers} server process${workers > 1 ? "es" : ""})`;
+        console.log(
+          `${label}: ${result.orders} orders by ${BUYERS} buyers without script in ${result.seconds.toFixed(1)} s: ` +
+            `${rate.toFixed(0)} orders/min; ${result.tickets} tickets; oversold seats: ${result.oversold}; ` +
+            `buyers refused while seats were free: ${result.refusedWhileFree}`,
+        );
+      } finally {
+        await server.stop();
+      }
+    }
+    console.log(
+      `purchase (postgres): server.ts, 1 process ${perMinute[0]!.toFixed(0)} orders/min, ` +
+        `2 processes (WEB_CONCURRENCY=2) ${perMinute[1]!.toFixed(0)} orders/min ` +
+        `(×${(perMinute[1]! / perMinute[0]!).toFixed(2)}, on this machine's cores, shared with the buyers and PostgreSQL)`,
+    );
+  } finally {
+    await site.close();
+  }
+}

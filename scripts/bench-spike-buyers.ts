@@ -1,0 +1,125 @@
+// The buyers of `npm run bench`'s on-sale spike (scripts/bench-spike.ts), in a process of their
+// own: N buyers without script arrive at random within a few seconds for one performance's
+// tickets page. Those the waiting room holds back wait on its page, asking again when its meta
+// refresh says, as a browser would; once let in, each buys through every step (best available →
+// … → Pay → confirmation) and is done. Reports each buyer's arrival, first place, wait and outcome,
+// and each step's times.
+import { setTimeout as sleep } from "node:timers/promises";
+import { performance as perf } from "node:perf_hooks";
+import {
+  checkoutTo,
+  noScriptBrowser,
+  pay,
+  stepRecorder,
+  STEPS,
+  type BuyersBrief,
+  type NoScriptBrowser,
+  type StepName,
+} from "./bench-buyers";
+
+export interface SpikeBrief extends BuyersBrief {
+  /** Buyers arrive at random within this many milliseconds. */
+  arrivalMs: number;
+  /** Buyers still waiting after this long stop (the run's end). */
+  runMs: number;
+}
+
+export interface SpikeBuyer {
+  arrivedMs: number;
+  /** Their place when first told one; null when let in at once. */
+  firstPlace: number | null;
+  /** From arrival to the tickets page; null when never let in. */
+  waitedMs: number | null;
+  outcome: "ordered" | "noSeats" | "stopped" | "waiting";
+}
+
+export interface SpikeDone {
+  kind: "done";
+  buyers: SpikeBuyer[];
+  times: Record<StepName | "waiting page", number[]>;
+  stopped: Record<string, number>;
+}
+
+const REFRESH = /<meta http-equiv="refresh" content="(\d+)"/;
+const PLACE = /Your place in the queue: (\d+) of/;
+
+async function run(brief: SpikeBrief): Promise<SpikeDone> {
+  const times = Object.fromEntries(
+    [...STEPS, "waiting page"].map((name) => [name, [] as number[]]),
+  ) as SpikeDone["times"];
+  const stopped: Record<string, number> = {};
+  const started = perf.now();
+  const deadline = started + brief.runMs;
+
+  async function timed(name: StepName | "waiting page", work: () => Promise<{ response: Response; text: string }>) {
+    const at = perf.now();
+    const result = await work();
+    times[name].push(perf.now() - at);
+    return result;
+  }
+
+  /** A GET and the redirects after it, as a browser follows them; the last page. */
+  async function visit(browser: NoScriptBrowser, path: string) {
+    let page = await browser.get(path);
+    for (let hops = 0; hops < 5; hops += 1) {
+      const location = page.response.headers.get("Location");
+      if (!location) break;
+      const next = new URL(location, brief.origin);
+      page = await browser.get(next.pathname + next.search);
+    }
+    return page;
+  }
+
+  const step = stepRecorder(times, stopped);
+
+  async function buyer(): Promise<SpikeBuyer> {
+    const arrivedMs = Math.random() * brief.arrivalMs;
+    await sleep(arrivedMs);
+    const browser = noScriptBrowser(brief.origin, brief.secret);
+    const arrival = perf.now();
+    let page = await timed("waiting page", () => visit(browser, brief.tickets));
+    let firstPlace: number | null = null;
+    // Waiting: ask again when the page's own refresh says, until let in or the run ends.
+    while (new URL(page.response.url).pathname === "/waiting-room" || page.text.includes("Your place in the queue")) {
+      const place = PLACE.exec(page.text);
+      if (firstPlace === null && place) firstPlace = Number(place[1]);
+      const seconds = Number(REFRESH.exec(page.text)?.[1] ?? 10);
+      if (perf.now() + seconds * 1000 > deadline) return { arrivedMs, firstPlace, waitedMs: null, outcome: "waiting" };
+      await sleep(seconds * 1000);
+      const url = new URL(page.response.url);
+      page = await timed("waiting page", () => visit(browser, url.pathname + url.search));
+    }
+    const waitedMs = perf.now() - arrival;
+    const quantity = 1 + Math.floor(Math.random() * 4);
+    const best = await timed("best available", () =>
+      browser.post(brief.tickets, { intent: "best", quantity: String(quantity) }),
+    );
+    if (!(best.response.headers.get("Location") ?? "").startsWith("/checkout/reservations")) {
+      const noSeats = best.response.status === 409 && best.text.includes(brief.noOptions);
+      if (!noSeats)
+        stopped[`best available (${best.response.status})`] =
+          (stopped[`best available (${best.response.status})`] ?? 0) + 1;
+      return { arrivedMs, firstPlace, waitedMs, outcome: noSeats ? "noSeats" : "stopped" };
+    }
+    const ordered =
+      (await checkoutTo(browser, brief, step)) &&
+      (await step("pay", () => pay(browser), "/checkout/confirmation")) &&
+      (await step("confirmation", () => browser.get("/checkout/confirmation"), ""));
+    return { arrivedMs, firstPlace, waitedMs, outcome: ordered ? "ordered" : "stopped" };
+  }
+
+  const buyers = await Promise.all(Array.from({ length: brief.buyers }, () => buyer()));
+  return { kind: "done", buyers, times, stopped };
+}
+
+if (process.send) {
+  process.once("message", (brief: SpikeBrief) => {
+    run(brief).then(
+      (done) => process.send!(done, undefined, undefined, () => process.exit(0)),
+      (error: unknown) => {
+        console.error(error);
+        process.exit(1);
+      },
+    );
+  });
+}

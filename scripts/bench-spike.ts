@@ -1,0 +1,98 @@
+// `npm run bench`'s on-sale spike (issue 20): the waiting room on (SPIKE_ACTIVE buyers at once),
+// SPIKE_BUYERS buyers without script arrive within SPIKE_ARRIVAL_SECONDS for one performance of the
+// largest house, in a process of their own (scripts/bench-spike-buyers.ts). Prints how many were let
+// in per minute, the longest wait, the checkout steps' p95 while the queue holds the rest, orders
+// completed and seats sold twice (must be 0), and whether every buyer was either served or is still
+// waiting in order. Figures, not a test.
+import { fork } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import type { ServerBuild } from "@remix-run/node";
+import { STEPS } from "./bench-buyers";
+import type { SpikeBrief, SpikeDone } from "./bench-spike-buyers";
+import { buyersBrief, loadBuild, startSite } from "./bench-pages";
+import { ticketsSold } from "./bench-processes";
+
+const SPIKE = {
+  buyers: Number(process.env.SPIKE_BUYERS ?? 2_000),
+  arrivalMs: Number(process.env.SPIKE_ARRIVAL_SECONDS ?? 10) * 1000,
+  runMs: Number(process.env.SPIKE_RUN_SECONDS ?? 150) * 1000,
+  active: Number(process.env.SPIKE_ACTIVE ?? 30),
+};
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+};
+
+export async function benchSpike(root: string, build?: ServerBuild) {
+  const secret = randomBytes(32).toString("hex");
+  const site = await startSite(root, build ?? (await loadBuild(root)), {
+    SESSION_SECRET: secret,
+    QUEUE_ACTIVE_BUYERS: String(SPIKE.active),
+  });
+  try {
+    const { store } = site.services;
+    const base = await buyersBrief(site, secret, SPIKE.buyers);
+    const brief: SpikeBrief = { ...base, arrivalMs: SPIKE.arrivalMs, runMs: SPIKE.runMs };
+    const buyers = fork(new URL("./bench-spike-buyers.ts", import.meta.url), {
+      execArgv: ["--import", "tsx"],
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+    });
+    const done = await new Promise<SpikeDone>((resolve, reject) => {
+      buyers.on("message", (message: SpikeDone) => resolve(message));
+      buyers.once("error", reject);
+      buyers.once("exit", (code) => code !== 0 && reject(new Error(`bench: the spike's buyers exited with ${code}`)));
+      buyers.send(brief);
+    });
+
+    const entries = await store.db
+      .selectFrom("queue_entries")
+      .select(["position", "state", "admitted_at"])
+      .where("room_id", "=", "site")
+      .execute();
+    const admitted = entries.filter((entry) => entry.admitted_at !== null);
+    const times = admitted.map((entry) => Date.parse(entry.admitted_at!)).sort((a, b) => a - b);
+    const minutes = times.length > 1 ? (times.at(-1)! - times[0]!) / 60_000 : 0;
+    // In order: nobody still waiting holds a place ahead of anyone let in, and those let in came
+    // in the order of their places (a later place never admitted at an earlier moment).
+    const waiting = entries.filter((entry) => entry.state === "waiting");
+    const lastAdmittedPlace = Math.max(0, ...admitted.map((entry) => entry.position ?? 0));
+    const firstWaitingPlace = Math.min(Number.POSITIVE_INFINITY, ...waiting.map((entry) => entry.position ?? 0));
+    const byPlace = [...admitted].sort((a, b) => (a.position ?? 0) - (b.position ?? 0));
+    const outOfTurn = byPlace.filter(
+      (entry, index) => index > 0 && entry.admitted_at! < byPlace[index - 1]!.admitted_at!,
+    );
+    const inOrder = lastAdmittedPlace < firstWaitingPlace && outOfTurn.length === 0;
+
+    const { tickets, oversold } = await ticketsSold(store, base.performanceId);
+
+    const outcomes = { ordered: 0, noSeats: 0, stopped: 0, waiting: 0 };
+    for (const buyer of done.buyers) outcomes[buyer.outcome] += 1;
+    const waits = done.buyers.flatMap((buyer) => (buyer.waitedMs === null ? [] : [buyer.waitedMs]));
+    const queued = done.buyers.filter((buyer) => buyer.firstPlace !== null).length;
+    const label = `spike (sqlite, ${SPIKE.buyers} buyers in ${SPIKE.arrivalMs / 1000} s, ${SPIKE.active} at once)`;
+    console.log(
+      `${label}: ${queued} queued; let in ${admitted.length} at ${minutes > 0 ? (admitted.length / minutes).toFixed(0) : "n/a"} per minute; ` +
+        `longest wait ${(Math.max(0, ...waits) / 1000).toFixed(1)} s (p50 ${(percentile(waits, 50) / 1000).toFixed(1)} s)`,
+    );
+    console.log(
+      `${label}: ${outcomes.ordered} orders, ${tickets} tickets, oversold seats: ${oversold}; ` +
+        `${outcomes.noSeats} told no seats were left, ${outcomes.stopped} stopped short, ${outcomes.waiting} still waiting at the end`,
+    );
+    console.log(
+      `${label}: every buyer served or still waiting in order: ${inOrder ? "yes" : "NO"} ` +
+        `(last place let in ${lastAdmittedPlace}, first place still waiting ${Number.isFinite(firstWaitingPlace) ? firstWaitingPlace : "none"}, ` +
+        `${outOfTurn.length} let in out of turn)${inOrder ? "" : " OVER BUDGET"}`,
+    );
+    const perStep = [...STEPS, "waiting page" as const]
+      .map((name) => `${name} ${percentile(done.times[name], 95).toFixed(0)} ms`)
+      .join(", ");
+    console.log(`${label}: p95 per step while the queue holds the rest: ${perStep}`);
+    const stops = Object.entries(done.stopped)
+      .map(([why, count]) => `${count} at ${why}`)
+      .join(", ");
+    if (stops) console.log(`${label}: journeys stopped short: ${stops}`);
+  } finally {
+    await site.close();
+  }
+}

@@ -1,0 +1,56 @@
+import { expect, test, waitForHydration } from "./fixtures";
+
+// The waiting room with script (issue 20): what only a browser shows. The page asks again in the
+// background instead of reloading, says where the buyer stands in a polite live region, and takes
+// them on to the seats by itself when their turn comes. On the second server, which lets one buyer
+// in at a time (playwright.config.ts). The no-script waiting room is proven at the HTML level
+// (tests/journeys/waiting-room.test.ts).
+
+const QUEUE_ORIGIN = `http://localhost:${Number(process.env.E2E_PORT ?? 3210) + 4}`;
+const CALENDAR = `${QUEUE_ORIGIN}/shows/the-velvet-hours/foundry-hall/calendar`;
+
+test("a waiting buyer's page lets them in by itself when the buyer ahead releases their seats", async ({
+  page,
+  browser,
+  axe,
+}) => {
+  // The buyer ahead, in their own browser: let in at once, holds a seat.
+  const ahead = await (await browser.newContext()).newPage();
+  await ahead.goto(CALENDAR);
+  await waitForHydration(ahead);
+  const link = ahead.getByRole("link", { name: /Good availability/ }).first();
+  const tickets = new URL((await link.getAttribute("href"))!, QUEUE_ORIGIN).href;
+  await ahead.goto(tickets);
+  await waitForHydration(ahead);
+  await ahead.getByLabel("Number of seats").selectOption("1");
+  await ahead.getByRole("button", { name: "Find seats" }).click();
+  await expect(ahead).toHaveURL(/\/checkout\/reservations$/);
+
+  // This buyer waits; the page's own timers run on a clock the test moves.
+  await page.clock.install();
+  await page.goto(tickets);
+  await expect(page).toHaveURL(/\/waiting-room\?/);
+  await page.clock.runFor(2_000);
+  await waitForHydration(page);
+  const status = page.getByRole("status").filter({ hasText: "Your place in the queue" });
+  await expect(status).toHaveText(/Your place in the queue: 1 of 1/);
+  await expect(status).toHaveAttribute("aria-live", "polite");
+  await expect(page.getByText(/This page checks your place by itself every \d+ seconds?\./)).toBeVisible();
+  await axe();
+
+  // Asking again changes nothing while the buyer ahead holds their place: no reload, same page.
+  await page.evaluate(() => ((window as unknown as { stayed: boolean }).stayed = true));
+  await page.clock.runFor(31_000);
+  await expect(status).toHaveText(/Your place in the queue: 1 of 1/);
+
+  await ahead.getByRole("link", { name: "Release seats" }).click();
+  await ahead.getByRole("button", { name: "Yes, release my seats" }).click();
+  await expect(ahead).toHaveURL(/\/calendar/);
+
+  // The next background check finds the turn has come and goes on to the seats, without a reload.
+  await page.clock.runFor(31_000);
+  await expect(page).toHaveURL(tickets);
+  await expect(page.getByRole("button", { name: "Find seats" })).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true);
+  await ahead.context().close();
+});

@@ -1,0 +1,131 @@
+import { getByRole, within } from "@testing-library/dom";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { HtmlDriver } from "../support/html-driver";
+import { validateAllPages } from "../support/html-driver";
+import { demoBuyer, pathOf, startDemoServer, type DemoServer } from "../support/demo-journey";
+
+// The waiting room without script (issue 20), in each language: with QUEUE_ACTIVE_BUYERS=3, ten
+// fresh buyers ask in turn for one tickets page. Three see seats; the others wait, each told their
+// place in order of arrival, on a page that refreshes itself. As admitted buyers leave (releasing
+// their seats, going idle), the next are let in on their own page's refresh.
+
+const CALENDAR = "/shows/northern-static/foundry-hall/calendar";
+const IDLE_MINUTES = 10;
+const words = (text: string | null | undefined) => (text ?? "").replace(/\s+/g, " ").trim();
+const statusText = (buyer: HtmlDriver) =>
+  [...buyer.document.querySelectorAll('[role="status"]')]
+    .filter((element) => !element.closest("[hidden]"))
+    .map((element) => words(element.textContent))
+    .join(" ");
+const placeOf = (buyer: HtmlDriver) => /Your place in the queue: (\d+) of (\d+)/.exec(statusText(buyer))?.slice(1, 3);
+const seesSeats = (buyer: HtmlDriver, tickets: string) =>
+  buyer.status === 200 && pathOf(buyer) === tickets && buyer.document.querySelector(".seat-map") !== null;
+
+describe.each(["en-GB", "en-US"] as const)("the waiting room without script, %s", (language) => {
+  let server: DemoServer;
+  let tickets: string;
+  beforeAll(async () => {
+    server = await startDemoServer({ QUEUE_ACTIVE_BUYERS: "3", QUEUE_IDLE_MINUTES: String(IDLE_MINUTES) });
+    // The calendar is not queued: read a bookable performance's tickets link off it.
+    const scout = demoBuyer(server, language);
+    await scout.open(CALENDAR);
+    const link = [...scout.document.querySelectorAll<HTMLAnchorElement>('a[href*="/tickets/"]')].find((anchor) =>
+      /Good availability/.test(anchor.textContent ?? ""),
+    );
+    tickets = link!.getAttribute("href")!;
+  });
+  afterAll(async () => {
+    await validateAllPages();
+    await server.close();
+  });
+
+  it("lets three in, queues seven in order of arrival, and lets the next in as others leave", async () => {
+    const buyers = Array.from({ length: 10 }, () => demoBuyer(server, language));
+    for (const [index, buyer] of buyers.entries()) {
+      await buyer.open(tickets);
+      if (index < 3) {
+        expect(seesSeats(buyer, tickets), `buyer ${index + 1} sees seats`).toBe(true);
+        continue;
+      }
+      expect(pathOf(buyer)).toBe("/waiting-room");
+      getByRole(buyer.document.body, "heading", { level: 1, name: "You're in the queue" });
+      expect(words(buyer.document.title)).toMatch(/^You're in the queue – /);
+      expect(placeOf(buyer)).toEqual([String(index - 2), String(index - 2)]);
+      // It reloads itself without script, a few seconds apart, and says so, with a way to stop it.
+      const refresh = buyer.metaRefresh!;
+      expect(refresh.seconds).toBeGreaterThanOrEqual(3);
+      expect(refresh.seconds).toBeLessThanOrEqual(30);
+      expect(buyer.text()).toContain(`This page checks your place by itself every ${refresh.seconds} seconds.`);
+      within(buyer.document.body).getByRole("link", { name: "Stop checking by itself" });
+      within(buyer.document.body).getByRole("link", { name: "Check my place" });
+    }
+    // Refreshing keeps each place; the count is everyone waiting now.
+    for (const [index, buyer] of buyers.slice(3).entries()) {
+      await buyer.refresh();
+      expect(placeOf(buyer), `buyer ${index + 4} after a refresh`).toEqual([String(index + 1), "7"]);
+    }
+    // A copied link lets nobody in: it carries no place.
+    const copier = demoBuyer(server, language);
+    await copier.open(buyers[0]!.url);
+    await copier.open(new URL(buyers[3]!.url).pathname + new URL(buyers[3]!.url).search);
+    expect(placeOf(copier)).toEqual(["8", "8"]);
+
+    // The first releases the seats they held: the fourth is let in on their page's next refresh.
+    const first = buyers[0]!;
+    first.select("Number of seats", "2");
+    await first.press("Find seats");
+    expect(pathOf(first)).toBe("/checkout/reservations");
+    await first.follow("Release seats");
+    await first.press("Yes, release my seats");
+    await buyers[3]!.refresh();
+    expect(seesSeats(buyers[3]!, tickets), "the fourth buyer sees seats").toBe(true);
+    // Six of the ten wait now, and the one who copied a link.
+    await buyers[4]!.refresh();
+    expect(placeOf(buyers[4]!)).toEqual(["1", "7"]);
+
+    // The second goes quiet past the idle time while the third and fourth keep choosing: the
+    // second's place goes to the fifth.
+    server.clock.advance((IDLE_MINUTES - 1) * 60_000);
+    await buyers[2]!.open(tickets);
+    await buyers[3]!.open(tickets);
+    server.clock.advance(2 * 60_000);
+    await buyers[4]!.refresh();
+    expect(seesSeats(buyers[4]!, tickets), "the fifth buyer sees seats").toBe(true);
+    await buyers[5]!.refresh();
+    expect(placeOf(buyers[5]!)).toEqual(["1", "6"]);
+    // The second comes back to the back of the queue.
+    await buyers[1]!.open(tickets);
+    expect(placeOf(buyers[1]!)).toEqual(["7", "7"]);
+  });
+
+  it("stops reloading when asked, keeping the place, and says plainly when cookies are refused", async () => {
+    const waiting = demoBuyer(server, language);
+    await waiting.open(tickets);
+    const place = placeOf(waiting);
+    expect(place).toBeDefined();
+    await waiting.follow("Stop checking by itself");
+    expect(waiting.metaRefresh).toBeNull();
+    expect(waiting.text()).toContain("This page no longer checks by itself.");
+    expect(placeOf(waiting)).toEqual(place);
+    await waiting.follow("Check my place");
+    expect(waiting.metaRefresh).toBeNull();
+    await waiting.follow("Check by itself again");
+    expect(waiting.metaRefresh).not.toBeNull();
+
+    const refuser = demoBuyer(server, language, { cookies: false });
+    await refuser.open(tickets);
+    expect(pathOf(refuser)).toBe("/waiting-room");
+    getByRole(refuser.document.body, "heading", { level: 1, name: "Cookies are needed to keep your place" });
+    expect(refuser.metaRefresh).toBeNull();
+  });
+
+  it("tells operators how the queue stands", async () => {
+    const response = await fetch(server.url("/queuez"));
+    expect(response.status).toBe(200);
+    const status = (await response.json()) as { queueing: boolean; rooms: { waiting: number; admitted: number }[] };
+    expect(status.queueing).toBe(true);
+    expect(status.rooms).toHaveLength(1);
+    expect(status.rooms[0]!.admitted).toBe(3);
+    expect(status.rooms[0]!.waiting).toBeGreaterThan(0);
+  });
+});
