@@ -36,9 +36,11 @@ export function CalendarPerformance({
       <span className="calendar-performance__status">{t("calendar.cancelled")}</span>
     ) : state === "closed" ? (
       <span className="calendar-performance__status">{t("calendar.salesClosed")}</span>
-    ) : state === "notYetOnSale" ? (
+    ) : state === "notYetOnSale" || state === "queueOpen" ? (
       <span className="calendar-performance__status">
-        {t("calendar.onSaleFrom", { date: formatDateTime(performance.onSaleFrom, timeZone, locale) })}
+        {t(state === "queueOpen" ? "calendar.queueOpen" : "calendar.onSaleFrom", {
+          date: formatDateTime(performance.onSaleFrom, timeZone, locale),
+        })}
       </span>
     ) : (
       <span className="calendar-performance__level">

@@ -118,6 +118,8 @@ export interface PerformanceTable {
   presale_until: string | null;
   /** Who may buy during presale: comma-separated ("plus-member", "promo"). */
   presale_audience: string;
+  /** A scheduled on-sale's waiting room opens then (its pre-queue); null without one. */
+  queue_opens_at: Generated<string | null>;
   seat_limit: number;
   notice: string | null;
   admission_message: string | null;
@@ -467,6 +469,14 @@ export interface JobLeaseTable {
   until: string;
 }
 
+export interface OnSaleRoomTable {
+  run_id: string;
+  pre_queue_from: string;
+  on_sale_at: string;
+  active_buyers: number;
+  new_buyers_per_minute: number | null;
+}
+
 export interface Database {
   venues: VenueTable;
   titles: TitleTable;
@@ -506,5 +516,6 @@ export interface Database {
   email_outbox: EmailOutboxTable;
   queue_rooms: QueueRoomTable;
   queue_entries: QueueEntryTable;
+  on_sale_rooms: OnSaleRoomTable;
   job_leases: JobLeaseTable;
 }

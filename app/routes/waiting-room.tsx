@@ -36,9 +36,15 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // The opening time in the buyer's language, written here: the page's script need not format dates.
   const opens =
     visit.view.kind === "preQueue"
-      ? dateTimeFormat(await context.i18n.getLocale(request), { dateStyle: "full", timeStyle: "short" }).format(
-          new Date(visit.view.opensAt),
-        )
+      ? dateTimeFormat(await context.i18n.getLocale(request), {
+          weekday: "long",
+          day: "numeric",
+          month: "long",
+          hour: "numeric",
+          minute: "2-digit",
+          timeZoneName: "short",
+          timeZone: visit.view.timeZone,
+        }).format(new Date(visit.view.opensAt))
       : null;
   return {
     view: visit.view,

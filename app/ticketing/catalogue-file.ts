@@ -129,34 +129,57 @@ const band = z.object({
   options: z.array(priceOption).min(1),
 });
 
+const isoDateTime = z
+  .string()
+  .datetime({ offset: true, message: "must be a date and time such as 2027-01-31T23:59:59Z" });
+
 const weekday = z.enum(["mon", "tue", "wed", "thu", "fri", "sat", "sun"]);
 
 const run = z.object({
   venue: slug,
   pricePlans: z.array(z.object({ name, bands: z.array(band).min(1) })).min(1),
-  schedule: z.object({
-    /** Days from the day of import: 1 is tomorrow. */
-    firstDay: z.number().int().min(0).max(3650),
-    days: z.number().int().min(1).max(400),
-    times: z.record(weekday, z.array(clock)),
-    /** The price plan for each weekday; the first plan otherwise. */
-    pricePlanByDay: z.record(weekday, name).default({}),
-    seatLimit: z.number().int().min(1).max(100),
-    /**
-     * The last N days of the schedule are newly released: in presale (for the audience) from the
-     * import until general sale opens, `generalSaleInDays` days after the import.
-     */
-    presale: z
-      .object({
-        lastDays: z.number().int().min(1),
-        audience: z.array(z.enum(["plus-member", "promo"])).min(1),
-        generalSaleInDays: z.number().int().min(1).max(365),
-      })
-      .optional(),
-    notice: z.string().trim().max(500).optional(),
-    admissionMessage: z.string().trim().max(500).optional(),
-    timedEntry: z.string().trim().max(200).optional(),
-  }),
+  schedule: z
+    .object({
+      /** Days from the day of import: 1 is tomorrow. */
+      firstDay: z.number().int().min(0).max(3650),
+      days: z.number().int().min(1).max(400),
+      times: z.record(weekday, z.array(clock)),
+      /** The price plan for each weekday; the first plan otherwise. */
+      pricePlanByDay: z.record(weekday, name).default({}),
+      seatLimit: z.number().int().min(1).max(100),
+      /**
+       * The last N days of the schedule are newly released: in presale (for the audience) from the
+       * import until general sale opens, `generalSaleInDays` days after the import.
+       */
+      presale: z
+        .object({
+          lastDays: z.number().int().min(1),
+          audience: z.array(z.enum(["plus-member", "promo"])).min(1),
+          generalSaleInDays: z.number().int().min(1).max(365),
+        })
+        .optional(),
+      /**
+       * A scheduled on-sale with a waiting room (issue 20): general sale opens at `at` for every
+       * performance; the queue opens `preQueueMinutes` before, and whoever is in it by `at` gets a
+       * place drawn at random; then at most `activeBuyers` choose seats at once, and at most
+       * `newBuyersPerMinute` come in each minute.
+       */
+      onSale: z
+        .object({
+          at: isoDateTime,
+          preQueueMinutes: z.number().int().min(0).max(1440).default(30),
+          activeBuyers: z.number().int().min(1).max(1_000_000),
+          newBuyersPerMinute: z.number().int().min(1).max(1_000_000).optional(),
+        })
+        .optional(),
+      notice: z.string().trim().max(500).optional(),
+      admissionMessage: z.string().trim().max(500).optional(),
+      timedEntry: z.string().trim().max(200).optional(),
+    })
+    .refine((schedule) => !(schedule.presale && schedule.onSale), {
+      message: "a run has a presale or a scheduled on-sale, not both",
+      path: ["onSale"],
+    }),
 });
 
 const show = z.object({
@@ -168,10 +191,6 @@ const show = z.object({
   image: z.string().max(300).optional(),
   runs: z.array(run).min(1),
 });
-
-const isoDateTime = z
-  .string()
-  .datetime({ offset: true, message: "must be a date and time such as 2027-01-31T23:59:59Z" });
 
 const promoCode = z.object({
   code: z.string().regex(/^[A-Za-z0-9-]{3,32}$/, "must be 3 to 32 letters, digits or hyphens"),

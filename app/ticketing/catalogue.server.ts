@@ -47,6 +47,7 @@ const PERFORMANCE_FIELDS = [
   "presale_from as presaleFrom",
   "presale_until as presaleUntil",
   "presale_audience as presaleAudience",
+  "queue_opens_at as queueOpensAt",
   "on_sale_from as onSaleFrom",
   "on_sale_until as onSaleUntil",
   "seat_limit as seatLimit",
@@ -228,6 +229,7 @@ export function createCatalogue(store: Store, clock: Clock = systemClock, maxAge
           "presale_from",
           "presale_until",
           "presale_audience",
+          "queue_opens_at",
           "notice",
           "admission_message",
           "timed_entry",
@@ -301,7 +303,11 @@ export function createCatalogue(store: Store, clock: Clock = systemClock, maxAge
         upcoming
           .select("starts_at")
           .where((eb) =>
-            eb.or([eb("on_sale_from", "<=", at), eb.and([eb("presale_from", "<=", at), eb("presale_until", ">", at)])]),
+            eb.or([
+              eb("on_sale_from", "<=", at),
+              eb("queue_opens_at", "<=", at),
+              eb.and([eb("presale_from", "<=", at), eb("presale_until", ">", at)]),
+            ]),
           )
           .orderBy("starts_at")
           .limit(1)

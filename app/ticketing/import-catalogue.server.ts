@@ -652,6 +652,26 @@ async function importShow(
     const today = formatInTimeZone(now, venue.timeZone, "yyyy-MM-dd");
     const rows: Insertable<Database["performances"]>[] = [];
     const presaleFrom = schedule.presale ? now.toISOString() : null;
+    // A scheduled on-sale: every performance goes on sale at its time, its queue opening before.
+    const onSale = schedule.onSale
+      ? {
+          at: new Date(schedule.onSale.at).toISOString(),
+          queueOpensAt: new Date(
+            new Date(schedule.onSale.at).getTime() - schedule.onSale.preQueueMinutes * 60_000,
+          ).toISOString(),
+        }
+      : null;
+    if (schedule.onSale && onSale)
+      await trx
+        .insertInto("on_sale_rooms")
+        .values({
+          run_id: runId,
+          pre_queue_from: onSale.queueOpensAt,
+          on_sale_at: onSale.at,
+          active_buyers: schedule.onSale.activeBuyers,
+          new_buyers_per_minute: schedule.onSale.newBuyersPerMinute ?? null,
+        })
+        .execute();
     const generalSale = schedule.presale ? addDays(now, schedule.presale.generalSaleInDays).toISOString() : null;
     for (let day = schedule.firstDay; day < schedule.firstDay + schedule.days; day += 1) {
       const date = formatInTimeZone(
@@ -670,7 +690,8 @@ async function importShow(
           run_id: runId,
           price_plan_id: plan.id,
           starts_at: startsAt,
-          on_sale_from: inPresale ? generalSale! : now.toISOString(),
+          on_sale_from: inPresale ? generalSale! : (onSale?.at ?? now.toISOString()),
+          queue_opens_at: onSale?.queueOpensAt ?? null,
           on_sale_until: startsAt,
           presale_from: inPresale ? presaleFrom : null,
           presale_until: inPresale ? generalSale : null,

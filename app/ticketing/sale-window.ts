@@ -1,3 +1,4 @@
+import type { Selectable } from "kysely";
 import type { PerformanceTable } from "~/db/schema";
 
 // When a performance may be booked, and by whom: one rule, read by the calendar and the show page
@@ -11,6 +12,8 @@ export interface SaleWindow {
   presaleUntil: string | null;
   /** Comma-separated presale audiences ("plus-member", "promo"). */
   presaleAudience: string;
+  /** A scheduled on-sale's waiting room opens then, before onSaleFrom; null without one. */
+  queueOpensAt: string | null;
 }
 
 /** Where a performance stands for a buyer at a moment. */
@@ -21,6 +24,8 @@ export type SaleState =
   | "presale"
   /** In presale, and this buyer's entitlements (a presale code) let them book now. */
   | "presaleUnlocked"
+  /** Not on sale yet, but its waiting room is open: buyers queue for the on-sale time. */
+  | "queueOpen"
   /** Neither on sale nor in presale yet. */
   | "notYetOnSale"
   /** Online sales have ended. */
@@ -33,6 +38,7 @@ export function saleState(window: SaleWindow, now: Date, presaleAudiences: Reado
   if (window.status !== "on_sale") return "cancelled";
   if (at >= window.onSaleUntil) return "closed";
   if (at >= window.onSaleFrom) return "onSale";
+  if (window.queueOpensAt !== null && at >= window.queueOpensAt) return "queueOpen";
   const inPresale = window.presaleFrom !== null && at >= window.presaleFrom && at < (window.presaleUntil ?? "");
   if (!inPresale) return "notYetOnSale";
   const audience = window.presaleAudience.split(",").filter(Boolean);
@@ -41,10 +47,13 @@ export function saleState(window: SaleWindow, now: Date, presaleAudiences: Reado
 
 /**
  * Whether a performance in this state links to its tickets page: on sale, or in presale (its
- * tickets page tells a buyer outside the audience who can book), while places are left.
+ * tickets page tells a buyer outside the audience who can book), or queueing for its on-sale (the
+ * tickets page sends the buyer to the waiting room), while places are left.
  */
 export function offersTickets(state: SaleState, soldOut: boolean): boolean {
-  return (state === "onSale" || state === "presale" || state === "presaleUnlocked") && !soldOut;
+  return (
+    (state === "onSale" || state === "presale" || state === "presaleUnlocked" || state === "queueOpen") && !soldOut
+  );
 }
 
 export type SaleRefusal = "not-found" | "sales-closed" | "not-on-sale" | "presale";
@@ -53,6 +62,8 @@ const REFUSALS: Record<SaleState, SaleRefusal | null> = {
   onSale: null,
   presaleUnlocked: null,
   presale: "presale",
+  // Nobody holds seats before the sale opens; the waiting room keeps their place until then.
+  queueOpen: "not-on-sale",
   notYetOnSale: "not-on-sale",
   closed: "sales-closed",
   cancelled: "not-found",
@@ -66,8 +77,14 @@ export function saleRefusal(window: SaleWindow, now: Date, presaleAudiences: Rea
 /** A stored performance's sale window. */
 export function saleWindowOf(
   row: Pick<
-    PerformanceTable,
-    "status" | "on_sale_from" | "on_sale_until" | "presale_from" | "presale_until" | "presale_audience"
+    Selectable<PerformanceTable>,
+    | "status"
+    | "on_sale_from"
+    | "on_sale_until"
+    | "presale_from"
+    | "presale_until"
+    | "presale_audience"
+    | "queue_opens_at"
   >,
 ): SaleWindow {
   return {
@@ -77,5 +94,6 @@ export function saleWindowOf(
     presaleFrom: row.presale_from,
     presaleUntil: row.presale_until,
     presaleAudience: row.presale_audience,
+    queueOpensAt: row.queue_opens_at,
   };
 }

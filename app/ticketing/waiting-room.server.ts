@@ -3,6 +3,7 @@ import type { Transaction } from "kysely";
 import type { Clock } from "~/clock";
 import type { Store } from "~/db/connection.server";
 import type { Database } from "~/db/schema";
+import { CATALOGUE_MAX_AGE_MS, remembered } from "./catalogue-facts.server";
 
 // The waiting room (issue 20): when more buyers want seats than a room lets in at once, the rest
 // wait in the store, in order, and are let in as places free. Everything is in the store, so every
@@ -17,8 +18,11 @@ export interface RoomRule {
   activeBuyers: number;
   /** How many may be let in in any minute; null for no limit but activeBuyers. */
   newBuyersPerMinute: number | null;
-  /** A scheduled on-sale: whoever arrives from preQueueFrom until `at` gets a place drawn at `at`. */
-  onSale?: { preQueueFrom: string; at: string };
+  /**
+   * A scheduled on-sale: whoever arrives from preQueueFrom until `at` gets a place drawn at `at`.
+   * The venue's time zone says the time as its buyers read it.
+   */
+  onSale?: { preQueueFrom: string; at: string; timeZone?: string };
 }
 
 export type Pass =
@@ -347,27 +351,113 @@ export interface SiteQueue {
   idleMs: number;
 }
 
+/** What a performance's run says of its scheduled on-sale, if it has one. */
+interface OnSale {
+  runId: string;
+  timeZone: string;
+  preQueueFrom: string;
+  at: string;
+  activeBuyers: number;
+  newBuyersPerMinute: number | null;
+}
+
+const runRule = (room: OnSale): RoomRule => ({
+  id: `run:${room.runId}`,
+  activeBuyers: room.activeBuyers,
+  newBuyersPerMinute: room.newBuyersPerMinute,
+  onSale: { preQueueFrom: room.preQueueFrom, at: room.at, timeZone: room.timeZone },
+});
+
 /**
  * The rooms a deployment has: its own (QUEUE_ACTIVE_BUYERS), which every performance's tickets
- * page shares. With no room, nothing here touches the store.
+ * page shares, and a run's own from its scheduled on-sale (the catalogue file's schedule.onSale),
+ * which its performances use instead from the moment its pre-queue opens. With neither, nothing
+ * here reads the store more than once a minute.
  */
-export function createWaitingRooms(store: Store, clock: Clock, site: SiteQueue) {
+export function createWaitingRooms(
+  store: Store,
+  clock: Clock,
+  site: SiteQueue,
+  maxAgeMs: number = CATALOGUE_MAX_AGE_MS,
+) {
+  const { db } = store;
   const siteRule: RoomRule | null =
     site.activeBuyers > 0
       ? { id: "site", activeBuyers: site.activeBuyers, newBuyersPerMinute: site.newBuyersPerMinute }
       : null;
   const room = createWaitingRoom(store, clock, { idleMs: site.idleMs });
+  // A run's on-sale never changes once imported (decision 0024): kept per performance, as the
+  // catalogue's facts are. `null`: the performance exists and its run has none.
+  const onSaleOf = remembered(
+    clock,
+    async (performanceId: string): Promise<OnSale | null | undefined> => {
+      const row = await db
+        .selectFrom("performances")
+        .innerJoin("runs", "runs.id", "performances.run_id")
+        .innerJoin("venues", "venues.id", "runs.venue_id")
+        .leftJoin("on_sale_rooms", "on_sale_rooms.run_id", "performances.run_id")
+        .select([
+          "venues.time_zone",
+          "on_sale_rooms.run_id",
+          "on_sale_rooms.pre_queue_from",
+          "on_sale_rooms.on_sale_at",
+          "on_sale_rooms.active_buyers",
+          "on_sale_rooms.new_buyers_per_minute",
+        ])
+        .where("performances.id", "=", performanceId)
+        .executeTakeFirst();
+      if (!row) return undefined;
+      if (!row.run_id || !row.pre_queue_from || !row.on_sale_at || row.active_buyers === null) return null;
+      return {
+        runId: row.run_id,
+        timeZone: row.time_zone,
+        preQueueFrom: row.pre_queue_from,
+        at: row.on_sale_at,
+        activeBuyers: row.active_buyers,
+        newBuyersPerMinute: row.new_buyers_per_minute,
+      };
+    },
+    maxAgeMs,
+  );
+  const anyOnSales = remembered(
+    clock,
+    async (_: "any") =>
+      (await db.selectFrom("on_sale_rooms").select("run_id").limit(1).executeTakeFirst()) !== undefined,
+    maxAgeMs,
+  );
+
   return {
     ...room,
-    /** Whether any room may queue buyers: when not, nobody need be told they left one. */
-    enabled: siteRule !== null,
-    /** The room a performance's buyers wait in, or null when they go straight in. */
-    ruleFor(_performanceId: string): RoomRule | null {
+    /** Whether any room may be queueing buyers: when not, nobody need be told they left one. */
+    async enabled(): Promise<boolean> {
+      return siteRule !== null || (await anyOnSales("any")) === true;
+    },
+    /** The room a performance's buyers wait in now, or null when they go straight in. */
+    async ruleFor(performanceId: string): Promise<RoomRule | null> {
+      if (!/^[0-9A-Fa-f-]{36}$/.test(performanceId)) return siteRule;
+      const onSale = await onSaleOf(performanceId.toUpperCase());
+      if (onSale && clock.now().toISOString() >= onSale.preQueueFrom) return runRule(onSale);
       return siteRule;
     },
-    /** Every room, for operators' monitoring. */
-    rules(): RoomRule[] {
-      return siteRule ? [siteRule] : [];
+    /** Every room whose queue is open now, for operators' monitoring. */
+    async rules(): Promise<RoomRule[]> {
+      const open = await db
+        .selectFrom("on_sale_rooms")
+        .innerJoin("runs", "runs.id", "on_sale_rooms.run_id")
+        .innerJoin("venues", "venues.id", "runs.venue_id")
+        .select([
+          "venues.time_zone as timeZone",
+          "on_sale_rooms.run_id as runId",
+          "on_sale_rooms.pre_queue_from as preQueueFrom",
+          "on_sale_rooms.on_sale_at as at",
+          "on_sale_rooms.active_buyers as activeBuyers",
+          "on_sale_rooms.new_buyers_per_minute as newBuyersPerMinute",
+        ])
+        .where("on_sale_rooms.pre_queue_from", "<=", clock.now().toISOString())
+        .orderBy("on_sale_rooms.on_sale_at", "desc")
+        .limit(100)
+        .execute();
+      return [...(siteRule ? [siteRule] : []), ...open.map(runRule)];
     },
   };
 }

@@ -75,7 +75,9 @@ export function createServerApp({ build, services, logger, root }: ServerAppOpti
   // are in, and how long the last in line can expect to wait. Counts only: nothing about anyone.
   app.get("/queuez", async (_req, res) => {
     try {
-      const rooms = await Promise.all(services.waitingRoom.rules().map((rule) => services.waitingRoom.status(rule)));
+      const rooms = await Promise.all(
+        (await services.waitingRoom.rules()).map((rule) => services.waitingRoom.status(rule)),
+      );
       res.set("Cache-Control", "no-store").json({ queueing: rooms.some((room) => room.queueing), rooms });
     } catch (error) {
       logger.warn({ err: error }, "waiting room status failed");

@@ -125,14 +125,14 @@ export async function visitorOf(request: Request, context: AppLoadContext): Prom
 
 /** Keeps an admitted buyer's place while they check out; nothing when no room can queue. */
 export async function stillInCheckout(request: Request, context: AppLoadContext): Promise<void> {
-  if (!context.waitingRoom.enabled) return;
+  if (!(await context.waitingRoom.enabled())) return;
   const visitorId = await visitorOf(request, context);
   if (visitorId) await context.waitingRoom.stillActive(visitorId);
 }
 
 /** The buyer is done with their place (paid, released their seats, let the hold lapse). */
 export async function leaveWaitingRoom(request: Request, context: AppLoadContext): Promise<void> {
-  if (!context.waitingRoom.enabled) return;
+  if (!(await context.waitingRoom.enabled())) return;
   const visitorId = await visitorOf(request, context);
   if (visitorId) await context.waitingRoom.leave(visitorId);
 }

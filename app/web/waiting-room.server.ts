@@ -33,7 +33,7 @@ export async function admitOrQueue(
   performanceId: string,
   { back, holdsSeats }: { back: string; holdsSeats: boolean },
 ): Promise<void> {
-  const rule = context.waitingRoom.ruleFor(performanceId);
+  const rule = await context.waitingRoom.ruleFor(performanceId);
   if (!rule || holdsSeats) return;
   const visitorId = await visitorOf(request, context);
   if (visitorId && (await context.waitingRoom.pass(rule, visitorId)).admitted) return;
@@ -56,6 +56,8 @@ export type WaitingView =
       kind: "preQueue";
       waiting: number;
       opensAt: string;
+      /** The venue's, to say the opening time as its buyers read it. */
+      timeZone: string;
       refreshSeconds: number;
       autoRefresh: boolean;
       checkHref: string;
@@ -83,7 +85,7 @@ export async function waitingRoomVisit(
   const url = new URL(request.url);
   const performanceId = url.searchParams.get("performance") ?? "";
   const back = safeReturnPath(url.searchParams.get("to"));
-  const rule = context.waitingRoom.ruleFor(performanceId);
+  const rule = await context.waitingRoom.ruleFor(performanceId);
   if (!rule) return { redirectTo: back };
   const session = await context.sessions.getSession(request);
   const visitorId = session.get("visitorId");
@@ -110,7 +112,15 @@ export async function waitingRoomVisit(
   const refreshSeconds = refreshFor(pass, context.clock.now());
   return {
     view: pass.preQueue
-      ? { kind: "preQueue", waiting: pass.waiting, opensAt: pass.opensAt, refreshSeconds, autoRefresh, ...links }
+      ? {
+          kind: "preQueue",
+          waiting: pass.waiting,
+          opensAt: pass.opensAt,
+          timeZone: rule.onSale?.timeZone ?? "UTC",
+          refreshSeconds,
+          autoRefresh,
+          ...links,
+        }
       : {
           kind: "waiting",
           place: pass.place,

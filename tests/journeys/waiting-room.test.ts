@@ -1,7 +1,11 @@
 import { getByRole, within } from "@testing-library/dom";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fixedClock } from "~/clock";
+import { importCatalogue } from "~/ticketing/import-catalogue.server";
+import { startServer } from "../support/app";
+import { smallCatalogue } from "../support/catalogue";
 import type { HtmlDriver } from "../support/html-driver";
-import { validateAllPages } from "../support/html-driver";
+import { htmlDriver, validateAllPages } from "../support/html-driver";
 import { demoBuyer, pathOf, startDemoServer, type DemoServer } from "../support/demo-journey";
 
 // The waiting room without script (issue 20), in each language: with QUEUE_ACTIVE_BUYERS=3, ten
@@ -127,5 +131,70 @@ describe.each(["en-GB", "en-US"] as const)("the waiting room without script, %s"
     expect(status.rooms).toHaveLength(1);
     expect(status.rooms[0]!.admitted).toBe(3);
     expect(status.rooms[0]!.waiting).toBeGreaterThan(0);
+  });
+});
+
+// A scheduled on-sale (the catalogue file's schedule.onSale): the run's own waiting room opens half
+// an hour before the sale; whoever is in it by then gets a place drawn at random when it opens.
+describe("a scheduled on-sale's pre-queue without script", () => {
+  const clock = fixedClock("2026-12-01T09:00:00.000Z");
+  let server: Awaited<ReturnType<typeof startServer>>;
+  const calendar = "/shows/test-show/test-hall/calendar";
+  beforeAll(async () => {
+    const file = smallCatalogue();
+    const schedule = file.shows[0]!.runs[0]!.schedule as Record<string, unknown>;
+    delete schedule.presale;
+    schedule.onSale = { at: "2026-12-01T10:00:00Z", preQueueMinutes: 30, activeBuyers: 2 };
+    server = await startServer(
+      {},
+      { clock, seed: (services) => importCatalogue(services.store, file, clock).then(() => {}) },
+    );
+  });
+  afterAll(async () => {
+    await validateAllPages();
+    await server.close();
+  });
+  const buyer = () => htmlDriver(server.url(""), { language: "en-GB", now: () => clock.now().getTime() });
+  const queueLinks = (driver: HtmlDriver) =>
+    [...driver.document.querySelectorAll<HTMLAnchorElement>('a[href*="/tickets/"]')].filter((link) =>
+      /join the queue/.test(link.textContent ?? ""),
+    );
+
+  it("links to the queue once it opens, and at the on-sale time lets in as many as the room holds, the rest in drawn places", async () => {
+    const early = buyer();
+    await early.open(calendar);
+    expect(queueLinks(early)).toHaveLength(0);
+    expect(early.text()).toMatch(/On sale [^:]+10:00/);
+
+    clock.set("2026-12-01T09:40:00.000Z");
+    const buyers = Array.from({ length: 5 }, buyer);
+    for (const [index, driver] of buyers.entries()) {
+      await driver.open(calendar);
+      const [link] = queueLinks(driver);
+      expect(link, "the calendar links to the queue").toBeDefined();
+      await driver.open(link!.getAttribute("href")!);
+      expect(pathOf(driver)).toBe("/waiting-room");
+      getByRole(driver.document.body, "heading", { level: 1, name: "The sale opens soon" });
+      expect(driver.text()).toContain("Tickets go on sale on Tuesday 1 December at 10:00 GMT.");
+      expect(driver.text()).toContain(index === 0 ? "1 person is waiting." : `${index + 1} people are waiting.`);
+      expect(driver.metaRefresh!.seconds).toBeLessThanOrEqual(30);
+    }
+
+    clock.set("2026-12-01T10:00:00.000Z");
+    const outcomes = [];
+    for (const driver of buyers) {
+      await driver.refresh();
+      outcomes.push(pathOf(driver) === "/waiting-room" ? Number(placeOf(driver)![0]) : "in");
+    }
+    // Two let in, three in line; who is where was drawn, not the order of arrival.
+    expect(outcomes.filter((outcome) => outcome === "in")).toHaveLength(2);
+    expect(outcomes.filter((outcome) => outcome !== "in").sort()).toEqual([1, 2, 3]);
+
+    const status = (await (await fetch(server.url("/queuez"))).json()) as {
+      rooms: { room: string; waiting: number; admitted: number }[];
+    };
+    expect(status.rooms).toEqual([
+      expect.objectContaining({ room: expect.stringMatching(/^run:/), waiting: 3, admitted: 2 }),
+    ]);
   });
 });

@@ -36,6 +36,17 @@ describe.each(DIALECTS)("catalogue import on %s", (dialect) => {
     expect(await store.db.selectFrom("venues").selectAll().execute()).toEqual([]);
   });
 
+  it("refuses a run with both a presale and a scheduled on-sale", async () => {
+    const file = smallCatalogue();
+    (file.shows[0]!.runs[0]!.schedule as Record<string, unknown>).onSale = {
+      at: "2026-12-01T10:00:00Z",
+      activeBuyers: 100,
+    };
+    expect(await problemsOf(importCatalogue(store, file, clock))).toEqual([
+      'shows[0] "test-show" › runs[0].schedule.onSale: a run has a presale or a scheduled on-sale, not both',
+    ]);
+  });
+
   it("refuses references to things that do not exist, all at once", async () => {
     const file = smallCatalogue();
     file.shows[0]!.runs[0]!.venue = "nowhere";

@@ -9,6 +9,7 @@ describe("where a performance stands for a buyer", () => {
     presaleFrom: "2026-11-24T10:00:00.000Z",
     presaleUntil: "2026-12-01T10:00:00.000Z",
     presaleAudience: "plus-member,promo",
+    queueOpensAt: null,
   };
   const guest = new Set<string>();
   const at = (iso: string) => new Date(iso);
@@ -28,6 +29,20 @@ describe("where a performance stands for a buyer", () => {
     const plain = { ...window, presaleFrom: null, presaleUntil: null, presaleAudience: "" };
     expect(saleState(plain, at("2026-11-25T12:00:00.000Z"), new Set(["promo"]))).toBe("notYetOnSale");
     expect(saleState({ ...window, status: "cancelled" }, at("2026-12-05T12:00:00.000Z"), guest)).toBe("cancelled");
+  });
+
+  it("a scheduled on-sale queues from its pre-queue's opening: offered, but no hold until the sale opens", () => {
+    const scheduled = {
+      ...window,
+      presaleFrom: null,
+      presaleUntil: null,
+      presaleAudience: "",
+      queueOpensAt: "2026-12-01T09:30:00.000Z",
+    };
+    expect(saleState(scheduled, at("2026-12-01T09:29:59.000Z"), guest)).toBe("notYetOnSale");
+    expect(saleState(scheduled, at("2026-12-01T09:30:00.000Z"), guest)).toBe("queueOpen");
+    expect(saleRefusal(scheduled, at("2026-12-01T09:45:00.000Z"), guest)).toBe("not-on-sale");
+    expect(saleState(scheduled, at("2026-12-01T10:00:00.000Z"), guest)).toBe("onSale");
   });
 
   // The hold refuses exactly what the calendar does not offer, with the reason the tickets page
@@ -50,6 +65,7 @@ describe("where a performance stands for a buyer", () => {
       presale_from: null,
       presale_until: null,
       presale_audience: "",
+      queue_opens_at: null,
     };
     expect(saleWindowOf(row)).toEqual({
       ...window,
@@ -67,6 +83,7 @@ describe("which performances link to their tickets page", () => {
     expect(offersTickets("onSale", false)).toBe(true);
     expect(offersTickets("presale", false)).toBe(true);
     expect(offersTickets("presaleUnlocked", false)).toBe(true);
+    expect(offersTickets("queueOpen", false)).toBe(true);
     expect(offersTickets("onSale", true)).toBe(false);
     expect(offersTickets("notYetOnSale", false)).toBe(false);
     expect(offersTickets("closed", false)).toBe(false);

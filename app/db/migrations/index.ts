@@ -8,6 +8,7 @@ import * as memberships from "./2026-11-23T1800-memberships";
 import * as sandboxPayments from "./2026-11-23T2000-sandbox-payments";
 import * as ticketsAndHoldsKeys from "./2026-11-25T0100-tickets-and-holds-keys";
 import * as waitingRoom from "./2026-11-25T0200-waiting-room";
+import * as onSaleRooms from "./2026-11-25T0400-on-sale-rooms";
 import * as severalProcesses from "./2026-11-25T0300-several-processes";
 
 // Every migration, by its date-prefixed name. Listed here (not read from the folder) so the same
@@ -23,4 +24,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   "2026-11-25T0100-tickets-and-holds-keys": ticketsAndHoldsKeys,
   "2026-11-25T0200-waiting-room": waitingRoom,
   "2026-11-25T0300-several-processes": severalProcesses,
+  "2026-11-25T0400-on-sale-rooms": onSaleRooms,
 };
