@@ -133,6 +133,14 @@ export default function WaitingRoom() {
         </p>
         <p>{waitText}</p>
       </div>
+      {view.soldOut ? (
+        <div className="message message--warning">
+          <p>{t("waitingRoom.soldOut")}</p>
+          <p>
+            <Link to={view.otherDatesHref}>{t("waitingRoom.otherDates")}</Link>
+          </p>
+        </div>
+      ) : null}
       <p>{t("waitingRoom.keepPlace")}</p>
       <RefreshControls view={view} />
     </>

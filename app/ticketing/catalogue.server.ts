@@ -347,8 +347,10 @@ export function createCatalogue(store: Store, clock: Clock = systemClock, maxAge
         .selectFrom("performances")
         .innerJoin("runs", "runs.id", "performances.run_id")
         .innerJoin("venues", "venues.id", "runs.venue_id")
+        .innerJoin("titles", "titles.id", "runs.title_id")
         .select([
           "performances.starts_at",
+          "titles.slug as title_slug",
           "venues.name as venue_name",
           "venues.slug as venue_slug",
           "venues.time_zone",

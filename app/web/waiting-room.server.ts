@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { redirect, type AppLoadContext } from "@remix-run/node";
+import { calendarPath } from "~/routing/paths";
 import { safeReturnPath } from "~/routing/return-path";
 import type { Pass } from "~/ticketing/waiting-room.server";
 import { visitorOf } from "./buyer.server";
@@ -47,6 +48,9 @@ export type WaitingView =
       place: number;
       waiting: number;
       estimatedWaitSeconds: number | null;
+      /** Every place is sold or held now; some may come back. */
+      soldOut: boolean;
+      otherDatesHref: string;
       refreshSeconds: number;
       autoRefresh: boolean;
       checkHref: string;
@@ -86,7 +90,9 @@ export async function waitingRoomVisit(
   const performanceId = url.searchParams.get("performance") ?? "";
   const back = safeReturnPath(url.searchParams.get("to"));
   const rule = await context.waitingRoom.ruleFor(performanceId);
-  if (!rule) return { redirectTo: back };
+  const place = rule ? await context.catalogue.placeOfPerformance(performanceId.toUpperCase()) : undefined;
+  // No queue, or no such performance: the page asked for says what there is to say.
+  if (!rule || !place) return { redirectTo: back };
   const session = await context.sessions.getSession(request);
   const visitorId = session.get("visitorId");
   if (!visitorId) {
@@ -110,6 +116,12 @@ export async function waitingRoomVisit(
     ),
   };
   const refreshSeconds = refreshFor(pass, context.clock.now());
+  // Every place taken (sold, or held by those let in): the buyer may keep waiting, since places
+  // come back when others do not finish, or look at other dates.
+  const soldOut =
+    (await context.availability.summary([performanceId.toUpperCase()])).get(performanceId.toUpperCase())?.level ===
+    "soldOut";
+  const otherDatesHref = calendarPath(context.config.routingType, place.title_slug, place.venue_slug);
   return {
     view: pass.preQueue
       ? {
@@ -126,6 +138,8 @@ export async function waitingRoomVisit(
           place: pass.place,
           waiting: pass.waiting,
           estimatedWaitSeconds: pass.estimatedWaitSeconds,
+          soldOut,
+          otherDatesHref,
           refreshSeconds,
           autoRefresh,
           ...links,

@@ -1,6 +1,8 @@
+import { randomUUID } from "node:crypto";
 import { getByRole, within } from "@testing-library/dom";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixedClock } from "~/clock";
+import type { Store } from "~/db/connection.server";
 import { importCatalogue } from "~/ticketing/import-catalogue.server";
 import { startServer } from "../support/app";
 import { smallCatalogue } from "../support/catalogue";
@@ -134,6 +136,60 @@ describe.each(["en-GB", "en-US"] as const)("the waiting room without script, %s"
   });
 });
 
+/** Marks every place of a performance sold: seats not yet claimed, and what standing room is left. */
+async function sellOut(store: Store, performanceId: string) {
+  const { db } = store;
+  const performance = await db
+    .selectFrom("performances")
+    .innerJoin("runs", "runs.id", "performances.run_id")
+    .select(["runs.seat_map_id"])
+    .where("performances.id", "=", performanceId)
+    .executeTakeFirstOrThrow();
+  const claimed = new Set(
+    (await db.selectFrom("seat_claims").select("seat_id").where("performance_id", "=", performanceId).execute()).map(
+      (claim) => claim.seat_id,
+    ),
+  );
+  const seats = await db.selectFrom("seats").select("id").where("seat_map_id", "=", performance.seat_map_id).execute();
+  const free = seats.filter((seat) => !claimed.has(seat.id));
+  if (free.length)
+    await db
+      .insertInto("seat_claims")
+      .values(
+        free.map((seat) => ({
+          performance_id: performanceId,
+          seat_id: seat.id,
+          status: "sold" as const,
+          hold_id: null,
+          held_until: null,
+          order_id: null,
+          price_option_id: null,
+        })),
+      )
+      .execute();
+  const standing = await db
+    .selectFrom("sections")
+    .select(["id", "capacity"])
+    .where("seat_map_id", "=", performance.seat_map_id)
+    .where("kind", "=", "standing")
+    .execute();
+  for (const section of standing)
+    await db
+      .insertInto("standing_claims")
+      .values({
+        id: randomUUID(),
+        performance_id: performanceId,
+        section_id: section.id,
+        quantity: section.capacity ?? 0,
+        status: "sold",
+        hold_id: null,
+        held_until: null,
+        order_id: null,
+        price_option_id: null,
+      })
+      .execute();
+}
+
 // A scheduled on-sale (the catalogue file's schedule.onSale): the run's own waiting room opens half
 // an hour before the sale; whoever is in it by then gets a place drawn at random when it opens.
 describe("a scheduled on-sale's pre-queue without script", () => {
@@ -160,7 +216,7 @@ describe("a scheduled on-sale's pre-queue without script", () => {
       /join the queue/.test(link.textContent ?? ""),
     );
 
-  it("links to the queue once it opens, and at the on-sale time lets in as many as the room holds, the rest in drawn places", async () => {
+  it("links to the queue once it opens; at the on-sale time lets in as many as the room holds, the rest in drawn places; says when every place is taken", async () => {
     const early = buyer();
     await early.open(calendar);
     expect(queueLinks(early)).toHaveLength(0);
@@ -196,5 +252,16 @@ describe("a scheduled on-sale's pre-queue without script", () => {
     expect(status.rooms).toEqual([
       expect.objectContaining({ room: expect.stringMatching(/^run:/), waiting: 3, admitted: 2 }),
     ]);
+
+    // Every place taken (seeded: sold outright, which the test is not about): those still waiting
+    // are told so, with the way to other dates, and may keep their place.
+    const waiting = buyers.find((driver) => pathOf(driver) === "/waiting-room")!;
+    const performanceId = new URL(waiting.url).searchParams.get("performance")!;
+    await sellOut(server.services.store, performanceId);
+    server.services.availability.changed(performanceId);
+    await waiting.refresh();
+    expect(waiting.text()).toContain("Every seat for this performance is sold or being bought right now.");
+    await waiting.follow("Choose another date");
+    expect(pathOf(waiting)).toBe(calendar);
   });
 });
