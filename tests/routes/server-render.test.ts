@@ -1,0 +1,51 @@
+// The server's render through the patched @remix-run/react and react-router-dom (patches/,
+// decision 0025): RemixServer builds its routes once, not on every request, and the static router
+// keeps the data routes it makes of them, so the router's kept branches serve every render. Fails
+// without the patches: each render would hand the static router a new array, and get new data routes.
+import { createRequire } from "node:module";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServer } from "../support/app";
+
+const require = createRequire(import.meta.url);
+type CreateStaticRouter = (routes: unknown[], ...rest: unknown[]) => { routes: unknown[] };
+const staticRouterModule = require("react-router-dom/server") as { createStaticRouter: CreateStaticRouter };
+
+describe("rendering a page on the server", () => {
+  let server: Awaited<ReturnType<typeof startServer>>;
+  const seen: { routes: unknown[]; dataRoutes: unknown[] }[] = [];
+  const original = staticRouterModule.createStaticRouter;
+  beforeAll(async () => {
+    // RemixServer reads the module's export each render: a wrapper here sees what it is handed.
+    staticRouterModule.createStaticRouter = (routes, ...rest) => {
+      const router = original(routes, ...rest);
+      seen.push({ routes, dataRoutes: router.routes });
+      return router;
+    };
+    server = await startServer();
+  });
+  afterAll(async () => {
+    staticRouterModule.createStaticRouter = original;
+    await server.close();
+  });
+
+  it("builds the routes once: every render hands the static router the same array and gets the same data routes", async () => {
+    const pages = [];
+    for (const path of ["/legal/privacy-policy", "/legal/cookie-policy", "/legal/privacy-policy"]) {
+      const response = await fetch(server.url(path));
+      expect(response.status).toBe(200);
+      pages.push(await response.text());
+    }
+    expect(seen).toHaveLength(3);
+    expect(seen[1]!.routes).toBe(seen[0]!.routes);
+    expect(seen[2]!.routes).toBe(seen[0]!.routes);
+    expect(seen[1]!.dataRoutes).toBe(seen[0]!.dataRoutes);
+    // The same page twice renders the same (but for each response's own nonce and CSRF token).
+    const steady = (html: string) =>
+      html
+        .replace(/nonce="[^"]*"/g, "")
+        .replace(/value="[A-Za-z0-9_-]{40,}"/g, "")
+        .replace(/\\"csrf\\",\\"[A-Za-z0-9_-]{40,}\\"/g, "");
+    expect(steady(pages[2]!)).toBe(steady(pages[0]!));
+    expect(pages[1]).toContain("Cookie policy");
+  });
+});
