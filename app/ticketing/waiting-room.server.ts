@@ -18,11 +18,8 @@ export interface RoomRule {
   activeBuyers: number;
   /** How many may be let in in any minute; null for no limit but activeBuyers. */
   newBuyersPerMinute: number | null;
-  /**
-   * A scheduled on-sale: whoever arrives from preQueueFrom until `at` gets a place drawn at `at`.
-   * The venue's time zone says the time as its buyers read it.
-   */
-  onSale?: { preQueueFrom: string; at: string; timeZone?: string };
+  /** A scheduled on-sale: whoever arrives from preQueueFrom until `at` gets a place drawn at `at`. */
+  onSale?: { preQueueFrom: string; at: string };
 }
 
 export type Pass =
@@ -354,7 +351,6 @@ export interface SiteQueue {
 /** What a performance's run says of its scheduled on-sale, if it has one. */
 interface OnSale {
   runId: string;
-  timeZone: string;
   preQueueFrom: string;
   at: string;
   activeBuyers: number;
@@ -365,7 +361,7 @@ const runRule = (room: OnSale): RoomRule => ({
   id: `run:${room.runId}`,
   activeBuyers: room.activeBuyers,
   newBuyersPerMinute: room.newBuyersPerMinute,
-  onSale: { preQueueFrom: room.preQueueFrom, at: room.at, timeZone: room.timeZone },
+  onSale: { preQueueFrom: room.preQueueFrom, at: room.at },
 });
 
 /**
@@ -393,11 +389,8 @@ export function createWaitingRooms(
     async (performanceId: string): Promise<OnSale | null | undefined> => {
       const row = await db
         .selectFrom("performances")
-        .innerJoin("runs", "runs.id", "performances.run_id")
-        .innerJoin("venues", "venues.id", "runs.venue_id")
         .leftJoin("on_sale_rooms", "on_sale_rooms.run_id", "performances.run_id")
         .select([
-          "venues.time_zone",
           "on_sale_rooms.run_id",
           "on_sale_rooms.pre_queue_from",
           "on_sale_rooms.on_sale_at",
@@ -410,7 +403,6 @@ export function createWaitingRooms(
       if (!row.run_id || !row.pre_queue_from || !row.on_sale_at || row.active_buyers === null) return null;
       return {
         runId: row.run_id,
-        timeZone: row.time_zone,
         preQueueFrom: row.pre_queue_from,
         at: row.on_sale_at,
         activeBuyers: row.active_buyers,
@@ -443,10 +435,7 @@ export function createWaitingRooms(
     async rules(): Promise<RoomRule[]> {
       const open = await db
         .selectFrom("on_sale_rooms")
-        .innerJoin("runs", "runs.id", "on_sale_rooms.run_id")
-        .innerJoin("venues", "venues.id", "runs.venue_id")
         .select([
-          "venues.time_zone as timeZone",
           "on_sale_rooms.run_id as runId",
           "on_sale_rooms.pre_queue_from as preQueueFrom",
           "on_sale_rooms.on_sale_at as at",

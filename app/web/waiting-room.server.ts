@@ -88,9 +88,10 @@ export async function waitingRoomVisit(
 ): Promise<{ redirectTo: string; headers?: Headers } | { view: WaitingView }> {
   const url = new URL(request.url);
   const performanceId = url.searchParams.get("performance") ?? "";
+  const id = performanceId.toUpperCase();
   const back = safeReturnPath(url.searchParams.get("to"));
   const rule = await context.waitingRoom.ruleFor(performanceId);
-  const place = rule ? await context.catalogue.placeOfPerformance(performanceId.toUpperCase()) : undefined;
+  const place = rule ? await context.catalogue.placeOfPerformance(id) : undefined;
   // No queue, or no such performance: the page asked for says what there is to say.
   if (!rule || !place) return { redirectTo: back };
   const session = await context.sessions.getSession(request);
@@ -116,33 +117,32 @@ export async function waitingRoomVisit(
     ),
   };
   const refreshSeconds = refreshFor(pass, context.clock.now());
+  if (pass.preQueue)
+    return {
+      view: {
+        kind: "preQueue",
+        waiting: pass.waiting,
+        opensAt: pass.opensAt,
+        timeZone: place.time_zone,
+        refreshSeconds,
+        autoRefresh,
+        ...links,
+      },
+    };
   // Every place taken (sold, or held by those let in): the buyer may keep waiting, since places
   // come back when others do not finish, or look at other dates.
-  const soldOut =
-    (await context.availability.summary([performanceId.toUpperCase()])).get(performanceId.toUpperCase())?.level ===
-    "soldOut";
-  const otherDatesHref = calendarPath(context.config.routingType, place.title_slug, place.venue_slug);
+  const soldOut = (await context.availability.summary([id])).get(id)?.level === "soldOut";
   return {
-    view: pass.preQueue
-      ? {
-          kind: "preQueue",
-          waiting: pass.waiting,
-          opensAt: pass.opensAt,
-          timeZone: rule.onSale?.timeZone ?? "UTC",
-          refreshSeconds,
-          autoRefresh,
-          ...links,
-        }
-      : {
-          kind: "waiting",
-          place: pass.place,
-          waiting: pass.waiting,
-          estimatedWaitSeconds: pass.estimatedWaitSeconds,
-          soldOut,
-          otherDatesHref,
-          refreshSeconds,
-          autoRefresh,
-          ...links,
-        },
+    view: {
+      kind: "waiting",
+      place: pass.place,
+      waiting: pass.waiting,
+      estimatedWaitSeconds: pass.estimatedWaitSeconds,
+      soldOut,
+      otherDatesHref: calendarPath(context.config.routingType, place.title_slug, place.venue_slug),
+      refreshSeconds,
+      autoRefresh,
+      ...links,
+    },
   };
 }

@@ -1,4 +1,5 @@
 import { expect, test, waitForHydration } from "./fixtures";
+import { firstPerformance } from "./seats";
 
 // The waiting room with script (issue 20): what only a browser shows. The page asks again in the
 // background instead of reloading, says where the buyer stands in a polite live region, and takes
@@ -7,7 +8,7 @@ import { expect, test, waitForHydration } from "./fixtures";
 // (tests/journeys/waiting-room.test.ts).
 
 const QUEUE_ORIGIN = `http://localhost:${Number(process.env.E2E_PORT ?? 3210) + 4}`;
-const CALENDAR = `${QUEUE_ORIGIN}/shows/the-velvet-hours/foundry-hall/calendar`;
+const CALENDAR_PATH = "/shows/the-velvet-hours/foundry-hall/calendar";
 
 test("a waiting buyer's page lets them in by itself when the buyer ahead releases their seats", async ({
   page,
@@ -16,10 +17,7 @@ test("a waiting buyer's page lets them in by itself when the buyer ahead release
 }) => {
   // The buyer ahead, in their own browser: let in at once, holds a seat.
   const ahead = await (await browser.newContext()).newPage();
-  await ahead.goto(CALENDAR);
-  await waitForHydration(ahead);
-  const link = ahead.getByRole("link", { name: /Good availability/ }).first();
-  const tickets = new URL((await link.getAttribute("href"))!, QUEUE_ORIGIN).href;
+  const tickets = await firstPerformance(ahead, CALENDAR_PATH, true, QUEUE_ORIGIN);
   await ahead.goto(tickets);
   await waitForHydration(ahead);
   await ahead.getByLabel("Number of seats").selectOption("1");
