@@ -58,40 +58,190 @@ function keepFallbackChains(instance: i18n) {
 
 /** What react-i18next's bound t() adds to a call that asks for nothing but a key. */
 const BOUND_OPTIONS = new Set(["lng", "lngs", "ns", "keyPrefix"]);
+/**
+ * Variable names that are also i18next options: a string using one is translated by i18next. The
+ * count is the exception: a string is kept per plural form, and the count fills it like any value.
+ */
+const OPTION_NAMES = new Set(["context", "ordinal", "replace", "defaultValue", "lng", "lngs", "ns", "keyPrefix"]);
+const PLACEHOLDER = /\{\{(.+?)\}\}/g;
 
 /**
- * Most of a page's t() calls ask for a fixed string by its key, with nothing to put in it; after
- * the fallback chains, resolving those was still a tenth of a page's CPU (issue 19's profile of
- * the home and payment pages). A shared instance's resources never change, so such a string is
- * worked out once per language, namespace and key, and kept. A call with anything else in its
- * options (values to interpolate, a count, a default, returnObjects) is translated as before.
+ * A string as kept: `parts` around the `names` of the values put between them, or `undefined`
+ * when i18next must translate each call itself (nesting, formats, unescaped or nested values).
  */
-function keepPlainTranslations(instance: i18n) {
+interface KeptString {
+  parts?: string[];
+  names?: string[];
+  /** What a call with nothing in its options answers, once asked. */
+  plain?: unknown;
+  hasPlain: boolean;
+}
+
+function compile(raw: unknown): Pick<KeptString, "parts" | "names"> {
+  if (typeof raw !== "string" || raw.includes("$t(")) return {};
+  const parts: string[] = [];
+  const names: string[] = [];
+  let last = 0;
+  for (const match of raw.matchAll(PLACEHOLDER)) {
+    const name = match[1]!.trim();
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) || OPTION_NAMES.has(name)) return {};
+    parts.push(raw.slice(last, match.index));
+    names.push(name);
+    last = match.index! + match[0].length;
+  }
+  parts.push(raw.slice(last));
+  return { parts, names };
+}
+
+/**
+ * The values of a call that only fills a kept string's placeholders: every option is one of its
+ * names, with a string or a number. Anything else (a count, a default, a missing value) is
+ * i18next's to answer.
+ */
+function fills(kept: KeptString, options: Record<string, unknown>): boolean {
+  const names = kept.names!;
+  let given = 0;
+  for (const name in options) {
+    const value = options[name];
+    if (value === undefined && BOUND_OPTIONS.has(name)) continue;
+    if (typeof value !== "string" && typeof value !== "number") return false;
+    // A count picks the plural form (kept apart), whether or not the string shows it.
+    if (name === "count") {
+      if (typeof value !== "number") return false;
+    } else if (!names.includes(name)) return false;
+    given += 1;
+  }
+  return given > 0 && names.every((name) => name in options);
+}
+
+function fill(kept: KeptString, options: Record<string, unknown>): string {
+  const { parts, names } = kept;
+  let text = parts![0]!;
+  for (let index = 0; index < names!.length; index += 1) text += String(options[names![index]!]) + parts![index + 1]!;
+  return text;
+}
+
+/**
+ * Resolving a string through i18next on every t() (options copied, the key looked up along the
+ * fallback chain, the interpolation's regular expressions run) was a tenth of a page's CPU in
+ * issue 19's profiles, and its bound t() a further few per cent. A shared instance's resources
+ * never change, so each string is looked up once per language, namespaces, prefix and key:
+ * kept as it reads, or as the text around its placeholders, which each call fills with its own
+ * values. A call asking for more than that (a count, a context, a default, an object, a nested
+ * key or a format) is translated by i18next as before; so is a string whose placeholders a call
+ * leaves unfilled, which i18next words with a warning.
+ */
+function keepTranslations(instance: i18n) {
   const translate = instance.t.bind(instance) as (key: unknown, options?: unknown) => unknown;
-  const kept = new Map<string, unknown>();
-  const plain = (options: unknown): options is Record<string, unknown> | undefined => {
+  const getFixedT = instance.getFixedT.bind(instance);
+  const kept = new Map<string, KeptString>();
+
+  const plurals = new Map<string, Intl.PluralRules>();
+  /** Which of a string's plural forms a count picks: i18next's own choice (a zero first, then the rules). */
+  const pluralForm = (lng: unknown, count: number) => {
+    if (count === 0) return "zero";
+    const language = typeof lng === "string" ? lng : instance.language;
+    let rules = plurals.get(language);
+    if (!rules) {
+      rules = new Intl.PluralRules(language);
+      plurals.set(language, rules);
+    }
+    return rules.select(count);
+  };
+  const keptString = (scope: string, key: string, bound: Record<string, unknown>, options: unknown) => {
+    const count = (options as { count?: unknown } | undefined)?.count;
+    const form = typeof count === "number" ? pluralForm(bound.lng, count) : "";
+    const cacheKey = `${scope}\u0000${key}\u0000${form}`;
+    let entry = kept.get(cacheKey);
+    if (!entry) {
+      const raw = translate(key, { ...bound, ...(form ? { count } : {}), skipInterpolation: true });
+      entry = { ...compile(raw), hasPlain: false };
+      kept.set(cacheKey, entry);
+    }
+    return entry;
+  };
+  const answer = (entry: KeptString, key: string, bound: Record<string, unknown>, options: unknown) => {
+    if (options === undefined) {
+      if (!entry.hasPlain) {
+        const text = translate(key, bound);
+        // Only strings: an object answer could be changed by whoever receives it.
+        if (typeof text !== "string") return text;
+        entry.plain = text;
+        entry.hasPlain = true;
+      }
+      return entry.plain;
+    }
+    if (entry.parts && typeof options === "object" && options !== null) {
+      const values = options as Record<string, unknown>;
+      if (fills(entry, values)) return fill(entry, values);
+    }
+    return undefined;
+  };
+  const scopeOf = (lng: unknown, lngs: unknown, ns: unknown) =>
+    `${String(lng ?? "")}\u0000${Array.isArray(lngs) ? lngs.join(",") : ""}\u0000${Array.isArray(ns) ? ns.join(",") : String(ns ?? "")}`;
+  /** Options that only say where to look (what react-i18next's bound t() passes), or none. */
+  const onlyBound = (options: unknown): options is Record<string, unknown> | undefined => {
     if (options === undefined) return true;
     if (typeof options !== "object" || options === null) return false;
     for (const name in options)
       if (!BOUND_OPTIONS.has(name) && (options as Record<string, unknown>)[name] !== undefined) return false;
     return true;
   };
-  const keyOf = (key: string, options: Record<string, unknown> | undefined) => {
-    const ns = options?.ns;
-    const lngs = options?.lngs;
-    return `${String(options?.lng ?? "")}\u0000${Array.isArray(lngs) ? lngs.join(",") : ""}\u0000${
-      Array.isArray(ns) ? ns.join(",") : String(ns ?? "")
-    }\u0000${key}`;
+
+  /** Options saying where to look other than where a bound t() looks. */
+  const overridesBound = (options: object) => {
+    for (const name of BOUND_OPTIONS) if ((options as Record<string, unknown>)[name] !== undefined) return true;
+    return false;
   };
+
   instance.t = ((key: unknown, options?: unknown) => {
-    if (typeof key !== "string" || !plain(options)) return translate(key, options);
-    const cacheKey = keyOf(key, options);
-    if (kept.has(cacheKey)) return kept.get(cacheKey);
-    const text = translate(key, options);
-    // Only strings: an object answer could be changed by whoever receives it.
-    if (typeof text === "string") kept.set(cacheKey, text);
-    return text;
+    if (typeof key !== "string" || options === null || typeof options !== "object") {
+      if (typeof key === "string" && options === undefined) {
+        const entry = keptString(scopeOf(undefined, undefined, undefined), key, {}, undefined);
+        return answer(entry, key, {}, undefined);
+      }
+      return translate(key, options);
+    }
+    const given = options as Record<string, unknown>;
+    if (typeof given.keyPrefix === "string" && given.keyPrefix !== "") return translate(key, options);
+    const bound = { lng: given.lng, lngs: given.lngs, ns: given.ns };
+    const entry = keptString(scopeOf(given.lng, given.lngs, given.ns), key, bound, options);
+    const result = answer(entry, key, bound, onlyBound(options) ? undefined : options);
+    return result === undefined ? translate(key, options) : result;
   }) as typeof instance.t;
+
+  // react-i18next's useTranslation asks for a bound t() on every render: each is made once, and
+  // answers what it can from the kept strings without copying its options first.
+  const fixed = new Map<string, ReturnType<typeof getFixedT>>();
+  instance.getFixedT = ((lng: unknown, ns: unknown, keyPrefix: unknown) => {
+    const original = getFixedT(lng as string, ns as string, keyPrefix as string);
+    const call = original as unknown as ((...args: unknown[]) => unknown) & Record<string, unknown>;
+    if ((lng != null && typeof lng !== "string") || (keyPrefix != null && typeof keyPrefix !== "string"))
+      return original;
+    const scope = `${scopeOf(lng, undefined, ns)}\u0000${String(keyPrefix ?? "")}`;
+    let t = fixed.get(scope);
+    if (!t) {
+      const bound = { lng: lng ?? undefined, ns: ns ?? undefined };
+      const separator = instance.options.keySeparator || ".";
+      t = Object.assign(
+        (key: unknown, options?: unknown, ...rest: unknown[]) => {
+          if (
+            typeof key !== "string" ||
+            rest.length > 0 ||
+            (options !== undefined && (typeof options !== "object" || options === null || overridesBound(options)))
+          )
+            return call(key, options, ...rest);
+          const fullKey = keyPrefix ? `${keyPrefix as string}${separator}${key}` : key;
+          const entry = keptString(scopeOf(bound.lng, undefined, bound.ns), fullKey, bound, options);
+          const result = answer(entry, fullKey, bound, onlyBound(options) ? undefined : options);
+          return result === undefined ? call(key, options) : result;
+        },
+        { lng: call.lng, lngs: call.lngs, ns: call.ns, keyPrefix: call.keyPrefix },
+      ) as unknown as ReturnType<typeof getFixedT>;
+      fixed.set(scope, t);
+    }
+    return t;
+  }) as typeof instance.getFixedT;
 }
 
 export function createI18nService(files: LocaleFiles, defaultLanguage: Language, languageCookie: Cookie) {
@@ -137,7 +287,7 @@ export function createI18nService(files: LocaleFiles, defaultLanguage: Language,
             initImmediate: false,
           });
           keepFallbackChains(created);
-          keepPlainTranslations(created);
+          keepTranslations(created);
           return created;
         })();
         instances.set(key, instance);

@@ -95,6 +95,62 @@ describe("the shared i18next instances", () => {
     }
   });
 
+  it("fill every string's placeholders as a fresh instance does, through a bound t() and the instance's own", async () => {
+    const valuesFor = (text: unknown, round: number) =>
+      Object.fromEntries(
+        [...String(text).matchAll(/\{\{-?\s*([^},\s]+)[^}]*\}\}/g)].map((match, index) => [
+          match[1]!,
+          index % 2 === 0 ? `value ${match[1]!} ${round}` : 1000 * round + index,
+        ]),
+      );
+    let filled = 0;
+    for (const language of LANGUAGES) {
+      for (const wordingSet of ["common", venueSet]) {
+        const shared = await service.createInstance(language, wordingSet);
+        const fresh = await unshared(language, wordingSet);
+        const t = shared.getFixedT(language, wordingSet);
+        const expected = fresh.getFixedT(language, wordingSet);
+        for (const key of keys(files.resources[language]!.common)) {
+          const raw = fresh.t(key, { skipInterpolation: true });
+          if (!String(raw).includes("{{")) continue;
+          // A plural form is asked for by its key without the suffix, with a count.
+          const base = key.replace(/_(zero|one|two|few|many|other)$/, "");
+          const asked =
+            base === key
+              ? [1, 2].map((round) => [key, valuesFor(raw, round)] as const)
+              : [0, 1, 2, 5].map((count) => [base, { ...valuesFor(raw, count), count }] as const);
+          for (const [asKey, values] of asked) {
+            const label = `${language}/${wordingSet}: ${asKey} with ${JSON.stringify(values)}`;
+            expect(t(asKey, values), label).toBe(expected(asKey, values));
+            expect(shared.t(asKey, values), `${label}, from the instance`).toBe(fresh.t(asKey, values));
+            filled += 1;
+          }
+        }
+      }
+    }
+    // The locale files have strings with placeholders in them, or this test proves nothing.
+    expect(filled).toBeGreaterThan(100);
+  });
+
+  it("leave counts, contexts and unfilled placeholders to i18next", async () => {
+    const shared = await service.createInstance("en-GB", "common");
+    const fresh = await unshared("en-GB", "common");
+    const t = shared.getFixedT("en-GB", "common");
+    const expected = fresh.getFixedT("en-GB", "common");
+    for (const key of keys(files.resources["en-GB"]!.common)) {
+      const base = key.replace(/_(one|other|zero|two|few|many)$/, "");
+      if (base === key) continue;
+      for (const count of [0, 1, 2, 5]) expect(t(base, { count }), `${base} × ${count}`).toBe(expected(base, { count }));
+    }
+    expect(t("home.showAt", { show: "Hamlet" })).toBe(expected("home.showAt", { show: "Hamlet" }));
+    expect(t("home.showAt", { show: "Hamlet", venue: "The Globe", city: "London", extra: { a: 1 } })).toBe(
+      "Hamlet at The Globe, London",
+    );
+    expect(t("home.showAt", { show: "Hamlet", venue: "The Globe", city: "London", lng: "en-US" })).toBe(
+      expected("home.showAt", { show: "Hamlet", venue: "The Globe", city: "London", lng: "en-US" }),
+    );
+  });
+
   it("put each call's own values into a string, and honour a key prefix and a default", async () => {
     const shared = await service.createInstance("en-GB", "common");
     const t = shared.getFixedT("en-GB", "common");

@@ -155,6 +155,21 @@ describe("route matching on the server", () => {
     expect(router.matchPath("/checkout", "/checkout")?.pathname).toBe("/checkout");
   });
 
+  it("gives each caller matches of its own: changing them changes nobody else's", () => {
+    const routes = defaultModeRoutes();
+    const first = router.matchRoutes(routes, "/legal/privacy")!;
+    expect(first.map((match) => match.params)).toEqual([{ document: "privacy" }, { document: "privacy" }]);
+    first[1]!.params.document = "changed";
+    first[1]!.pathname = "/changed";
+    first.pop();
+    const again = router.matchRoutes(routes, "/legal/privacy")!;
+    expect(again.map((match) => [match.route.id, match.params, match.pathname])).toEqual([
+      ["root", { document: "privacy" }, "/"],
+      ["legal", { document: "privacy" }, "/legal/privacy"],
+    ]);
+    expect(router.matchRoutes(routes, "/no/such/page")?.map((match) => match.route.id)).toEqual(["root", "not-found"]);
+  });
+
   it("sees routes patched in at navigation (patchRoutes) in an array it has already matched", () => {
     const routes = defaultModeRoutes();
     const router_ = router.createRouter({ routes, history: router.createMemoryHistory() });
