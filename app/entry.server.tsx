@@ -104,10 +104,24 @@ export default async function handleRequest(
   const language = await loadContext.i18n.getLocale(request);
   const i18n = await loadContext.i18n.createInstance(language, rootData?.wordingSet ?? COMMON_NS);
   // Crawlers and script-less clients get the whole page at once; browsers get it streamed.
-  const readyEvent = isbot(request.headers.get("user-agent")) ? "onAllReady" : "onShellReady";
+  const streamed = !isbot(request.headers.get("user-agent"));
 
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
+    const send = () => {
+      shellRendered = true;
+      const body = coalescedStream();
+      responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+      resolve(
+        new Response(createReadableStreamFromReadable(body), {
+          headers: responseHeaders,
+          status: responseStatusCode,
+        }),
+      );
+      pipe(body);
+    };
+    // A render still unfinished by then is cut short (abort is defined by the time this fires).
+    const timer = setTimeout(() => abort(), streamTimeout + 1_000);
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={loadContext.cspNonce}>
         <I18nextProvider i18n={i18n}>
@@ -121,19 +135,18 @@ export default async function handleRequest(
       </NonceProvider>,
       {
         nonce: loadContext.cspNonce,
-        [readyEvent]() {
-          shellRendered = true;
-          const body = coalescedStream();
-          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          resolve(
-            new Response(createReadableStreamFromReadable(body), {
-              headers: responseHeaders,
-              status: responseStatusCode,
-            }),
-          );
-          pipe(body);
+        onShellReady() {
+          if (streamed) send();
+        },
+        onAllReady() {
+          // A render that finished has nothing to abort: aborting it later (as every request's
+          // timer did) made React end its finished stream again, and Node build an error for that
+          // (issue 19's profile, about 1% of a page's CPU).
+          clearTimeout(timer);
+          if (!streamed) send();
         },
         onShellError(error: unknown) {
+          clearTimeout(timer);
           reject(error);
         },
         onError(error: unknown) {
@@ -143,7 +156,6 @@ export default async function handleRequest(
         },
       },
     );
-    setTimeout(abort, streamTimeout + 1_000);
   });
 }
 

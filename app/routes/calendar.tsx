@@ -8,7 +8,8 @@ import {
   useRouteError,
   useRouteLoaderData,
 } from "@remix-run/react";
-import { formatInTimeZone, fromZonedTime } from "date-fns-tz";
+import { fromZonedTime } from "date-fns-tz";
+import { venueDay } from "~/routing/venue-days";
 import { useTranslation } from "react-i18next";
 import { membershipOf, readBuyer, promoCookieHeader, type Buyer } from "~/web/buyer.server";
 import { benefitsOf } from "~/ticketing/memberships";
@@ -190,9 +191,7 @@ async function loadCalendar(request: Request, context: AppLoadContext, show: Sho
   const promo = await promoFor(context, buyer, show, url, headers);
 
   const span = await context.catalogue.runSpan(show.runId, now);
-  const month = date
-    ? date.slice(0, 7)
-    : formatInTimeZone(span ? (span.firstOnSale ?? span.first) : now, zone, "yyyy-MM");
+  const month = date ? date.slice(0, 7) : venueDay(span ? (span.firstOnSale ?? span.first) : now, zone, "yyyy-MM");
   const from = monthStart(month, zone);
   const to = monthStart(addMonths(month, 1), zone);
   const [performances, around] = await Promise.all([
@@ -227,7 +226,7 @@ async function loadCalendar(request: Request, context: AppLoadContext, show: Sho
     return {
       id: performance.id,
       startsAt: performance.startsAt,
-      day: formatInTimeZone(performance.startsAt, zone, "yyyy-MM-dd"),
+      day: venueDay(performance.startsAt, zone, "yyyy-MM-dd"),
       level,
       state,
       onSaleFrom: performance.onSaleFrom,
@@ -238,7 +237,7 @@ async function loadCalendar(request: Request, context: AppLoadContext, show: Sho
   const query = filterQuery(filter);
   const monthLink = (iso: string | null) => {
     if (!iso) return null;
-    const target = formatInTimeZone(iso, zone, "yyyy-MM");
+    const target = venueDay(iso, zone, "yyyy-MM");
     return { month: target, href: `${calendarPath(mode, show.slug, show.venueSlug, `${target}-01`)}${query}` };
   };
   const active = FILTER_PARAMS.some((name) => url.searchParams.has(name));

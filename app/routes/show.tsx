@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { formatInTimeZone } from "date-fns-tz";
+import { venueDay } from "~/routing/venue-days";
 import { useTranslation } from "react-i18next";
 import { CalendarPerformance } from "~/components/calendar-performance";
 import type { PerformanceView } from "~/components/calendar-format";
@@ -45,7 +45,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       return {
         id: performance.id,
         startsAt: performance.startsAt,
-        day: formatInTimeZone(performance.startsAt, show.timeZone, "yyyy-MM-dd"),
+        day: venueDay(performance.startsAt, show.timeZone, "yyyy-MM-dd"),
         level,
         state,
         onSaleFrom: performance.onSaleFrom,

@@ -260,87 +260,6 @@ export function createCatalogue(store: Store, clock: Clock = systemClock, maxAge
     },
 
     /** Performances of a run starting in [from, to), in time order. */
-    async performances(runId: string, from: Date, to: Date) {
-      return db
-        .selectFrom("performances")
-        .select(PERFORMANCE_FIELDS)
-        .where("run_id", "=", runId)
-        .where("starts_at", ">=", from.toISOString())
-        .where("starts_at", "<", to.toISOString())
-        .orderBy("starts_at")
-        .execute();
-    },
-
-    /** The next `limit` performances of a run still to start after `now`, cancelled ones left out. */
-    async nextPerformances(runId: string, now: Date, limit: number) {
-      return db
-        .selectFrom("performances")
-        .select(PERFORMANCE_FIELDS)
-        .where("run_id", "=", runId)
-        .where("starts_at", ">", now.toISOString())
-        .where("status", "=", "on_sale")
-        .orderBy("starts_at")
-        .limit(limit)
-        .execute();
-    },
-
-    /**
-     * The first and last performances of a run still to start after `now`, and the first whose
-     * sale (or presale) has begun: where the calendar opens. Null when nothing is left to play.
-     */
-    async runSpan(runId: string, now: Date) {
-      const at = now.toISOString();
-      const upcoming = db
-        .selectFrom("performances")
-        .where("run_id", "=", runId)
-        .where("starts_at", ">", at)
-        .where("on_sale_until", ">", at)
-        .where("status", "=", "on_sale");
-      const [span, firstOnSale] = await Promise.all([
-        upcoming
-          .select((eb) => [eb.fn.min("starts_at").as("first"), eb.fn.max("starts_at").as("last")])
-          .executeTakeFirst(),
-        upcoming
-          .select("starts_at")
-          .where((eb) =>
-            eb.or([
-              eb("on_sale_from", "<=", at),
-              eb("queue_opens_at", "<=", at),
-              eb.and([eb("presale_from", "<=", at), eb("presale_until", ">", at)]),
-            ]),
-          )
-          .orderBy("starts_at")
-          .limit(1)
-          .executeTakeFirst(),
-      ]);
-      if (!span?.first || !span.last) return null;
-      return {
-        first: String(span.first),
-        last: String(span.last),
-        firstOnSale: firstOnSale ? firstOnSale.starts_at : null,
-      };
-    },
-
-    /**
-     * The nearest performances of a run outside [from, to): the last one before `from` (still to
-     * start after `now`) and the first at or after `to`. The calendar's previous and next links
-     * go to their months, and only exist when there is somewhere to go.
-     */
-    async performancesAround(runId: string, now: Date, from: Date, to: Date) {
-      const at = now.toISOString();
-      const upcoming = db
-        .selectFrom("performances")
-        .select("starts_at")
-        .where("run_id", "=", runId)
-        .where("starts_at", ">", at)
-        .where("status", "=", "on_sale");
-      const [before, after] = await Promise.all([
-        upcoming.where("starts_at", "<", from.toISOString()).orderBy("starts_at", "desc").limit(1).executeTakeFirst(),
-        upcoming.where("starts_at", ">=", to.toISOString()).orderBy("starts_at").limit(1).executeTakeFirst(),
-      ]);
-      return { before: before?.starts_at ?? null, after: after?.starts_at ?? null };
-    },
-
     /** Where and when a performance plays, as an order's pages and email say it. */
     async placeOfPerformance(performanceId: string) {
       return db
@@ -380,10 +299,82 @@ export function createCatalogue(store: Store, clock: Clock = systemClock, maxAge
   const showAtVenue = remembered(clock, (key: string) => reads.showAtVenue(...partsOf(key)), maxAgeMs);
   const placeOfPerformance = remembered(clock, reads.placeOfPerformance, maxAgeMs);
   const performanceOfRun = remembered(clock, (key: string) => reads.performanceOfRun(...partsOf(key)), maxAgeMs);
+  // A run's performances, all of them in the order they play: the show and calendar pages asked
+  // five statements of them on every request (issue 19's profile), each answered here instead.
+  const readRunPerformances = (runId: string) =>
+    db
+      .selectFrom("performances")
+      .select(PERFORMANCE_FIELDS)
+      .where("run_id", "=", runId)
+      .orderBy("starts_at")
+      .orderBy("id")
+      .execute();
+  type RunPerformance = Awaited<ReturnType<typeof readRunPerformances>>[number];
+  const performancesOfRun = remembered(
+    clock,
+    async (runId: string) => {
+      const rows = await readRunPerformances(runId);
+      return rows.length ? rows : undefined;
+    },
+    maxAgeMs,
+  );
+  const runPerformances = async (runId: string) => (await performancesOfRun(runId)) ?? [];
+  /** Still to start after `at` and not cancelled. */
+  const upcoming = (performance: RunPerformance, at: string) =>
+    performance.startsAt > at && performance.status === "on_sale";
+  const runReads = {
+    /** A run's performances starting in [from, to), in order. */
+    async performances(runId: string, from: Date, to: Date) {
+      const [start, end] = [from.toISOString(), to.toISOString()];
+      return (await runPerformances(runId)).filter((p) => p.startsAt >= start && p.startsAt < end);
+    },
+
+    /** The next `limit` performances of a run still to start after `now`, cancelled ones left out. */
+    async nextPerformances(runId: string, now: Date, limit: number) {
+      const at = now.toISOString();
+      return (await runPerformances(runId)).filter((p) => upcoming(p, at)).slice(0, limit);
+    },
+
+    /**
+     * The first and last performances of a run still to start after `now` (and still selling),
+     * and the first whose sale, queue or presale has begun: where the calendar opens. Null when
+     * nothing is left to play.
+     */
+    async runSpan(runId: string, now: Date) {
+      const at = now.toISOString();
+      const selling = (await runPerformances(runId)).filter((p) => upcoming(p, at) && p.onSaleUntil > at);
+      if (selling.length === 0) return null;
+      const begun = (p: RunPerformance) =>
+        p.onSaleFrom <= at ||
+        (p.queueOpensAt !== null && p.queueOpensAt <= at) ||
+        (p.presaleFrom !== null && p.presaleFrom <= at && p.presaleUntil !== null && p.presaleUntil > at);
+      return {
+        first: selling[0]!.startsAt,
+        last: selling[selling.length - 1]!.startsAt,
+        firstOnSale: selling.find(begun)?.startsAt ?? null,
+      };
+    },
+
+    /**
+     * The nearest performances of a run outside [from, to): the last one before `from` (still to
+     * start after `now`) and the first at or after `to`. The calendar's previous and next links
+     * go to their months, and only exist when there is somewhere to go.
+     */
+    async performancesAround(runId: string, now: Date, from: Date, to: Date) {
+      const [at, start, end] = [now.toISOString(), from.toISOString(), to.toISOString()];
+      const later = (await runPerformances(runId)).filter((p) => upcoming(p, at));
+      const before = later.filter((p) => p.startsAt < start);
+      return {
+        before: before[before.length - 1]?.startsAt ?? null,
+        after: later.find((p) => p.startsAt >= end)?.startsAt ?? null,
+      };
+    },
+  };
   const priceOptionLabel = remembered(clock, reads.priceOptionLabel, maxAgeMs);
   const extraName = remembered(clock, reads.extraName, maxAgeMs);
   return {
     ...reads,
+    ...runReads,
     venueOffer: remembered(clock, venueOffer, maxAgeMs),
     venue: remembered(clock, reads.venue, maxAgeMs),
     placeOfPerformance,

@@ -48,4 +48,19 @@ describe("rendering a page on the server", () => {
     expect(steady(pages[2]!)).toBe(steady(pages[0]!));
     expect(pages[1]).toContain("Cookie policy");
   });
+
+  it("sends a crawler the whole page at once, and a browser the same page streamed", async () => {
+    const page = async (userAgent: string) => {
+      const response = await fetch(server.url("/legal/terms-of-use"), { headers: { "user-agent": userAgent } });
+      expect(response.status).toBe(200);
+      return response.text();
+    };
+    const crawler = await page("Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)");
+    const browser = await page("Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0");
+    for (const html of [crawler, browser]) {
+      expect(html.startsWith("<!DOCTYPE html>")).toBe(true);
+      expect(html.trimEnd().endsWith("</body></html>")).toBe(true);
+      expect(html).toContain("Terms of use");
+    }
+  });
 });

@@ -159,7 +159,7 @@ describe("route matching on the server", () => {
     const routes = defaultModeRoutes();
     const first = router.matchRoutes(routes, "/legal/privacy")!;
     expect(first.map((match) => match.params)).toEqual([{ document: "privacy" }, { document: "privacy" }]);
-    first[1]!.params.document = "changed";
+    (first[1]!.params as Record<string, string>).document = "changed";
     first[1]!.pathname = "/changed";
     first.pop();
     const again = router.matchRoutes(routes, "/legal/privacy")!;
