@@ -6,6 +6,8 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
 import { NonceProvider } from "~/components/nonce";
+import { HtmlSpliceProvider } from "~/components/spliced-html";
+import { htmlSplicer, type HtmlSplicer } from "~/web/spliced-html.server";
 import { COMMON_NS } from "~/i18n/languages";
 
 export const streamTimeout = 5_000;
@@ -56,9 +58,10 @@ export function documentEndMover() {
  * React writes its HTML in chunks of a few KB, and each chunk then passes through web streams,
  * express and the compressor on its own: the 2,341-seat map is about 180 of them. Chunks written
  * in the same turn of the event loop leave as one; nothing waits longer than that turn, so a page
- * that streams still streams.
+ * that streams still streams. HTML the render left to be spliced in (the seat map's rows) goes in
+ * on the way (`splicer`).
  */
-function coalescedStream() {
+export function coalescedStream(splicer: HtmlSplicer) {
   const ending = documentEndMover();
   let pending: Buffer[] = [];
   let scheduled = false;
@@ -76,6 +79,8 @@ function coalescedStream() {
     },
     final(done) {
       flush();
+      const tail = splicer.end();
+      if (tail.length > 0) stream.push(ending.take(tail));
       const rest = ending.end();
       if (rest.length > 0) stream.push(rest);
       done();
@@ -85,7 +90,8 @@ function coalescedStream() {
     if (pending.length === 0) return;
     const chunks = pending;
     pending = [];
-    const out = ending.take(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+    const pieces = splicer.take(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+    const out = ending.take(pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces));
     if (out.length > 0) stream.push(out);
   }
   return stream;
@@ -108,9 +114,10 @@ export default async function handleRequest(
 
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
+    const splicer = htmlSplicer();
     const send = () => {
       shellRendered = true;
-      const body = coalescedStream();
+      const body = coalescedStream(splicer);
       responseHeaders.set("Content-Type", "text/html; charset=utf-8");
       resolve(
         new Response(createReadableStreamFromReadable(body), {
@@ -124,14 +131,16 @@ export default async function handleRequest(
     const timer = setTimeout(() => abort(), streamTimeout + 1_000);
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={loadContext.cspNonce}>
-        <I18nextProvider i18n={i18n}>
-          <RemixServer
-            context={remixContext}
-            url={request.url}
-            abortDelay={streamTimeout}
-            nonce={loadContext.cspNonce}
-          />
-        </I18nextProvider>
+        <HtmlSpliceProvider value={splicer.sink}>
+          <I18nextProvider i18n={i18n}>
+            <RemixServer
+              context={remixContext}
+              url={request.url}
+              abortDelay={streamTimeout}
+              nonce={loadContext.cspNonce}
+            />
+          </I18nextProvider>
+        </HtmlSpliceProvider>
       </NonceProvider>,
       {
         nonce: loadContext.cspNonce,

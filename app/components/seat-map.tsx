@@ -6,6 +6,7 @@ import { ExistingSearchParams } from "remix-utils/existing-search-params";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { formatMoney } from "~/i18n/format";
 import { PriceAndSectionFields } from "./select-field";
+import { useHtmlSplice } from "./spliced-html";
 import {
   FILTER_PARAMS,
   isSelectable,
@@ -292,38 +293,64 @@ function rowHtml(top: number, rowName: string, seats: readonly SeatTuple[], word
 
 /** How many rows' HTML the server keeps: some fifteen big houses' worth (a 2,341-seat house is 67 rows, 360 KB). */
 const KEPT_ROWS = 1_000;
-const keptRows = new Map<string, string>();
+const keptRows = new Map<string, { html: string; bytes?: Uint8Array }>();
 
 /**
- * A part of the house's rows as one string of HTML, for the server's render (decision 0026):
- * React's writing of a big house's 7,000 elements, attribute by attribute, was most of the tickets
- * page's cost. Each row's HTML is kept by everything it is made of (the row as the view encodes it,
- * its seats' states included; its words; the prices, marks and notes as worded for this buyer), so
- * a row that has not changed since it was last drawn is neither decoded nor written again. The
- * least recently drawn rows go first.
+ * A part of the house's rows as HTML, for the server's render (decision 0026): React's writing of
+ * a big house's 7,000 elements, attribute by attribute, was most of the tickets page's cost. Each
+ * row's HTML is kept by everything it is made of (the row as the view encodes it, its seats'
+ * states included; its words; the prices, marks and notes as worded for this buyer), so a row
+ * that has not changed since it was last drawn is neither decoded nor written again. The least
+ * recently drawn rows go first.
  */
-export function seatRowsHtml(section: SeatedSection, words: SeatWords): string {
-  let html = "";
+function keptRowsOf(section: SeatedSection, words: SeatWords) {
+  const rows: { html: string; bytes?: Uint8Array }[] = [];
   for (const [rowName, encoded] of section.rows) {
     const row = words.row(section, rowName);
     // Each part is JSON, a number or an encoded row, which never holds \u0001: the key is unambiguous.
     const key = `${words.key}\u0001${section.top}\u0001${row.key}\u0001${encoded}`;
     let written = keptRows.get(key);
     if (written === undefined) {
-      written = rowHtml(section.top, rowName, decodeSeats(encoded), words, row);
+      written = { html: rowHtml(section.top, rowName, decodeSeats(encoded), words, row) };
       if (keptRows.size >= KEPT_ROWS) keptRows.delete(keptRows.keys().next().value!);
     } else {
       keptRows.delete(key);
     }
     keptRows.set(key, written);
-    html += written;
+    rows.push(written);
   }
-  return html;
+  return rows;
+}
+
+/** A part of the house's rows as one string of HTML. */
+export function seatRowsHtml(section: SeatedSection, words: SeatWords): string {
+  return keptRowsOf(section, words)
+    .map((row) => row.html)
+    .join("");
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * The same rows as UTF-8, each kept with its HTML, for the page's stream to splice in: React
+ * encoding the 390 KB of a big house's rows on every request was a seventh of the tickets page's
+ * CPU (issue 19). A NUL is dropped, as the page's stream drops it from everything else.
+ */
+export function seatRowsBytes(section: SeatedSection, words: SeatWords): Uint8Array[] {
+  return keptRowsOf(section, words).map((row) => {
+    if (!row.bytes) {
+      const bytes = encoder.encode(row.html);
+      row.bytes = bytes.includes(0) ? bytes.filter((byte) => byte !== 0) : bytes;
+    }
+    return row.bytes;
+  });
 }
 
 function SeatMapSections({ view }: { view: SeatMapView }) {
   const { t } = useTranslation();
   const words = useSeatWords(view);
+  // The page's stream splices the rows in as bytes where it can (the server's render of a page).
+  const splice = useHtmlSplice();
   const seated = view.sections.filter((section): section is SeatedSection => section.kind === "seated");
   // The server writes the seats as strings (seatRowsHtml); the browser hydrates the same markup as
   // React elements, which it then keeps up to date seat by seat (decision 0026).
@@ -348,7 +375,9 @@ function SeatMapSections({ view }: { view: SeatMapView }) {
               <div
                 className="seat-map__plan"
                 style={planStyle}
-                dangerouslySetInnerHTML={{ __html: seatRowsHtml(section, words) }}
+                dangerouslySetInnerHTML={{
+                  __html: splice ? splice.add(seatRowsBytes(section, words)) : seatRowsHtml(section, words),
+                }}
               />
             )}
           </fieldset>

@@ -1,0 +1,71 @@
+// @vitest-environment node
+// The seat map's rows reach the page as bytes the page's stream splices in (decision 0026): the
+// page must be what the server wrote when React took them as a string (which seat-map.test.tsx
+// holds to React's own elements), byte for byte. Its own file: React's streaming
+// renderer and the browser's must not share context objects in one module registry.
+import { createInstance, type i18n as I18n } from "i18next";
+import type { ReactNode } from "react";
+import { renderToPipeableStream, renderToString } from "react-dom/server";
+import { I18nextProvider, initReactI18next } from "react-i18next";
+import { beforeAll, describe, expect, it } from "vitest";
+import { join } from "node:path";
+import { SeatMap } from "~/components/seat-map";
+import { HtmlSpliceProvider } from "~/components/spliced-html";
+import { coalescedStream } from "~/entry.server";
+import { readLocaleFiles } from "~/i18n/i18n.server";
+import { sharedI18nextOptions, type Language } from "~/i18n/languages";
+import { htmlSplicer, type HtmlSplicer } from "~/web/spliced-html.server";
+import { unusualView } from "../support/seat-map-views";
+
+const files = readLocaleFiles(join(process.cwd(), "locales"));
+const instances = new Map<Language, I18n>();
+beforeAll(async () => {
+  for (const language of ["en-GB", "en-US"] as const) {
+    const instance = createInstance();
+    await instance.use(initReactI18next).init({
+      ...sharedI18nextOptions(language, "common"),
+      resources: files.resources,
+      initImmediate: false,
+    });
+    instances.set(language, instance);
+  }
+});
+
+const withI18n = (children: ReactNode, language: Language) => (
+  <I18nextProvider i18n={instances.get(language)!}>{children}</I18nextProvider>
+);
+
+/** What the server's page stream sends of a render, splices and all (entry.server.tsx). */
+async function streamed(node: ReactNode, splicer: HtmlSplicer) {
+  const body = coalescedStream(splicer);
+  const chunks: Buffer[] = [];
+  body.on("data", (chunk: Buffer) => chunks.push(chunk));
+  const ended = new Promise((resolve) => body.on("end", resolve));
+  await new Promise<void>((resolve, reject) => {
+    const { pipe } = renderToPipeableStream(node, {
+      onAllReady() {
+        pipe(body);
+        resolve();
+      },
+      onShellError: reject,
+    });
+  });
+  await ended;
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+describe("the seat map's rows spliced into the page's stream", () => {
+  it("make the page the server wrote with them as a string, in both languages and currencies", async () => {
+    for (const language of ["en-GB", "en-US"] as const) {
+      const view = { ...unusualView(), currency: language === "en-GB" ? "GBP" : "USD" };
+      const splicer = htmlSplicer();
+      const spliced = await streamed(
+        <HtmlSpliceProvider value={splicer.sink}>{withI18n(<SeatMap view={view} />, language)}</HtmlSpliceProvider>,
+        splicer,
+      );
+      expect(spliced).not.toContain("<!--spliced:");
+      expect(spliced).toContain("<span>Dress &amp; &quot;Upper&quot; &lt;Circle&gt;, Box A, seat 1, ");
+      expect(spliced).toBe(renderToString(withI18n(<SeatMap view={view} />, language)));
+    }
+  });
+});
