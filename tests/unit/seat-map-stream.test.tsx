@@ -57,7 +57,7 @@ async function streamed(node: ReactNode, splicer: HtmlSplicer) {
 describe("the seat map's rows spliced into the page's stream", () => {
   it("make the page the server wrote with them as a string, in both languages and currencies", async () => {
     for (const language of ["en-GB", "en-US"] as const) {
-      const view = { ...unusualView(), currency: language === "en-GB" ? "GBP" : "USD" };
+      const view = { ...unusualView(), currency: language === "en-GB" ? ("GBP" as const) : ("USD" as const) };
       const splicer = htmlSplicer();
       const spliced = await streamed(
         <HtmlSpliceProvider value={splicer.sink}>{withI18n(<SeatMap view={view} />, language)}</HtmlSpliceProvider>,
