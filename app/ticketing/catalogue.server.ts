@@ -108,64 +108,6 @@ export function createCatalogue(store: Store, clock: Clock = systemClock, maxAge
   }
 
   const reads = {
-    /** Shows with performances still to come, each with the venues it plays at. */
-    async listShows(now: Date, venueSlug?: string): Promise<ShowSummary[]> {
-      // Each run's first and last performance first, then its show and venue: grouped by run, the
-      // performances are read in the order of performances_by_run_start and nothing else is
-      // sorted but the few runs (a quarter of the time of grouping the joined rows).
-      const onSale = db
-        .selectFrom("performances")
-        .select((eb) => [
-          "performances.run_id",
-          eb.fn.min("performances.starts_at").as("first"),
-          eb.fn.max("performances.starts_at").as("last"),
-        ])
-        .where("performances.starts_at", ">", now.toISOString())
-        .where("performances.status", "=", "on_sale")
-        .groupBy("performances.run_id");
-      let query = db
-        .selectFrom(onSale.as("on_sale"))
-        .innerJoin("runs", "runs.id", "on_sale.run_id")
-        .innerJoin("titles", "titles.id", "runs.title_id")
-        .innerJoin("venues", "venues.id", "runs.venue_id")
-        .select([
-          "titles.slug",
-          "titles.name",
-          "titles.age_guidance",
-          "titles.running_time_minutes",
-          "venues.slug as venue_slug",
-          "venues.name as venue_name",
-          "venues.city",
-          "venues.time_zone",
-          "on_sale.first",
-          "on_sale.last",
-        ])
-        .orderBy("titles.name")
-        .orderBy("venues.name");
-      if (venueSlug) query = query.where("venues.slug", "=", venueSlug);
-      const rows = await query.execute();
-      const shows = new Map<string, ShowSummary>();
-      for (const row of rows) {
-        const show = shows.get(row.slug) ?? {
-          slug: row.slug,
-          name: row.name,
-          ageGuidance: row.age_guidance,
-          runningTimeMinutes: row.running_time_minutes,
-          runs: [],
-        };
-        show.runs.push({
-          venueSlug: row.venue_slug,
-          venueName: row.venue_name,
-          city: row.city,
-          timeZone: row.time_zone,
-          firstPerformance: String(row.first),
-          lastPerformance: String(row.last),
-        });
-        shows.set(row.slug, show);
-      }
-      return [...shows.values()];
-    },
-
     /** A show as it plays at one venue, or undefined when it does not play there. */
     async showAtVenue(titleSlug: string, venueSlug: string) {
       return db
@@ -322,7 +264,64 @@ export function createCatalogue(store: Store, clock: Clock = systemClock, maxAge
   /** Still to start after `at` and not cancelled. */
   const upcoming = (performance: RunPerformance, at: string) =>
     performance.startsAt > at && performance.status === "on_sale";
+  // Every run with its show and venue, in the order the show list gives them (by the database's
+  // collation, as before): kept, like each run's performances, so the home and venue pages read
+  // nothing per request. A new import's show joins the list within CATALOGUE_MAX_AGE_MS.
+  const listedRuns = remembered(
+    clock,
+    async (_all: "all") => {
+      const rows = await db
+        .selectFrom("runs")
+        .innerJoin("titles", "titles.id", "runs.title_id")
+        .innerJoin("venues", "venues.id", "runs.venue_id")
+        .select([
+          "runs.id as runId",
+          "titles.slug",
+          "titles.name",
+          "titles.age_guidance as ageGuidance",
+          "titles.running_time_minutes as runningTimeMinutes",
+          "venues.slug as venueSlug",
+          "venues.name as venueName",
+          "venues.city",
+          "venues.time_zone as timeZone",
+        ])
+        .orderBy("titles.name")
+        .orderBy("venues.name")
+        .execute();
+      return rows.length ? rows : undefined;
+    },
+    maxAgeMs,
+  );
   const runReads = {
+    /** Shows with performances still to come, each with the venues it plays at (only `venueSlug`'s when given). */
+    async listShows(now: Date, venueSlug?: string): Promise<ShowSummary[]> {
+      const at = now.toISOString();
+      const runs = ((await listedRuns("all")) ?? []).filter((run) => !venueSlug || run.venueSlug === venueSlug);
+      const performances = await Promise.all(runs.map((run) => runPerformances(run.runId)));
+      const shows = new Map<string, ShowSummary>();
+      runs.forEach((run, index) => {
+        const upcomingOfRun = performances[index]!.filter((p) => upcoming(p, at));
+        if (upcomingOfRun.length === 0) return;
+        const show = shows.get(run.slug) ?? {
+          slug: run.slug,
+          name: run.name,
+          ageGuidance: run.ageGuidance,
+          runningTimeMinutes: run.runningTimeMinutes,
+          runs: [],
+        };
+        show.runs.push({
+          venueSlug: run.venueSlug,
+          venueName: run.venueName,
+          city: run.city,
+          timeZone: run.timeZone,
+          firstPerformance: upcomingOfRun[0]!.startsAt,
+          lastPerformance: upcomingOfRun[upcomingOfRun.length - 1]!.startsAt,
+        });
+        shows.set(run.slug, show);
+      });
+      return [...shows.values()];
+    },
+
     /** A run's performances starting in [from, to), in order. */
     async performances(runId: string, from: Date, to: Date) {
       const [start, end] = [from.toISOString(), to.toISOString()];

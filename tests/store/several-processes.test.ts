@@ -74,8 +74,11 @@ describe.each(DIALECTS)("several processes on one %s database", (dialect) => {
       }),
     );
     await expect.poll(() => runs.length, { timeout: 2_000, interval: 10 }).toBeGreaterThanOrEqual(6);
+    // Who ran while both timers were going: once the holder stops, it hands the lease back and the
+    // other may take it up before it stops too (as it should: that is a clean shutdown's handover).
+    const ranWhileBoth = new Set(runs);
     await Promise.all(jobs.map((job) => job.stop()));
-    expect(new Set(runs).size).toBe(1);
+    expect(ranWhileBoth.size).toBe(1);
   });
 
   describe("availability across processes", () => {
