@@ -8,7 +8,7 @@ import { I18nextProvider } from "react-i18next";
 import { NonceProvider } from "~/components/nonce";
 import { HtmlSpliceProvider } from "~/components/spliced-html";
 import { htmlSplicer, type HtmlSplicer } from "~/web/spliced-html.server";
-import { COMMON_NS } from "~/i18n/languages";
+import { COMMON_NS, isLanguage } from "~/i18n/languages";
 
 export const streamTimeout = 5_000;
 
@@ -107,7 +107,8 @@ export default async function handleRequest(
   const rootData = remixContext.staticHandlerContext.loaderData.root as
     | { locale?: string; wordingSet?: string }
     | undefined;
-  const language = await loadContext.i18n.getLocale(request);
+  // The root loader has worked the language out for this request already (unless it failed).
+  const language = isLanguage(rootData?.locale) ? rootData.locale : await loadContext.i18n.getLocale(request);
   const i18n = await loadContext.i18n.createInstance(language, rootData?.wordingSet ?? COMMON_NS);
   // Crawlers and script-less clients get the whole page at once; browsers get it streamed.
   const streamed = !isbot(request.headers.get("user-agent"));
