@@ -107,24 +107,30 @@ export function createCatalogue(store: Store, clock: Clock = systemClock, maxAge
     };
   }
 
+  /** Runs with what a page says of their show and venue. */
+  const runsWithShowAndVenue = () =>
+    db
+      .selectFrom("runs")
+      .innerJoin("titles", "titles.id", "runs.title_id")
+      .innerJoin("venues", "venues.id", "runs.venue_id")
+      .select([
+        "runs.id as runId",
+        "titles.slug",
+        "titles.name",
+        "titles.age_guidance as ageGuidance",
+        "titles.running_time_minutes as runningTimeMinutes",
+        "venues.slug as venueSlug",
+        "venues.name as venueName",
+        "venues.city",
+        "venues.time_zone as timeZone",
+      ]);
+
   const reads = {
     /** A show as it plays at one venue, or undefined when it does not play there. */
     async showAtVenue(titleSlug: string, venueSlug: string) {
-      return db
-        .selectFrom("runs")
-        .innerJoin("titles", "titles.id", "runs.title_id")
-        .innerJoin("venues", "venues.id", "runs.venue_id")
+      return runsWithShowAndVenue()
         .select([
-          "runs.id as runId",
-          "titles.slug",
-          "titles.name",
           "titles.description",
-          "titles.age_guidance as ageGuidance",
-          "titles.running_time_minutes as runningTimeMinutes",
-          "venues.slug as venueSlug",
-          "venues.name as venueName",
-          "venues.city",
-          "venues.time_zone as timeZone",
           "venues.currency",
           "venues.transaction_fee as transactionFee",
           "venues.country",
@@ -270,24 +276,7 @@ export function createCatalogue(store: Store, clock: Clock = systemClock, maxAge
   const listedRuns = remembered(
     clock,
     async (_all: "all") => {
-      const rows = await db
-        .selectFrom("runs")
-        .innerJoin("titles", "titles.id", "runs.title_id")
-        .innerJoin("venues", "venues.id", "runs.venue_id")
-        .select([
-          "runs.id as runId",
-          "titles.slug",
-          "titles.name",
-          "titles.age_guidance as ageGuidance",
-          "titles.running_time_minutes as runningTimeMinutes",
-          "venues.slug as venueSlug",
-          "venues.name as venueName",
-          "venues.city",
-          "venues.time_zone as timeZone",
-        ])
-        .orderBy("titles.name")
-        .orderBy("venues.name")
-        .execute();
+      const rows = await runsWithShowAndVenue().orderBy("titles.name").orderBy("venues.name").execute();
       return rows.length ? rows : undefined;
     },
     maxAgeMs,

@@ -1,4 +1,8 @@
-// Seat map views for the seat map's tests: a small house, and one with everything a seat can be.
+// Seat map views for the seat map's tests: a small house, and one with everything a seat can be;
+// and i18next instances to word them.
+import { createInstance, type i18n as I18n, type Resource } from "i18next";
+import { initReactI18next } from "react-i18next";
+import { sharedI18nextOptions, type Language } from "~/i18n/languages";
 import {
   COMPANION,
   encodeSeats,
@@ -136,4 +140,15 @@ export function unusualView(changes: Partial<Record<number, number>> = {}, top =
     sections: [...base.sections, boxes],
     notes: ["Pillar on the left", "Rail & <bar> in 'view'"],
   };
+}
+
+/** A React i18next instance of the common wording set in `language`, over `resources`. */
+export async function commonWords(language: Language, resources: Resource): Promise<I18n> {
+  const instance = createInstance();
+  await instance.use(initReactI18next).init({
+    ...sharedI18nextOptions(language, "common"),
+    resources,
+    initImmediate: false,
+  });
+  return instance;
 }

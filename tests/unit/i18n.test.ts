@@ -140,7 +140,8 @@ describe("the shared i18next instances", () => {
     for (const key of keys(files.resources["en-GB"]!.common)) {
       const base = key.replace(/_(one|other|zero|two|few|many)$/, "");
       if (base === key) continue;
-      for (const count of [0, 1, 2, 5]) expect(t(base, { count }), `${base} × ${count}`).toBe(expected(base, { count }));
+      for (const count of [0, 1, 2, 5])
+        expect(t(base, { count }), `${base} × ${count}`).toBe(expected(base, { count }));
     }
     expect(t("home.showAt", { show: "Hamlet" })).toBe(expected("home.showAt", { show: "Hamlet" }));
     expect(t("home.showAt", { show: "Hamlet", venue: "The Globe", city: "London", extra: { a: 1 } })).toBe(

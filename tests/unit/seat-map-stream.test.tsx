@@ -3,32 +3,25 @@
 // page must be what the server wrote when React took them as a string (which seat-map.test.tsx
 // holds to React's own elements), byte for byte. Its own file: React's streaming
 // renderer and the browser's must not share context objects in one module registry.
-import { createInstance, type i18n as I18n } from "i18next";
+import type { i18n as I18n } from "i18next";
 import type { ReactNode } from "react";
 import { renderToPipeableStream, renderToString } from "react-dom/server";
-import { I18nextProvider, initReactI18next } from "react-i18next";
+import { I18nextProvider } from "react-i18next";
 import { beforeAll, describe, expect, it } from "vitest";
 import { join } from "node:path";
 import { SeatMap } from "~/components/seat-map";
 import { HtmlSpliceProvider } from "~/components/spliced-html";
 import { coalescedStream } from "~/entry.server";
 import { readLocaleFiles } from "~/i18n/i18n.server";
-import { sharedI18nextOptions, type Language } from "~/i18n/languages";
+import type { Language } from "~/i18n/languages";
 import { htmlSplicer, type HtmlSplicer } from "~/web/spliced-html.server";
-import { unusualView } from "../support/seat-map-views";
+import { commonWords, unusualView } from "../support/seat-map-views";
 
 const files = readLocaleFiles(join(process.cwd(), "locales"));
 const instances = new Map<Language, I18n>();
 beforeAll(async () => {
-  for (const language of ["en-GB", "en-US"] as const) {
-    const instance = createInstance();
-    await instance.use(initReactI18next).init({
-      ...sharedI18nextOptions(language, "common"),
-      resources: files.resources,
-      initImmediate: false,
-    });
-    instances.set(language, instance);
-  }
+  for (const language of ["en-GB", "en-US"] as const)
+    instances.set(language, await commonWords(language, files.resources));
 });
 
 const withI18n = (children: ReactNode, language: Language) => (

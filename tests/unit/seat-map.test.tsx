@@ -2,10 +2,10 @@
 import { join } from "node:path";
 import { createRemixStub } from "@remix-run/testing";
 import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
-import { createInstance, type i18n as I18n } from "i18next";
+import type { i18n as I18n } from "i18next";
 import type { ReactNode } from "react";
 import { renderToStaticMarkup, renderToString } from "react-dom/server";
-import { I18nextProvider, initReactI18next } from "react-i18next";
+import { I18nextProvider } from "react-i18next";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   SeatMap,
@@ -16,8 +16,8 @@ import {
   seatWords,
 } from "~/components/seat-map";
 import { readLocaleFiles } from "~/i18n/i18n.server";
-import { makeView, seat, unusualView } from "../support/seat-map-views";
-import { sharedI18nextOptions, type Language } from "~/i18n/languages";
+import { commonWords, makeView, seat, unusualView } from "../support/seat-map-views";
+import type { Language } from "~/i18n/languages";
 import {
   decodeSeats,
   encodePreparedSeat,
@@ -47,23 +47,10 @@ beforeAll(async () => {
   for (const words of [{ seat: "{{section}}: row {{row}}, number {{seat}}" }, { row: "Row {{row}} of the house" }]) {
     const resources = structuredClone(files.resources) as Record<string, Record<string, Record<string, unknown>>>;
     Object.assign(resources["en-GB"]!.common!.seatMap as object, words);
-    const instance = createInstance();
-    await instance.use(initReactI18next).init({
-      ...sharedI18nextOptions("en-GB", "common"),
-      resources,
-      initImmediate: false,
-    });
-    reworded.push(instance);
+    reworded.push(await commonWords("en-GB", resources));
   }
-  for (const language of ["en-GB", "en-US"] as const) {
-    const instance = createInstance();
-    await instance.use(initReactI18next).init({
-      ...sharedI18nextOptions(language, "common"),
-      resources: files.resources,
-      initImmediate: false,
-    });
-    instances.set(language, instance);
-  }
+  for (const language of ["en-GB", "en-US"] as const)
+    instances.set(language, await commonWords(language, files.resources));
 });
 
 afterEach(cleanup);
