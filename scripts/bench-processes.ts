@@ -142,6 +142,9 @@ export async function benchProcesses(root: string, build: ServerBuild) {
             `${rate.toFixed(0)} orders/min; ${result.tickets} tickets; oversold seats: ${result.oversold}; ` +
             `buyers refused while seats were free: ${result.refusedWhileFree}`,
         );
+        const stopped = Object.entries(result.stopped);
+        if (stopped.length > 0)
+          console.log(`${label}: buyers who stopped short: ${stopped.map(([why, n]) => `${n} at ${why}`).join(", ")}`);
       } finally {
         await server.stop();
       }
