@@ -149,9 +149,8 @@ export default async function handleRequest(
           if (streamed) send();
         },
         onAllReady() {
-          // A render that finished has nothing to abort: aborting it later (as every request's
-          // timer did) made React end its finished stream again, and Node build an error for that
-          // (issue 19's profile, about 1% of a page's CPU).
+          // A render that finished has nothing to abort: its timer is cleared, not left to fire
+          // six seconds after every request and call abort on a finished render.
           clearTimeout(timer);
           if (!streamed) send();
         },
