@@ -1,8 +1,10 @@
 import type { Restriction, SeatType } from "./catalogue-file";
 
 // Best available ("ticket search"): the best block of adjacent free seats in one row, by quality,
-// that fits the buyer's filters and entitlements and never leaves a single empty seat stranded
-// beside it. Pure: the store gives it the seats and which are free.
+// that fits the buyer's filters and entitlements and leaves no single empty seat stranded beside
+// it, or, only where every block that fits would strand one, the best of those: a buyer is never
+// told there are no seats while seats together are free (docs/decisions/0032). Pure: the store
+// gives it the seats and which are free.
 
 export interface SearchSeat {
   id: number;
@@ -109,7 +111,13 @@ export function bestBlock(
   const { quantity } = request;
   const wheelchairSpaces = request.wheelchairSpaces ?? 0;
   if (!Number.isInteger(quantity) || quantity < 1 || wheelchairSpaces > quantity) return null;
-  let best: { row: readonly PlannedSeat[]; start: number; quality: number; rowOrder: number } | null = null;
+  type Block = { row: readonly PlannedSeat[]; start: number; quality: number; rowOrder: number };
+  // The best block leaving no lone seat, and the best of those that would leave one.
+  let best: Block | null = null;
+  let bestStranding: Block | null = null;
+  // Best quality; on a tie, the row nearer the stage, then the first found (stable).
+  const better = (block: Block, than: Block | null) =>
+    !than || block.quality > than.quality || (block.quality === than.quality && block.rowOrder < than.rowOrder);
 
   for (const row of rows) {
     for (let start = 0; start + quantity <= row.length; start += 1) {
@@ -129,15 +137,18 @@ export function bestBlock(
         quality += seat.quality;
         if (seat.seatType === "wheelchair") spaces += 1;
       }
-      if (!ok || spaces !== wheelchairSpaces || strandsASeat(row, isFree, start, end)) continue;
-      const average = quality / quantity;
-      const rowOrder = row[0]!.rowOrder;
-      // Best quality; on a tie, the row nearer the stage, then the first found (stable).
-      if (!best || average > best.quality || (average === best.quality && rowOrder < best.rowOrder))
-        best = { row, start, quality: average, rowOrder };
+      if (!ok || spaces !== wheelchairSpaces) continue;
+      const block = { row, start, quality: quality / quantity, rowOrder: row[0]!.rowOrder };
+      if (!strandsASeat(row, isFree, start, end)) {
+        if (better(block, best)) best = block;
+      } else if (!best && better(block, bestStranding)) bestStranding = block;
     }
   }
-  return best
-    ? { seatIds: best.row.slice(best.start, best.start + quantity).map((seat) => seat.id), quality: best.quality }
+  const chosen = best ?? bestStranding;
+  return chosen
+    ? {
+        seatIds: chosen.row.slice(chosen.start, chosen.start + quantity).map((seat) => seat.id),
+        quality: chosen.quality,
+      }
     : null;
 }

@@ -40,13 +40,25 @@ describe("best available", () => {
     expect(positionsOf(seats, result?.seatIds)).toEqual([4, 5]);
   });
 
-  it("never leaves a single empty seat beside the block", () => {
+  it("leaves no single empty seat beside the block while a block that strands none fits", () => {
     // Two seats: [1,2] fills its gap exactly; [6,7] would strand 8 and [7,8] would strand 6.
     const seats = row("x..x.x...");
     expect(positionsOf(seats, findBestAvailable(seats, { quantity: 2 }, GUEST)?.seatIds)).toEqual([1, 2]);
-    const three = findBestAvailable(row("x....x"), { quantity: 3 }, GUEST);
-    // [1,2,3] strands 4, [2,3,4] strands 1: no block of three exists without an orphan.
-    expect(three).toBeNull();
+    // Three: the front row's better seats would strand one; the row behind fits exactly.
+    const front = row("x....x", 0, "stalls", 95);
+    const behind = row("x...x", 1, "stalls", 60);
+    expect(findBestAvailable([...front, ...behind], { quantity: 3 }, GUEST)?.seatIds).toEqual([1001, 1002, 1003]);
+  });
+
+  it("strands a seat rather than say there are none, when every block that fits would", () => {
+    // [1,2,3] strands 4 and [2,3,4] strands 1: the better of the two, not "no seats".
+    const seats = row("x....x");
+    const three = findBestAvailable(seats, { quantity: 3 }, GUEST);
+    expect(three?.seatIds).toHaveLength(3);
+    expect([
+      [1, 2, 3],
+      [2, 3, 4],
+    ]).toContainEqual(positionsOf(seats, three?.seatIds));
   });
 
   it("does not join seats across an aisle", () => {
@@ -126,19 +138,42 @@ describe("best available", () => {
         seat.seatType !== "wheelchair" &&
         seat.seatType !== "companion",
     );
+    return sameRow && adjacent && allowed;
+  }
+
+  /** Whether taking the block would leave a lone free seat beside it. */
+  function strands(seats: SearchSeat[], ids: number[]): boolean {
+    const sorted = ids.map((id) => seats.find((seat) => seat.id === id)!).sort((a, b) => a.position - b.position);
     const rowSeats = seats.filter((seat) => seat.rowOrder === sorted[0]!.rowOrder);
     const at = (position: number) => rowSeats.find((seat) => seat.position === position);
     const orphan = (side: number, beyond: number) => at(side)?.free === true && !(at(beyond)?.free === true);
     const first = sorted[0]!.position;
     const last = sorted.at(-1)!.position;
-    return sameRow && adjacent && allowed && !orphan(first - 1, first - 2) && !orphan(last + 1, last + 2);
+    return orphan(first - 1, first - 2) || orphan(last + 1, last + 2);
   }
 
-  it("property: never a taken or restricted seat, never more than asked, always adjacent, never an orphan", () => {
+  /** Every block of adjacent seats the request could have, stranding a seat or not. */
+  function blocks(seats: SearchSeat[], wanted: SearchRequest): number[][] {
+    const eligible = seats.filter((seat) => wanted.maxPrice === undefined || seat.price <= wanted.maxPrice);
+    const found: number[][] = [];
+    for (const seat of eligible) {
+      const ids = Array.from(
+        { length: wanted.quantity },
+        (_, offset) =>
+          eligible.find((other) => other.rowOrder === seat.rowOrder && other.position === seat.position + offset)?.id,
+      );
+      if (ids.every((id) => id !== undefined) && valid(seats, ids as number[], wanted)) found.push(ids as number[]);
+    }
+    return found;
+  }
+
+  it("property: never a taken or restricted seat, never more than asked, always adjacent, an orphan only when every block leaves one", () => {
     fc.assert(
       fc.property(house, request, (seats, wanted) => {
         const result = findBestAvailable(seats, wanted, GUEST);
-        return result === null || valid(seats, result.seatIds, wanted);
+        if (result === null) return true;
+        if (!valid(seats, result.seatIds, wanted)) return false;
+        return !strands(seats, result.seatIds) || blocks(seats, wanted).every((ids) => strands(seats, ids));
       }),
       { numRuns: 500 },
     );
@@ -147,18 +182,7 @@ describe("best available", () => {
   it("property: when it finds nothing, there is nothing to find", () => {
     fc.assert(
       fc.property(house, request, (seats, wanted) => {
-        if (findBestAvailable(seats, wanted, GUEST) !== null) return true;
-        const eligible = seats.filter((seat) => wanted.maxPrice === undefined || seat.price <= wanted.maxPrice);
-        for (const seat of eligible) {
-          const ids = Array.from(
-            { length: wanted.quantity },
-            (_, offset) =>
-              eligible.find((other) => other.rowOrder === seat.rowOrder && other.position === seat.position + offset)
-                ?.id,
-          );
-          if (ids.every((id) => id !== undefined) && valid(seats, ids as number[], wanted)) return false;
-        }
-        return true;
+        return findBestAvailable(seats, wanted, GUEST) !== null || blocks(seats, wanted).length === 0;
       }),
       { numRuns: 500 },
     );
