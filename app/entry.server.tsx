@@ -73,7 +73,7 @@ export function coalescedStream(splicer: HtmlSplicer) {
     // response's stream is cancelled, which destroys this one.
     autoDestroy: false,
     transform(chunk: Buffer, _encoding, done) {
-      pending.push(withoutNul(chunk));
+      pending.push(chunk);
       if (!scheduled) {
         scheduled = true;
         setImmediate(() => {
@@ -86,7 +86,7 @@ export function coalescedStream(splicer: HtmlSplicer) {
     final(done) {
       flush();
       const tail = splicer.end();
-      if (tail.length > 0) stream.push(ending.take(tail));
+      if (tail.length > 0) stream.push(ending.take(withoutNul(tail)));
       const rest = ending.end();
       if (rest.length > 0) stream.push(rest);
       done();
@@ -97,7 +97,8 @@ export function coalescedStream(splicer: HtmlSplicer) {
     const chunks = pending;
     pending = [];
     const pieces = splicer.take(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
-    const out = ending.take(pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces));
+    // NULs dropped once, from React's chunks and the spliced HTML alike.
+    const out = ending.take(withoutNul(pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces)));
     if (out.length > 0) stream.push(out);
   }
   return stream;

@@ -28,7 +28,7 @@ async function freePort(): Promise<number> {
 }
 
 /** server.ts in production, with `workers` processes, on the given database; resolves once it serves. */
-export async function startServerProcess(root: string, databaseUrl: string, secret: string, workers: number) {
+async function startServerProcess(root: string, databaseUrl: string, secret: string, workers: number) {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), "box-office-bench-processes-"));
   const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "server.ts"], {

@@ -334,16 +334,10 @@ const encoder = new TextEncoder();
 /**
  * The same rows as UTF-8, each kept with its HTML, for the page's stream to splice in: React
  * encoding the 390 KB of a big house's rows on every request was a seventh of the tickets page's
- * CPU (issue 19). A NUL is dropped, as the page's stream drops it from everything else.
+ * CPU (issue 19).
  */
 export function seatRowsBytes(section: SeatedSection, words: SeatWords): Uint8Array[] {
-  return keptRowsOf(section, words).map((row) => {
-    if (!row.bytes) {
-      const bytes = encoder.encode(row.html);
-      row.bytes = bytes.includes(0) ? bytes.filter((byte) => byte !== 0) : bytes;
-    }
-    return row.bytes;
-  });
+  return keptRowsOf(section, words).map((row) => (row.bytes ??= encoder.encode(row.html)));
 }
 
 function SeatMapSections({ view }: { view: SeatMapView }) {

@@ -194,34 +194,32 @@ function keepTranslations(instance: i18n) {
     return false;
   };
 
+  /** The kept answer for a key looked up in `bound` (whose scope is given), or undefined for i18next's own. */
+  const fromKept = (scope: string, key: string, bound: Record<string, unknown>, options: unknown) =>
+    answer(keptString(scope, key, bound, options), key, bound, onlyBound(options) ? undefined : options);
+
   instance.t = ((key: unknown, options?: unknown) => {
-    if (typeof key !== "string" || options === null || typeof options !== "object") {
-      if (typeof key === "string" && options === undefined) {
-        const entry = keptString(scopeOf(undefined, undefined, undefined), key, {}, undefined);
-        return answer(entry, key, {}, undefined);
-      }
+    if (typeof key !== "string" || (options !== undefined && (typeof options !== "object" || options === null)))
       return translate(key, options);
-    }
-    const given = options as Record<string, unknown>;
+    const given = (options ?? {}) as Record<string, unknown>;
     if (typeof given.keyPrefix === "string" && given.keyPrefix !== "") return translate(key, options);
     const bound = { lng: given.lng, lngs: given.lngs, ns: given.ns };
-    const entry = keptString(scopeOf(given.lng, given.lngs, given.ns), key, bound, options);
-    const result = answer(entry, key, bound, onlyBound(options) ? undefined : options);
-    return result === undefined ? translate(key, options) : result;
+    return fromKept(scopeOf(bound.lng, bound.lngs, bound.ns), key, bound, options) ?? translate(key, options);
   }) as typeof instance.t;
 
   // react-i18next's useTranslation asks for a bound t() on every render: each is made once, and
   // answers what it can from the kept strings without copying its options first.
   const fixed = new Map<string, ReturnType<typeof getFixedT>>();
   instance.getFixedT = ((lng: unknown, ns: unknown, keyPrefix: unknown) => {
-    const original = getFixedT(lng as string, ns as string, keyPrefix as string);
-    const call = original as unknown as ((...args: unknown[]) => unknown) & Record<string, unknown>;
     if ((lng != null && typeof lng !== "string") || (keyPrefix != null && typeof keyPrefix !== "string"))
-      return original;
-    const scope = `${scopeOf(lng, undefined, ns)}\u0000${String(keyPrefix ?? "")}`;
-    let t = fixed.get(scope);
+      return getFixedT(lng as string, ns as string, keyPrefix as string);
+    const bound = { lng: lng ?? undefined, ns: ns ?? undefined };
+    const scope = scopeOf(bound.lng, undefined, bound.ns);
+    const fixedKey = `${scope}\u0000${String(keyPrefix ?? "")}`;
+    let t = fixed.get(fixedKey);
     if (!t) {
-      const bound = { lng: lng ?? undefined, ns: ns ?? undefined };
+      const original = getFixedT(lng as string, ns as string, keyPrefix as string);
+      const call = original as unknown as ((...args: unknown[]) => unknown) & Record<string, unknown>;
       const separator = instance.options.keySeparator || ".";
       t = Object.assign(
         (key: unknown, options?: unknown, ...rest: unknown[]) => {
@@ -232,13 +230,11 @@ function keepTranslations(instance: i18n) {
           )
             return call(key, options, ...rest);
           const fullKey = keyPrefix ? `${keyPrefix as string}${separator}${key}` : key;
-          const entry = keptString(scopeOf(bound.lng, undefined, bound.ns), fullKey, bound, options);
-          const result = answer(entry, fullKey, bound, onlyBound(options) ? undefined : options);
-          return result === undefined ? call(key, options) : result;
+          return fromKept(scope, fullKey, bound, options) ?? call(key, options);
         },
         { lng: call.lng, lngs: call.lngs, ns: call.ns, keyPrefix: call.keyPrefix },
       ) as unknown as ReturnType<typeof getFixedT>;
-      fixed.set(scope, t);
+      fixed.set(fixedKey, t);
     }
     return t;
   }) as typeof instance.getFixedT;

@@ -357,6 +357,15 @@ interface OnSale {
   newBuyersPerMinute: number | null;
 }
 
+/** An on-sale room's columns, as OnSale names them. */
+const ON_SALE_FIELDS = [
+  "on_sale_rooms.run_id as runId",
+  "on_sale_rooms.pre_queue_from as preQueueFrom",
+  "on_sale_rooms.on_sale_at as at",
+  "on_sale_rooms.active_buyers as activeBuyers",
+  "on_sale_rooms.new_buyers_per_minute as newBuyersPerMinute",
+] as const;
+
 const runRule = (room: OnSale): RoomRule => ({
   id: `run:${room.runId}`,
   activeBuyers: room.activeBuyers,
@@ -390,24 +399,13 @@ export function createWaitingRooms(
       const row = await db
         .selectFrom("performances")
         .leftJoin("on_sale_rooms", "on_sale_rooms.run_id", "performances.run_id")
-        .select([
-          "on_sale_rooms.run_id",
-          "on_sale_rooms.pre_queue_from",
-          "on_sale_rooms.on_sale_at",
-          "on_sale_rooms.active_buyers",
-          "on_sale_rooms.new_buyers_per_minute",
-        ])
+        .select(ON_SALE_FIELDS)
         .where("performances.id", "=", performanceId)
         .executeTakeFirst();
       if (!row) return undefined;
-      if (!row.run_id || !row.pre_queue_from || !row.on_sale_at || row.active_buyers === null) return null;
-      return {
-        runId: row.run_id,
-        preQueueFrom: row.pre_queue_from,
-        at: row.on_sale_at,
-        activeBuyers: row.active_buyers,
-        newBuyersPerMinute: row.new_buyers_per_minute,
-      };
+      const { runId, preQueueFrom, at, activeBuyers, newBuyersPerMinute } = row;
+      if (!runId || !preQueueFrom || !at || activeBuyers === null) return null;
+      return { runId, preQueueFrom, at, activeBuyers, newBuyersPerMinute };
     },
     maxAgeMs,
   );
@@ -435,13 +433,7 @@ export function createWaitingRooms(
     async rules(): Promise<RoomRule[]> {
       const open = await db
         .selectFrom("on_sale_rooms")
-        .select([
-          "on_sale_rooms.run_id as runId",
-          "on_sale_rooms.pre_queue_from as preQueueFrom",
-          "on_sale_rooms.on_sale_at as at",
-          "on_sale_rooms.active_buyers as activeBuyers",
-          "on_sale_rooms.new_buyers_per_minute as newBuyersPerMinute",
-        ])
+        .select(ON_SALE_FIELDS)
         .where("on_sale_rooms.pre_queue_from", "<=", clock.now().toISOString())
         .orderBy("on_sale_rooms.on_sale_at", "desc")
         .limit(100)

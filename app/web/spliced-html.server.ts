@@ -31,12 +31,6 @@ export function htmlSplicer() {
     take(chunk: Buffer): Buffer[] {
       const joined = held.length ? Buffer.concat([held, chunk]) : chunk;
       held = Buffer.alloc(0);
-      if (spliced.length === 0 && joined.indexOf(MARKER_START) < 0) {
-        const keep = markerPrefixAtEnd(joined);
-        if (keep === 0) return [joined];
-        held = Buffer.from(joined.subarray(joined.length - keep));
-        return [joined.subarray(0, joined.length - keep)];
-      }
       const out: Buffer[] = [];
       let from = 0;
       for (;;) {
