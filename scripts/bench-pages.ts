@@ -17,7 +17,8 @@ import { gzipSync } from "node:zlib";
 import { createRequestHandler } from "@remix-run/express";
 import { createReadableStreamFromReadable, type EntryContext, type ServerBuild } from "@remix-run/node";
 import { Links, Meta, RemixServer, Scripts } from "@remix-run/react";
-import express from "express";
+import compression from "compression";
+import express, { type RequestHandler } from "express";
 import { createElement } from "react";
 import { renderToPipeableStream } from "react-dom/server";
 import { loadConfig } from "~/config/env.server";
@@ -347,11 +348,35 @@ function bareRemixBuild(future: ServerBuild["future"]): ServerBuild {
   };
 }
 
-export async function startBareRemix(future: ServerBuild["future"]) {
+export async function startBareRemix(future: ServerBuild["future"], compress: RequestHandler = compressResponses()) {
   const app = express();
-  app.use(compressResponses());
+  app.use(compress);
   app.all("*", createRequestHandler({ build: bareRemixBuild(future), mode: "production" }));
   return listen(app);
+}
+
+/**
+ * For reading the ratios beside issue 19's own: its minimal page was compressed as the site then
+ * was, by compression's defaults (brotli with a 4 MB window), which cost that page most of its CPU.
+ * Decision 0028 gave the site (and so the bare page) a smaller window; this is the same bare page
+ * compressed the old way, measured beside the bare page. A figure to compare with, not a budget.
+ */
+async function reportIssueBaseline(
+  future: ServerBuild["future"],
+  bareUrl: string,
+  pages: { name: string; cpuMs: number }[],
+) {
+  const old = await startBareRemix(future, compression());
+  try {
+    const { page: oldWay, bare } = await compareToBare(`${old.origin}/`, bareUrl, BROWSER_HEADERS);
+    console.log(
+      `pages: the bare page compressed as when issue 19 measured (compression's defaults): ` +
+        `${oldWay.cpuMs.toFixed(2)} ms CPU per request beside ${bare.cpuMs.toFixed(2)} ms; the pages against it: ` +
+        pages.map((page) => `${page.name} ${(page.cpuMs / oldWay.cpuMs).toFixed(2)}×`).join(", "),
+    );
+  } finally {
+    await old.close();
+  }
 }
 
 function reportJavaScript(build: ServerBuild, root: string) {
@@ -436,12 +461,14 @@ export async function benchPages(root: string) {
       `pages: server CPU per request beside a bare Remix page, each measured in ${LOAD.rounds} alternating rounds ` +
         `(${LOAD.connections} connections from a separate process; medians):`,
     );
+    const perPage: { name: string; cpuMs: number }[] = [];
     for (const page of pages) {
       const { page: measured, bare: baseline } = await compareToBare(
         site.origin + page.path,
         `${bare.origin}/`,
         page.headers ?? BROWSER_HEADERS,
       );
+      perPage.push({ name: page.name, cpuMs: measured.cpuMs });
       const ratio = measured.cpuMs / baseline.cpuMs;
       console.log(
         `pages:   ${page.name}: ${measured.cpuMs.toFixed(2)} ms CPU per request, ${ratio.toFixed(2)}× the bare page's ` +
@@ -450,6 +477,7 @@ export async function benchPages(root: string) {
       );
     }
 
+    await reportIssueBaseline(build.future, `${bare.origin}/`, perPage);
     reportJavaScript(build, root);
   } finally {
     await bare.close();

@@ -1,6 +1,7 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { formatDate } from "~/i18n/format";
+import { keptText } from "~/i18n/kept-text";
 import type { ShowListItem } from "~/views/show-list";
 
 /** The shows with where and when each plays; `headingLevel` fits the names into the page's outline. */
@@ -20,8 +21,8 @@ export function ShowList({ shows, headingLevel = 2 }: { shows: ShowListItem[]; h
                 <Link to={run.href}>{t("home.showAt", { show: show.name, venue: run.venueName, city: run.city })}</Link>{" "}
                 <span className="show-list__dates">
                   {t("home.dates", {
-                    from: formatDate(run.firstPerformance, run.timeZone, i18n.language),
-                    to: formatDate(run.lastPerformance, run.timeZone, i18n.language),
+                    from: runDate(run.firstPerformance, run.timeZone, i18n.language),
+                    to: runDate(run.lastPerformance, run.timeZone, i18n.language),
                   })}
                 </span>
               </li>
@@ -32,3 +33,7 @@ export function ShowList({ shows, headingLevel = 2 }: { shows: ShowListItem[]; h
     </ul>
   );
 }
+
+// Every visit to the home page asks for the same few dates: kept as text (issue 19).
+const runDate = (iso: string, timeZone: string, locale: string) =>
+  keptText(`date\u0000${locale}\u0000${timeZone}\u0000${iso}`, () => formatDate(iso, timeZone, locale));

@@ -21,7 +21,7 @@ import { formatMoney } from "~/i18n/format";
 import { CalendarMonth } from "~/components/calendar-month";
 import { CalendarPromo, type PromoOutcome, type PromoRuleView } from "~/components/calendar-promo";
 import { ErrorPage } from "~/components/error-page";
-import { isoDate, parseParams } from "~/routing/params";
+import { calendarParams, parseParams } from "~/routing/params";
 import { calendarPath, showPath, ticketsPath } from "~/routing/paths";
 import type { RoutingMode } from "~/routing/route-table.js";
 import { showFromParams } from "~/web/show-params.server";
@@ -167,7 +167,7 @@ function monthStart(month: string, timeZone: string): Date {
  */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const show = await showFromParams(params, context);
-  const { date } = parseParams(params, { date: isoDate.optional() });
+  const { date } = parseParams(params, calendarParams);
   const ids = { show: show.slug, venue: show.venueSlug };
   const events: ClientEvent[] = [track(context, "fetchCalendar.request", ids)];
   try {

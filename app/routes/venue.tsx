@@ -2,13 +2,13 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { ShowList } from "~/components/show-list";
-import { notFound, parseParams, slug } from "~/routing/params";
+import { notFound, parseParams, venueParams } from "~/routing/params";
 import { showListFor } from "~/web/show-links.server";
 
 export const handle = { title: (data: { venue?: { name: string } } | undefined) => data?.venue?.name };
 
 export async function loader({ params, context }: LoaderFunctionArgs) {
-  const { venueSlug } = parseParams(params, { venueSlug: slug });
+  const { venueSlug } = parseParams(params, venueParams);
   const venue = await context.catalogue.venue(venueSlug);
   if (!venue) throw notFound();
   return {

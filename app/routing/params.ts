@@ -17,17 +17,26 @@ export const isoDate = z
 /** One of the six legal documents' slugs. */
 export const legalDocument = z.enum(LEGAL_DOCUMENTS);
 
+// Each page's parameters, built once: a schema built on every request cost the page more than
+// checking its parameters does (issue 19).
+export const legalParams = z.object({ document: legalDocument });
+/** A show at a venue: both from the URL, or either from the configured single show or venue. */
+export const showParams = z.object({ titleSlug: slug.optional(), venueSlug: slug.optional() });
+export const venueParams = z.object({ venueSlug: slug });
+export const performanceParams = z.object({ performanceId });
+export const calendarParams = z.object({ date: isoDate.optional() });
+
 export const notFound = () => new Response(null, { status: 404, statusText: "Not Found" });
 
 /**
  * Validates route parameters; anything that does not fit is a 404 (never a 500), because a URL
  * that cannot name a real page is simply a page that does not exist.
  */
-export function parseParams<Shape extends z.ZodRawShape>(
+export function parseParams<Schema extends z.AnyZodObject>(
   params: Record<string, string | undefined>,
-  shape: Shape,
-): z.infer<z.ZodObject<Shape>> {
-  const result = z.object(shape).safeParse(params);
+  schema: Schema,
+): z.infer<Schema> {
+  const result = schema.safeParse(params);
   if (!result.success) throw notFound();
   return result.data;
 }

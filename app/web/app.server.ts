@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { extname, join } from "node:path";
 import { constants as zlibConstants } from "node:zlib";
 import { createRequestHandler } from "@remix-run/express";
@@ -10,6 +10,7 @@ import type { Logger } from "pino";
 import type { AppServices } from "~/composition/context";
 import { WALLET_ORIGINS } from "~/config/env.server";
 import { prepareBuild } from "./build.server";
+import { randomToken } from "./random-tokens.server";
 import { createPolyfillBundler } from "./polyfills.server";
 import { requestReads } from "./request-reads.server";
 
@@ -251,7 +252,7 @@ function securityHeaders(production: boolean, walletOrigins: string[]) {
     crossOriginEmbedderPolicy: false,
   });
   return (req: Request, res: Response, next: NextFunction) => {
-    res.locals.cspNonce = randomBytes(16).toString("base64");
+    res.locals.cspNonce = randomToken(16, "base64");
     if (req.secure) res.set("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
     headers(req, res, next);
   };

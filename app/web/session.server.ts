@@ -7,6 +7,7 @@ import {
 } from "@remix-run/node";
 import { CSRF, CSRFError } from "remix-utils/csrf/server";
 import type { Config } from "~/config/env.server";
+import { randomToken } from "./random-tokens.server";
 import type { ForcedVariations } from "~/config/experiments";
 import { REFUSED_FORM } from "~/views/refusals";
 import { DEFAULT_AUTH_POLICY, type Customer } from "~/services/auth.server";
@@ -27,6 +28,13 @@ export interface SessionData {
 
 export type BuyerSession = Session<SessionData>;
 
+/** remix-utils' CSRF with its token's bytes from the pool (its own come four bytes per system call). */
+class PooledCSRF extends CSRF {
+  override generate(bytes = 32) {
+    return randomToken(bytes, "base64url");
+  }
+}
+
 const YEAR_SECONDS = 60 * 60 * 24 * 365;
 /** The form field that carries the CSRF token (AuthenticityTokenInput's default name). */
 const CSRF_FIELD = "csrf";
@@ -46,7 +54,7 @@ export function createSessionService(config: Config) {
   const storage = createCookieSessionStorage<SessionData>({
     cookie: { ...base, name: `${hostPrefix}session`, httpOnly: true },
   });
-  const csrf = new CSRF({
+  const csrf = new PooledCSRF({
     cookie: createCookie(`${hostPrefix}csrf`, { ...base, httpOnly: true }),
     formDataKey: CSRF_FIELD,
   });

@@ -1,6 +1,6 @@
 import type { AppLoadContext } from "@remix-run/node";
 import type { Params } from "@remix-run/react";
-import { notFound, parseParams, slug } from "~/routing/params";
+import { notFound, parseParams, showParams } from "~/routing/params";
 
 /**
  * The show a page belongs to, as it plays at its venue. In the single-show mode it is the
@@ -9,10 +9,7 @@ import { notFound, parseParams, slug } from "~/routing/params";
  */
 export async function showFromParams(params: Params, context: AppLoadContext) {
   const { config } = context;
-  const { titleSlug = config.titleSlug, venueSlug = config.venueSlug } = parseParams(params, {
-    titleSlug: slug.optional(),
-    venueSlug: slug.optional(),
-  });
+  const { titleSlug = config.titleSlug, venueSlug = config.venueSlug } = parseParams(params, showParams);
   if (!titleSlug || !venueSlug) throw notFound();
   const show = await context.catalogue.showAtVenue(titleSlug, venueSlug);
   if (!show) throw notFound();

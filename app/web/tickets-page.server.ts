@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { AppLoadContext } from "@remix-run/node";
 import type { Params } from "@remix-run/react";
-import { notFound, parseParams, performanceId } from "~/routing/params";
+import { notFound, parseParams, performanceParams } from "~/routing/params";
 import { safeReturnPath } from "~/routing/return-path";
 import { showFromParams } from "~/web/show-params.server";
 import type { Entitlements } from "~/ticketing/inventory.server";
@@ -25,7 +25,7 @@ export function ticketsPageBack(request: Request): string {
 
 export async function ticketsContext(request: Request, params: Params, context: AppLoadContext) {
   const show = await showFromParams(params, context);
-  const { performanceId: id } = parseParams(params, { performanceId });
+  const { performanceId: id } = parseParams(params, performanceParams);
   const performance = await context.catalogue.performanceOfRun(show.runId, id);
   if (!performance) throw notFound();
   const venue = await context.catalogue.venue(show.venueSlug);
