@@ -461,6 +461,11 @@ export async function benchPages(root: string) {
       `pages: server CPU per request beside a bare Remix page, each measured in ${LOAD.rounds} alternating rounds ` +
         `(${LOAD.connections} connections from a separate process; medians):`,
     );
+    // Every page, and the bare one, under load once before any is measured: the page measured
+    // first would otherwise pay for the compiler's warm-up of the code all pages share (the legal
+    // page, measured first, came out dearer than the home page, which has more on it).
+    for (const page of pages) await measureLoad(site.origin + page.path, page.headers ?? BROWSER_HEADERS);
+    await measureLoad(`${bare.origin}/`, BROWSER_HEADERS);
     const perPage: { name: string; cpuMs: number }[] = [];
     for (const page of pages) {
       const { page: measured, bare: baseline } = await compareToBare(
