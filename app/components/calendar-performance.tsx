@@ -1,8 +1,12 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { formatDateTime } from "~/i18n/format";
+import { formatDateTime, formatTime } from "~/i18n/format";
+import { keptFormat } from "~/i18n/kept-text";
 import { formatLongDay, type PerformanceView } from "./calendar-format";
-import { formatTime } from "~/i18n/format";
+
+// The show page and the calendar word the same performances' times on every visit (issue 19).
+const dateTime = keptFormat("dateTime", formatDateTime);
+const time = keptFormat("time", formatTime);
 
 /**
  * One performance: its time, its availability in words (with a colour that only repeats them),
@@ -24,11 +28,11 @@ export function CalendarPerformance({
   const { state, level, href } = performance;
   const when =
     date === "visible" ? (
-      <span className="calendar-performance__time">{formatDateTime(performance.startsAt, timeZone, locale)}</span>
+      <span className="calendar-performance__time">{dateTime(performance.startsAt, timeZone, locale)}</span>
     ) : (
       <>
         <span className="visually-hidden">{formatLongDay(performance.day, locale)}, </span>
-        <span className="calendar-performance__time">{formatTime(performance.startsAt, timeZone, locale)}</span>
+        <span className="calendar-performance__time">{time(performance.startsAt, timeZone, locale)}</span>
       </>
     );
   const status =
@@ -39,7 +43,7 @@ export function CalendarPerformance({
     ) : state === "notYetOnSale" || state === "queueOpen" ? (
       <span className="calendar-performance__status">
         {t(state === "queueOpen" ? "calendar.queueOpen" : "calendar.onSaleFrom", {
-          date: formatDateTime(performance.onSaleFrom, timeZone, locale),
+          date: dateTime(performance.onSaleFrom, timeZone, locale),
         })}
       </span>
     ) : (

@@ -1,8 +1,11 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { formatDate } from "~/i18n/format";
-import { keptText } from "~/i18n/kept-text";
+import { keptFormat } from "~/i18n/kept-text";
 import type { ShowListItem } from "~/views/show-list";
+
+// Every visit to the home page asks for the same few dates: kept as text (issue 19).
+const runDate = keptFormat("date", formatDate);
 
 /** The shows with where and when each plays; `headingLevel` fits the names into the page's outline. */
 export function ShowList({ shows, headingLevel = 2 }: { shows: ShowListItem[]; headingLevel?: 2 | 3 }) {
@@ -33,7 +36,3 @@ export function ShowList({ shows, headingLevel = 2 }: { shows: ShowListItem[]; h
     </ul>
   );
 }
-
-// Every visit to the home page asks for the same few dates: kept as text (issue 19).
-const runDate = (iso: string, timeZone: string, locale: string) =>
-  keptText(`date\u0000${locale}\u0000${timeZone}\u0000${iso}`, () => formatDate(iso, timeZone, locale));

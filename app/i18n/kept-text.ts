@@ -16,3 +16,9 @@ export function keptText(key: string, make: () => string): string {
   }
   return text;
 }
+
+/** A formatter of an instant in a time zone, for a locale, whose answers are kept. */
+export function keptFormat(name: string, format: (iso: string, timeZone: string, locale: string) => string) {
+  return (iso: string, timeZone: string, locale: string) =>
+    keptText(`${name}\u0000${locale}\u0000${timeZone}\u0000${iso}`, () => format(iso, timeZone, locale));
+}
