@@ -348,7 +348,7 @@ function bareRemixBuild(future: ServerBuild["future"]): ServerBuild {
   };
 }
 
-export async function startBareRemix(future: ServerBuild["future"], compress: RequestHandler = compressResponses()) {
+async function startBareRemix(future: ServerBuild["future"], compress: RequestHandler = compressResponses()) {
   const app = express();
   app.use(compress);
   app.all("*", createRequestHandler({ build: bareRemixBuild(future), mode: "production" }));
