@@ -9,6 +9,7 @@ import { NonceProvider } from "~/components/nonce";
 import { HtmlSpliceProvider } from "~/components/spliced-html";
 import { htmlSplicer, type HtmlSplicer } from "~/web/spliced-html.server";
 import { COMMON_NS, isLanguage } from "~/i18n/languages";
+import { keptPages } from "~/web/kept-pages.server";
 
 export const streamTimeout = 5_000;
 
@@ -61,7 +62,7 @@ export function documentEndMover() {
  * that streams still streams. HTML the render left to be spliced in (the seat map's rows) goes in
  * on the way (`splicer`).
  */
-export function coalescedStream(splicer: HtmlSplicer) {
+export function coalescedStream(splicer: HtmlSplicer, written?: (chunk: Buffer) => void) {
   const ending = documentEndMover();
   let pending: Buffer[] = [];
   let scheduled = false;
@@ -86,9 +87,9 @@ export function coalescedStream(splicer: HtmlSplicer) {
     final(done) {
       flush();
       const tail = splicer.end();
-      if (tail.length > 0) stream.push(ending.take(withoutNul(tail)));
+      if (tail.length > 0) out(ending.take(withoutNul(tail)));
       const rest = ending.end();
-      if (rest.length > 0) stream.push(rest);
+      if (rest.length > 0) out(rest);
       done();
     },
   });
@@ -98,10 +99,54 @@ export function coalescedStream(splicer: HtmlSplicer) {
     pending = [];
     const pieces = splicer.take(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
     // NULs dropped once, from React's chunks and the spliced HTML alike.
-    const out = ending.take(withoutNul(pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces)));
-    if (out.length > 0) stream.push(out);
+    const chunk = ending.take(withoutNul(pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces)));
+    if (chunk.length > 0) out(chunk);
+  }
+  function out(chunk: Buffer) {
+    written?.(chunk);
+    stream.push(chunk);
   }
   return stream;
+}
+
+/** Up to this many bytes of pages are kept (app/web/kept-pages.server.ts): about 60 seat maps. */
+const KEPT_PAGES_BYTES = 32 * 1024 * 1024;
+const kept = keptPages(KEPT_PAGES_BYTES);
+
+interface KeptPageHandle {
+  keptPage?: boolean;
+}
+
+/** Whether every route of the page says every visitor sees it alike (the root asks nothing). */
+function isKeptPage(request: Request, status: number, context: EntryContext) {
+  if (request.method !== "GET" || status !== 200) return false;
+  return context.staticHandlerContext.matches.every(
+    ({ route }) =>
+      route.id === "root" || (context.routeModules[route.id]?.handle as KeptPageHandle | undefined)?.keptPage === true,
+  );
+}
+
+/**
+ * The data Remix hands the browser, read whole, and a stream that gives it again for the render.
+ * A kept page's loaders return no promises, so the whole of it is ready as the render starts.
+ */
+async function handoffData(stream: ReadableStream<Uint8Array>) {
+  const chunks: Uint8Array[] = [];
+  const reader = stream.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+  }
+  const decoder = new TextDecoder();
+  const text = chunks.map((chunk) => decoder.decode(chunk, { stream: true })).join("") + decoder.decode();
+  const again = new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (const chunk of chunks) controller.enqueue(chunk);
+      controller.close();
+    },
+  });
+  return { text, again };
 }
 
 export default async function handleRequest(
@@ -112,20 +157,48 @@ export default async function handleRequest(
   loadContext: AppLoadContext,
 ) {
   const rootData = remixContext.staticHandlerContext.loaderData.root as
-    | { locale?: string; wordingSet?: string }
+    | { locale?: string; wordingSet?: string; csrf?: string }
     | undefined;
+  // Crawlers and script-less clients get the whole page at once; browsers get it streamed.
+  const streamed = !isbot(request.headers.get("user-agent"));
+  const secrets = { nonce: loadContext.cspNonce, csrf: rootData?.csrf };
+
+  let keepAs: string | undefined;
+  if (remixContext.serverHandoffStream && isKeptPage(request, responseStatusCode, remixContext)) {
+    const { text, again } = await handoffData(remixContext.serverHandoffStream);
+    remixContext = { ...remixContext, serverHandoffStream: again };
+    // The buyer's own token is not part of what the page is written from: it is put back in.
+    const data = secrets.csrf ? text.replaceAll(secrets.csrf, "\0csrf") : text;
+    keepAs = `${request.url}\n${streamed ? "streamed" : "whole"}\n${data}`;
+    const html = kept.serve(keepAs, secrets);
+    if (html) {
+      responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+      return new Response(new Uint8Array(html.buffer as ArrayBuffer, html.byteOffset, html.length), {
+        headers: responseHeaders,
+        status: responseStatusCode,
+      });
+    }
+  }
+
   // The root loader has worked the language out for this request already (unless it failed).
   const language = isLanguage(rootData?.locale) ? rootData.locale : await loadContext.i18n.getLocale(request);
   const i18n = await loadContext.i18n.createInstance(language, rootData?.wordingSet ?? COMMON_NS);
-  // Crawlers and script-less clients get the whole page at once; browsers get it streamed.
-  const streamed = !isbot(request.headers.get("user-agent"));
 
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
+    let failed = false;
     const splicer = htmlSplicer();
+    const written: Buffer[] = [];
     const send = () => {
       shellRendered = true;
-      const body = coalescedStream(splicer);
+      const body = coalescedStream(splicer, keepAs === undefined ? undefined : (chunk) => written.push(chunk));
+      if (keepAs !== undefined) {
+        const key = keepAs;
+        // Kept only once written whole, and only if nothing in it failed.
+        body.once("end", () => {
+          if (!failed) kept.keep(key, Buffer.concat(written), secrets);
+        });
+      }
       responseHeaders.set("Content-Type", "text/html; charset=utf-8");
       resolve(
         new Response(createReadableStreamFromReadable(body), {
@@ -136,7 +209,10 @@ export default async function handleRequest(
       pipe(body);
     };
     // A render still unfinished by then is cut short (abort is defined by the time this fires).
-    const timer = setTimeout(() => abort(), streamTimeout + 1_000);
+    const timer = setTimeout(() => {
+      failed = true;
+      abort();
+    }, streamTimeout + 1_000);
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={loadContext.cspNonce}>
         <HtmlSpliceProvider value={splicer.sink}>
@@ -166,6 +242,7 @@ export default async function handleRequest(
           reject(error);
         },
         onError(error: unknown) {
+          failed = true;
           responseStatusCode = 500;
           // Errors inside the shell are reported by onShellError; log only the later ones.
           if (shellRendered) loadContext.logger.error({ err: error }, "render error");

@@ -96,6 +96,11 @@ interface PageHandle {
   errorTitleKey?: (error: unknown) => string;
   /** Without script, reload the page after this many seconds (a page waiting on something). */
   noscriptRefreshSeconds?: (data: unknown) => number | undefined;
+  /**
+   * Every visitor sees the page alike, given its data: the server keeps what it wrote and writes
+   * it again only when the data differs (app/web/kept-pages.server.ts).
+   */
+  keptPage?: boolean;
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {

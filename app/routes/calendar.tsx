@@ -37,6 +37,7 @@ export const handle = {
   titleKey: "calendar.title",
   // As ErrorBoundary below words the page.
   errorTitleKey: (error: unknown) => (isNotFound(error) ? "errors.notFound.title" : "calendar.error.title"),
+  keptPage: true,
 };
 
 const isNotFound = (error: unknown): error is ErrorResponse =>

@@ -5,7 +5,7 @@ import { ShowList } from "~/components/show-list";
 import { showPath } from "~/routing/paths";
 import { showListFor } from "~/web/show-links.server";
 
-export const handle = { titleKey: "home.title" };
+export const handle = { titleKey: "home.title", keptPage: true };
 
 export async function loader({ context }: LoaderFunctionArgs) {
   const { config } = context;

@@ -7,6 +7,7 @@ import { legalParams, parseParams } from "~/routing/params";
 
 export const handle = {
   titleKey: (data: { document?: string } | undefined) => (data?.document ? `legal.${data.document}.title` : ""),
+  keptPage: true,
 };
 
 export function loader({ params }: LoaderFunctionArgs) {

@@ -12,7 +12,10 @@ import { buyerEntitlements } from "~/ticketing/entitlements.server";
 import { membershipOf, readBuyer } from "~/web/buyer.server";
 import { track } from "~/web/track.server";
 
-export const handle = { title: (data: { show?: { name: string } } | undefined) => data?.show?.name };
+export const handle = {
+  title: (data: { show?: { name: string } } | undefined) => data?.show?.name,
+  keptPage: true,
+};
 
 const NEXT_PERFORMANCES = 5;
 

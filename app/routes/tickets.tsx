@@ -33,7 +33,7 @@ import { flashEvents, track } from "~/web/track.server";
 import type { FieldErrors } from "~/views/ticket-choices";
 import type { SummaryError } from "~/views/errors";
 
-export const handle = { titleKey: "tickets.title" };
+export const handle = { titleKey: "tickets.title", keptPage: true };
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const page = await ticketsContext(request, params, context);

@@ -5,7 +5,10 @@ import { ShowList } from "~/components/show-list";
 import { notFound, parseParams, venueParams } from "~/routing/params";
 import { showListFor } from "~/web/show-links.server";
 
-export const handle = { title: (data: { venue?: { name: string } } | undefined) => data?.venue?.name };
+export const handle = {
+  title: (data: { venue?: { name: string } } | undefined) => data?.venue?.name,
+  keptPage: true,
+};
 
 export async function loader({ params, context }: LoaderFunctionArgs) {
   const { venueSlug } = parseParams(params, venueParams);

@@ -1,0 +1,107 @@
+/**
+ * Pages the server has already written, kept by everything they were written from (decision 0033).
+ *
+ * A page's HTML is a function of its address, its status, whether it was streamed, and the data
+ * Remix hands the browser (`serverHandoffStream`, turbo-stream's encoding of every route's loader
+ * data, action data and errors): the browser hydrates the same markup from that same data, so
+ * the server's render cannot depend on anything else without breaking hydration. Two requests
+ * for which all of that is equal get the same HTML, except for the two values that are secret to
+ * each response: the CSP nonce and the buyer's CSRF token. Those are cut out of the kept HTML and
+ * the new response's own are put in their place.
+ *
+ * Only pages every visitor sees alike opt in (a route's `handle.keptPage`): the catalogue, the
+ * seat map and the legal pages, which a crowd reads over and over during an on-sale. A buyer's
+ * own checkout pages are not kept; they would rarely be read twice.
+ */
+
+/** A kept page: its bytes, with the places where the nonce (0) and the CSRF token (1) go. */
+type Part = Buffer | 0 | 1;
+
+interface Kept {
+  key: string;
+  parts: Part[];
+  bytes: number;
+}
+
+export interface PageSecrets {
+  nonce: string;
+  csrf: string | undefined;
+}
+
+/** Cuts every occurrence of the response's secrets out of its HTML. */
+export function cutSecrets(html: Buffer, secrets: PageSecrets): Part[] {
+  const needles: [Buffer, 0 | 1][] = [[Buffer.from(secrets.nonce), 0]];
+  // A token too short to be unique in a page is not one the site makes; without one, none is cut.
+  if (secrets.csrf && secrets.csrf.length >= 16) needles.push([Buffer.from(secrets.csrf), 1]);
+  const parts: Part[] = [];
+  let from = 0;
+  for (;;) {
+    let next = -1;
+    let which: 0 | 1 = 0;
+    let length = 0;
+    for (const [needle, marker] of needles) {
+      const at = html.indexOf(needle, from);
+      if (at >= 0 && (next < 0 || at < next)) {
+        next = at;
+        which = marker;
+        length = needle.length;
+      }
+    }
+    if (next < 0) break;
+    if (next > from) parts.push(html.subarray(from, next));
+    parts.push(which);
+    from = next + length;
+  }
+  if (from < html.length) parts.push(html.subarray(from));
+  return parts;
+}
+
+/** The kept HTML with this response's secrets in place. */
+export function withSecrets(parts: readonly Part[], secrets: PageSecrets): Buffer {
+  const nonce = Buffer.from(secrets.nonce);
+  const csrf = Buffer.from(secrets.csrf ?? "");
+  return Buffer.concat(parts.map((part) => (part === 0 ? nonce : part === 1 ? csrf : part)));
+}
+
+/**
+ * The kept pages, least recently served dropped first once they hold more than `limitBytes`
+ * (their HTML and their keys, counted as bytes).
+ */
+export function keptPages(limitBytes: number) {
+  const pages = new Map<string, Kept>();
+  let held = 0;
+  return {
+    /** The page written from exactly this key, with this response's secrets, or undefined. */
+    serve(key: string, secrets: PageSecrets): Buffer | undefined {
+      const kept = pages.get(key);
+      if (!kept) return undefined;
+      // Most recently served last, so the oldest is first in the map's order.
+      pages.delete(key);
+      pages.set(key, kept);
+      return withSecrets(kept.parts, secrets);
+    },
+    keep(key: string, html: Buffer, secrets: PageSecrets) {
+      const bytes = html.length + key.length;
+      if (bytes > limitBytes) return;
+      const old = pages.get(key);
+      if (old) {
+        pages.delete(key);
+        held -= old.bytes;
+      }
+      // The page's own copy: the chunks it was made of belong to the response.
+      const parts = cutSecrets(Buffer.from(html), secrets);
+      pages.set(key, { key, parts, bytes });
+      held += bytes;
+      for (const [oldest, page] of pages) {
+        if (held <= limitBytes) break;
+        pages.delete(oldest);
+        held -= page.bytes;
+      }
+    },
+    get size() {
+      return pages.size;
+    },
+  };
+}
+
+export type KeptPages = ReturnType<typeof keptPages>;

@@ -1,0 +1,124 @@
+// Pages the server keeps as written (app/web/kept-pages.server.ts, decision 0033), asked for as a
+// browser asks: the same page again is not rendered again, yet every response carries its own
+// nonce and CSRF token, a change in what the page shows is written afresh at once, and a buyer's
+// own checkout pages are never kept.
+import { createRequire } from "node:module";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServer } from "../support/app";
+import { buyerBrowser } from "../support/browser";
+import { seedSmall } from "../support/seed";
+
+const require = createRequire(import.meta.url);
+type CreateStaticRouter = (routes: unknown[], ...rest: unknown[]) => unknown;
+const staticRouterModule = require("react-router-dom/server") as { createStaticRouter: CreateStaticRouter };
+
+/** The nonce the response's CSP allows, and the CSRF token its cookie carries. */
+function secretsOf(response: Response) {
+  const nonce = /'nonce-([^']+)'/.exec(response.headers.get("Content-Security-Policy") ?? "")?.[1];
+  const cookie = response.headers.getSetCookie().find((header) => header.startsWith("csrf="));
+  const signed = decodeURIComponent(cookie!.split(";")[0]!.slice("csrf=".length));
+  const csrf = JSON.parse(Buffer.from(signed.slice(0, signed.lastIndexOf(".")), "base64").toString()) as string;
+  return { nonce: nonce!, csrf };
+}
+
+describe("pages kept as written", () => {
+  let server: Awaited<ReturnType<typeof startServer>>;
+  let renders = 0;
+  const original = staticRouterModule.createStaticRouter;
+  beforeAll(async () => {
+    // Every render of a page makes one static router: counting them counts the renders.
+    staticRouterModule.createStaticRouter = (...args) => {
+      renders += 1;
+      return original(...args);
+    };
+    server = await startServer({}, { seed: seedSmall });
+  });
+  afterAll(async () => {
+    staticRouterModule.createStaticRouter = original;
+    await server.close();
+  });
+
+  const visit = async (path: string, cookie = "") => {
+    const response = await fetch(server.url(path), { headers: cookie ? { cookie } : {} });
+    expect(response.status).toBe(200);
+    return { response, html: await response.text() };
+  };
+
+  it("serves a page asked for again as written, with each response's own nonce and CSRF token", async () => {
+    const before = renders;
+    const first = await visit("/shows/test-show/test-hall");
+    const second = await visit("/shows/test-show/test-hall");
+    expect(renders - before).toBe(1);
+
+    const [mine, theirs] = [secretsOf(first.response), secretsOf(second.response)];
+    expect(theirs.nonce).not.toBe(mine.nonce);
+    expect(theirs.csrf).not.toBe(mine.csrf);
+    const scripts = second.html.match(/<script[^>]*>/g) ?? [];
+    expect(scripts.length).toBeGreaterThan(2);
+    for (const script of scripts) expect(script).toContain(`nonce="${theirs.nonce}"`);
+    expect(second.html).toContain(theirs.csrf);
+    expect(second.html).not.toContain(mine.nonce);
+    expect(second.html).not.toContain(mine.csrf);
+    // Apart from the secrets, the same page.
+    expect(second.html.replaceAll(theirs.nonce, "N").replaceAll(theirs.csrf, "C")).toBe(
+      first.html.replaceAll(mine.nonce, "N").replaceAll(mine.csrf, "C"),
+    );
+  });
+
+  it("writes a page afresh when what it shows has changed: a seat another buyer holds is taken at once", async () => {
+    const performance = await server.services.store.db
+      .selectFrom("performances")
+      .select("id")
+      .where("presale_from", "is", null)
+      .orderBy("starts_at")
+      .executeTakeFirstOrThrow();
+    const tickets = `/shows/test-show/test-hall/tickets/${performance.id}`;
+    const seat = await server.services.store.db
+      .selectFrom("seats")
+      .select("id")
+      .where("row_name", "=", "A")
+      .where("label", "=", "5")
+      .executeTakeFirstOrThrow();
+    const offered = new RegExp(`<input[^>]*name="seat"[^>]*value="${seat.id}"`);
+
+    const before = renders;
+    expect((await visit(tickets)).html).toMatch(offered);
+    expect((await visit(tickets)).html).toMatch(offered);
+    expect(renders - before).toBe(1);
+
+    const buyer = buyerBrowser(server.url);
+    const held = await buyer.post(tickets, [
+      ["intent", "select"],
+      ["seat", String(seat.id)],
+    ]);
+    expect(held.status).toBe(302);
+    const rendersBefore = renders;
+    expect((await visit(tickets)).html).not.toMatch(offered);
+    expect(renders - rendersBefore).toBe(1);
+  });
+
+  it("does not keep a buyer's own checkout page", async () => {
+    const buyer = buyerBrowser(server.url);
+    const performance = await server.services.store.db
+      .selectFrom("performances")
+      .select("id")
+      .where("presale_from", "is", null)
+      .orderBy("starts_at")
+      .executeTakeFirstOrThrow();
+    const tickets = `/shows/test-show/test-hall/tickets/${performance.id}`;
+    const held = await buyer.post(tickets, [
+      ["intent", "best"],
+      ["quantity", "1"],
+    ]);
+    // Where the buyer's seats are shown with the hold's clock: their own page.
+    const own = held.headers.get("Location")!;
+    expect(own).toBeTruthy();
+    const before = renders;
+    for (let visit = 0; visit < 2; visit += 1) {
+      const response = await buyer.get(own);
+      expect(response.status).toBe(200);
+      await response.arrayBuffer();
+    }
+    expect(renders - before).toBe(2);
+  });
+});

@@ -1,0 +1,64 @@
+import { describe, expect, it } from "vitest";
+import { cutSecrets, keptPages, withSecrets } from "~/web/kept-pages.server";
+
+const NONCE = "ZFM3JAuSgG0kQr2Cs/RaRg==";
+const CSRF = "SaZDiel6ddkU3nrNz9cvqDGKUSDGRHGiBQWzM1W13_o";
+const page = (nonce: string, csrf: string) =>
+  `<script nonce="${nonce}">a</script><input name="csrf" value="${csrf}"/>` +
+  `<script nonce="${nonce}">enqueue("[\\"csrf\\",\\"${csrf}\\"]")</script>`;
+
+describe("pages kept as written", () => {
+  it("cuts each response's nonce and CSRF token out, and puts another response's in their place", () => {
+    const parts = cutSecrets(Buffer.from(page(NONCE, CSRF)), { nonce: NONCE, csrf: CSRF });
+    expect(parts.filter((part) => part === 0)).toHaveLength(2);
+    expect(parts.filter((part) => part === 1)).toHaveLength(2);
+    const other = { nonce: "bm90LXRoZS1zYW1lLW5vbmNl", csrf: "x".repeat(43) };
+    expect(withSecrets(parts, other).toString()).toBe(page(other.nonce, other.csrf));
+    expect(withSecrets(parts, other).toString()).not.toContain(NONCE);
+  });
+
+  it("keeps a page for a visitor without a CSRF token, and cuts no short token out", () => {
+    const html = Buffer.from(`<p>ab</p><script nonce="${NONCE}"></script>`);
+    expect(
+      withSecrets(cutSecrets(html, { nonce: NONCE, csrf: undefined }), { nonce: "n2", csrf: undefined }).toString(),
+    ).toBe(`<p>ab</p><script nonce="n2"></script>`);
+    // "ab" is no token the site makes: the page around it is not cut there.
+    expect(cutSecrets(html, { nonce: NONCE, csrf: "ab" }).filter((part) => part === 1)).toHaveLength(0);
+  });
+
+  it("serves only the page written from the same key, with the new response's secrets", () => {
+    const pages = keptPages(10_000);
+    pages.keep("/a", Buffer.from(page(NONCE, CSRF)), { nonce: NONCE, csrf: CSRF });
+    expect(pages.serve("/b", { nonce: "n", csrf: CSRF })).toBeUndefined();
+    const again = { nonce: "YW5vdGhlci1ub25jZQ==", csrf: "y".repeat(43) };
+    expect(pages.serve("/a", again)?.toString()).toBe(page(again.nonce, again.csrf));
+  });
+
+  it("holds no more than its bytes, dropping the page least recently served first", () => {
+    const html = (fill: string) => Buffer.from(fill.repeat(300));
+    const secrets = { nonce: NONCE, csrf: CSRF };
+    const pages = keptPages(1_000);
+    pages.keep("a", html("a"), secrets);
+    pages.keep("b", html("b"), secrets);
+    pages.keep("c", html("c"), secrets);
+    expect(pages.size).toBe(3);
+    // "a" served again is the most recent; "b" is then the oldest, and goes for "d".
+    expect(pages.serve("a", secrets)?.toString()).toBe("a".repeat(300));
+    pages.keep("d", html("d"), secrets);
+    expect(pages.size).toBe(3);
+    expect(pages.serve("b", secrets)).toBeUndefined();
+    expect(pages.serve("a", secrets)).toBeDefined();
+    // A page bigger than the whole allowance is not kept (and drops nothing).
+    pages.keep("huge", html("h".repeat(4)), secrets);
+    expect(pages.serve("huge", secrets)).toBeUndefined();
+    expect(pages.size).toBe(3);
+  });
+
+  it("keeps its own copy of the page: the response's buffer may be reused", () => {
+    const pages = keptPages(10_000);
+    const html = Buffer.from(page(NONCE, CSRF));
+    pages.keep("k", html, { nonce: NONCE, csrf: CSRF });
+    html.fill(0);
+    expect(pages.serve("k", { nonce: NONCE, csrf: CSRF })?.toString()).toBe(page(NONCE, CSRF));
+  });
+});
