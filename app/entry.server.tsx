@@ -173,10 +173,14 @@ export default async function handleRequest(
     const html = kept.serve(keepAs, secrets);
     if (html) {
       responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-      return new Response(new Uint8Array(html.buffer as ArrayBuffer, html.byteOffset, html.length), {
-        headers: responseHeaders,
-        status: responseStatusCode,
+      // As a stream of one chunk: a Response given the bytes themselves copies them first.
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(html);
+          controller.close();
+        },
       });
+      return new Response(body, { headers: responseHeaders, status: responseStatusCode });
     }
   }
 

@@ -88,9 +88,14 @@ const scaled = (value: number) => Math.round(value * POSITION_SCALE) || 0;
  * once imported, so they are read once per plan and kept; each view reads only the claims on the
  * performance (which seats are taken, which are this basket's) and standing places taken.
  */
+const KEPT_SECTIONS = 64;
+
 export function createSeatMaps(store: Store, clock: Clock) {
   const { db } = store;
   const plans = new Map<string, Promise<Plan>>();
+  // Up to this many houses' sections as buyers see them (each a few dozen KB), the least recently
+  // seen dropped first.
+  const keptSections = new Map<string, SeatMapSection[]>();
 
   async function loadPlan(pricePlanId: string, seatMapId: string): Promise<Plan> {
     const [bandRows, optionRows, sectionRows, seatRows, areaRows] = await Promise.all([
@@ -324,43 +329,25 @@ export function createSeatMaps(store: Store, clock: Clock) {
       if (input.filter.maxPrice !== undefined) filter.maxPrice = input.filter.maxPrice;
       if (input.filter.sectionId !== undefined && plan.sections.some((s) => s.id === input.filter.sectionId))
         filter.sectionId = input.filter.sectionId;
-      const bandFits = plan.bands.map(
-        (band) =>
-          (filter.minPrice === undefined || band.price >= filter.minPrice) &&
-          (filter.maxPrice === undefined || band.price <= filter.maxPrice),
-      );
       const allowed = input.entitlements.restrictions;
 
-      const sections: SeatMapSection[] = plan.sections.map((section) => {
-        const sectionFits = filter.sectionId === undefined || filter.sectionId === section.id;
-        if (section.kind === "standing") {
-          return {
-            id: section.id,
-            name: section.name,
-            kind: "standing",
-            capacity: section.capacity,
-            left: Math.max(0, section.capacity - (standingTaken.get(section.id) ?? 0)),
-            band: section.band,
-            inFilter: sectionFits && bandFits[section.band] === true,
-          };
-        }
-        // Each seat's state added to its encoding worked out with the plan: no tuple per seat.
-        const rows: SeatMapRow[] = section.rows.map((row) => {
-          let encoded = "";
-          let previous = 0;
-          row.seats.forEach((seat, index) => {
-            let state = claimed.get(seat.id) ?? (seat.band < 0 ? TAKEN : FREE);
-            if (state === FREE && seat.restrictions.some((key) => !allowed.has(key))) state = LOCKED;
-            const outside = state === FREE && !(sectionFits && bandFits[seat.band]);
-            const flags = seat.flags | state | (outside ? FILTERED : 0);
-            if (index > 0) encoded += ";";
-            encoded += encodePreparedSeat(row.encoding[index]!, flags, previous);
-            previous = flags;
-          });
-          return [row.name, encoded];
-        });
-        return { id: section.id, name: section.name, kind: "seated", rows, top: section.top, height: section.height };
-      });
+      // The sections as this buyer sees them are a function of the plan, the claims as they
+      // bear on this buyer, the places standing, the buyer's restrictions and the filter: kept by
+      // all of them, a house whose claims have not changed is not encoded again for each buyer.
+      let key = `${performance.price_plan_id}|${filter.minPrice ?? ""}|${filter.maxPrice ?? ""}|${filter.sectionId ?? ""}|`;
+      key += [...allowed].sort().join(",");
+      for (const [sectionId, taken] of standingTaken) key += `|${sectionId}:${taken}`;
+      key += "|";
+      for (const [seatId, state] of claimed) key += state === MINE ? `${seatId}m,` : `${seatId},`;
+      let sections = keptSections.get(key);
+      if (sections) {
+        keptSections.delete(key);
+        keptSections.set(key, sections);
+      } else {
+        sections = sectionsFor(plan, claimed, standingTaken, allowed, filter);
+        keptSections.set(key, sections);
+        if (keptSections.size > KEPT_SECTIONS) keptSections.delete(keptSections.keys().next().value!);
+      }
 
       return {
         currency: performance.currency as Currency,
@@ -378,6 +365,51 @@ export function createSeatMaps(store: Store, clock: Clock) {
       };
     },
   };
+}
+
+/** Each part of the house as the buyer sees it: every seat's state added to its encoding. */
+function sectionsFor(
+  plan: Plan,
+  claimed: ReadonlyMap<number, number>,
+  standingTaken: ReadonlyMap<string, number>,
+  allowed: ReadonlySet<Restriction>,
+  filter: SeatMapFilter,
+): SeatMapSection[] {
+  const bandFits = plan.bands.map(
+    (band) =>
+      (filter.minPrice === undefined || band.price >= filter.minPrice) &&
+      (filter.maxPrice === undefined || band.price <= filter.maxPrice),
+  );
+  return plan.sections.map((section) => {
+    const sectionFits = filter.sectionId === undefined || filter.sectionId === section.id;
+    if (section.kind === "standing") {
+      return {
+        id: section.id,
+        name: section.name,
+        kind: "standing",
+        capacity: section.capacity,
+        left: Math.max(0, section.capacity - (standingTaken.get(section.id) ?? 0)),
+        band: section.band,
+        inFilter: sectionFits && bandFits[section.band] === true,
+      };
+    }
+    // Each seat's state added to its encoding worked out with the plan: no tuple per seat.
+    const rows: SeatMapRow[] = section.rows.map((row) => {
+      let encoded = "";
+      let previous = 0;
+      row.seats.forEach((seat, index) => {
+        let state = claimed.get(seat.id) ?? (seat.band < 0 ? TAKEN : FREE);
+        if (state === FREE && seat.restrictions.some((key) => !allowed.has(key))) state = LOCKED;
+        const outside = state === FREE && !(sectionFits && bandFits[seat.band]);
+        const flags = seat.flags | state | (outside ? FILTERED : 0);
+        if (index > 0) encoded += ";";
+        encoded += encodePreparedSeat(row.encoding[index]!, flags, previous);
+        previous = flags;
+      });
+      return [row.name, encoded];
+    });
+    return { id: section.id, name: section.name, kind: "seated", rows, top: section.top, height: section.height };
+  });
 }
 
 export type SeatMaps = ReturnType<typeof createSeatMaps>;

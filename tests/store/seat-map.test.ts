@@ -174,6 +174,34 @@ describe.each(DIALECTS)("the seat map read model on %s", (dialect) => {
     expect(stateOf((await view({ basketId: "basket-2" }))!, "B", "7")).toBe("taken");
   });
 
+  it("keeps the sections a buyer sees while nothing they are worked out from changes, and works them out again when anything does", async () => {
+    const first = (await view())!;
+    expect((await view())!.sections).toBe(first.sections);
+    // Another buyer's hold: the seat is taken at once for everyone else.
+    await inventory.holdSeats({ basketId: "basket-1", performanceId, seatIds: [seed.seat("A", "5")] });
+    const held = (await view())!;
+    expect(held.sections).not.toBe(first.sections);
+    expect(stateOf(held, "A", "5")).toBe("taken");
+    // The same claims, but seen by the buyer who holds the seat.
+    expect(stateOf((await view({ basketId: "basket-1" }))!, "A", "5")).toBe("mine");
+    expect(stateOf((await view())!, "A", "5")).toBe("taken");
+    // Another buyer's restrictions, and another filter.
+    const access = (await view({ entitlements: ACCESS_BUYER }))!;
+    expect(access.sections).not.toBe(held.sections);
+    const cheap = (await view({ filter: { maxPrice: 5000 } }))!;
+    expect(cheap.sections).not.toBe(held.sections);
+    expect(seatOf(cheap, "A", "6").flags & FILTERED).toBeTruthy();
+    expect(seatOf((await view())!, "A", "6").flags & FILTERED).toBe(0);
+    // Standing places taken.
+    const standingBefore = (await view())!;
+    await inventory.holdStanding({ basketId: "basket-2", performanceId, sectionId: seed.standingId, quantity: 2 });
+    const standingAfter = (await view())!;
+    expect(standingAfter.sections).not.toBe(standingBefore.sections);
+    expect((standingAfter.sections[1] as StandingSection).left).toBe(
+      (standingBefore.sections[1] as StandingSection).left - 2,
+    );
+  });
+
   it("frees seats whose hold has expired, before the sweeper has run", async () => {
     await inventory.holdSeats({ basketId: "basket-1", performanceId, seatIds: [seed.seat("A", "5")] });
     expect(stateOf((await view({ basketId: "basket-1" }))!, "A", "5")).toBe("mine");
