@@ -173,10 +173,10 @@ export default async function handleRequest(
     const html = kept.serve(keepAs, secrets);
     if (html) {
       responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-      // As a stream of one chunk: a Response given the bytes themselves copies them first.
+      // As a stream: a Response given the bytes themselves copies them first.
       const body = new ReadableStream<Uint8Array>({
         start(controller) {
-          controller.enqueue(html);
+          for (const chunk of html) controller.enqueue(chunk);
           controller.close();
         },
       });

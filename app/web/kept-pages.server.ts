@@ -56,11 +56,34 @@ export function cutSecrets(html: Buffer, secrets: PageSecrets): Part[] {
   return parts;
 }
 
-/** The kept HTML with this response's secrets in place. */
-export function withSecrets(parts: readonly Part[], secrets: PageSecrets): Buffer {
+/** Kept bytes longer than this are sent as they are kept, not copied into the response's chunk. */
+const SENT_AS_KEPT = 16 * 1024;
+
+/**
+ * The kept HTML with this response's secrets in place, as the chunks to send: each run of short
+ * parts and secrets joined into one, each long part (the seat map's rows) sent as it is kept. A
+ * copy of a 390 KB page per response, outside V8's heap, would bring its garbage collections back
+ * (decision 0028).
+ */
+export function withSecrets(parts: readonly Part[], secrets: PageSecrets): Buffer[] {
   const nonce = Buffer.from(secrets.nonce);
   const csrf = Buffer.from(secrets.csrf ?? "");
-  return Buffer.concat(parts.map((part) => (part === 0 ? nonce : part === 1 ? csrf : part)));
+  const chunks: Buffer[] = [];
+  let run: Buffer[] = [];
+  const endRun = () => {
+    if (run.length > 0) chunks.push(run.length === 1 ? run[0]! : Buffer.concat(run));
+    run = [];
+  };
+  for (const part of parts) {
+    if (part === 0) run.push(nonce);
+    else if (part === 1) run.push(csrf);
+    else if (part.length > SENT_AS_KEPT) {
+      endRun();
+      chunks.push(part);
+    } else run.push(part);
+  }
+  endRun();
+  return chunks;
 }
 
 /**
@@ -72,7 +95,7 @@ export function keptPages(limitBytes: number) {
   let held = 0;
   return {
     /** The page written from exactly this key, with this response's secrets, or undefined. */
-    serve(key: string, secrets: PageSecrets): Buffer | undefined {
+    serve(key: string, secrets: PageSecrets): Buffer[] | undefined {
       const kept = pages.get(key);
       if (!kept) return undefined;
       // Most recently served last, so the oldest is first in the map's order.
