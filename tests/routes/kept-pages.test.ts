@@ -44,6 +44,17 @@ describe("pages kept as written", () => {
     return { response, html: await response.text() };
   };
 
+  /** The seat map of the first performance on sale. */
+  const ticketsPage = async () => {
+    const performance = await server.services.store.db
+      .selectFrom("performances")
+      .select("id")
+      .where("presale_from", "is", null)
+      .orderBy("starts_at")
+      .executeTakeFirstOrThrow();
+    return `/shows/test-show/test-hall/tickets/${performance.id}`;
+  };
+
   it("serves a page asked for again as written, with each response's own nonce and CSRF token", async () => {
     const before = renders;
     const first = await visit("/shows/test-show/test-hall");
@@ -66,13 +77,7 @@ describe("pages kept as written", () => {
   });
 
   it("writes a page afresh when what it shows has changed: a seat another buyer holds is taken at once", async () => {
-    const performance = await server.services.store.db
-      .selectFrom("performances")
-      .select("id")
-      .where("presale_from", "is", null)
-      .orderBy("starts_at")
-      .executeTakeFirstOrThrow();
-    const tickets = `/shows/test-show/test-hall/tickets/${performance.id}`;
+    const tickets = await ticketsPage();
     const seat = await server.services.store.db
       .selectFrom("seats")
       .select("id")
@@ -99,13 +104,7 @@ describe("pages kept as written", () => {
 
   it("does not keep a buyer's own checkout page", async () => {
     const buyer = buyerBrowser(server.url);
-    const performance = await server.services.store.db
-      .selectFrom("performances")
-      .select("id")
-      .where("presale_from", "is", null)
-      .orderBy("starts_at")
-      .executeTakeFirstOrThrow();
-    const tickets = `/shows/test-show/test-hall/tickets/${performance.id}`;
+    const tickets = await ticketsPage();
     const held = await buyer.post(tickets, [
       ["intent", "best"],
       ["quantity", "1"],
