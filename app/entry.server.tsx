@@ -10,6 +10,7 @@ import { HtmlSpliceProvider } from "~/components/spliced-html";
 import { htmlSplicer, type HtmlSplicer } from "~/web/spliced-html.server";
 import { COMMON_NS, isLanguage } from "~/i18n/languages";
 import { keptPages } from "~/web/kept-pages.server";
+import type { PageHandle } from "~/root";
 
 export const streamTimeout = 5_000;
 
@@ -113,16 +114,12 @@ export function coalescedStream(splicer: HtmlSplicer, written?: (chunk: Buffer) 
 const KEPT_PAGES_BYTES = 32 * 1024 * 1024;
 const kept = keptPages(KEPT_PAGES_BYTES);
 
-interface KeptPageHandle {
-  keptPage?: boolean;
-}
-
 /** Whether every route of the page says every visitor sees it alike (the root asks nothing). */
 function isKeptPage(request: Request, status: number, context: EntryContext) {
   if (request.method !== "GET" || status !== 200) return false;
   return context.staticHandlerContext.matches.every(
     ({ route }) =>
-      route.id === "root" || (context.routeModules[route.id]?.handle as KeptPageHandle | undefined)?.keptPage === true,
+      route.id === "root" || (context.routeModules[route.id]?.handle as PageHandle | undefined)?.keptPage === true,
   );
 }
 
@@ -200,7 +197,7 @@ export default async function handleRequest(
         const key = keepAs;
         // Kept only once written whole, and only if nothing in it failed.
         body.once("end", () => {
-          if (!failed) kept.keep(key, Buffer.concat(written), secrets);
+          if (!failed) kept.keep(key, written, secrets);
         });
       }
       responseHeaders.set("Content-Type", "text/html; charset=utf-8");

@@ -84,7 +84,7 @@ function hasErrors(actionData: unknown): boolean {
   );
 }
 
-interface PageHandle {
+export interface PageHandle {
   /**
    * The translation key of the page's title, in the page's wording set (from the page's data
    * where one route shows different pages: a title must not claim what the page does not)…

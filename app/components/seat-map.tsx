@@ -6,6 +6,7 @@ import { ExistingSearchParams } from "remix-utils/existing-search-params";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { formatMoney } from "~/i18n/format";
 import { PriceAndSectionFields } from "./select-field";
+import { keptByKey } from "~/kept";
 import { useHtmlSplice } from "./spliced-html";
 import {
   FILTER_PARAMS,
@@ -292,8 +293,7 @@ function rowHtml(top: number, rowName: string, seats: readonly SeatTuple[], word
 }
 
 /** How many rows' HTML the server keeps: some fifteen big houses' worth (a 2,341-seat house is 67 rows, 360 KB). */
-const KEPT_ROWS = 1_000;
-const keptRows = new Map<string, { html: string; bytes?: Uint8Array }>();
+const keptRows = keptByKey<{ html: string; bytes?: Uint8Array }>(1_000);
 
 /**
  * A part of the house's rows as HTML, for the server's render (decision 0026): React's writing of
@@ -309,15 +309,7 @@ function keptRowsOf(section: SeatedSection, words: SeatWords) {
     const row = words.row(section, rowName);
     // Each part is JSON, a number or an encoded row, which never holds \u0001: the key is unambiguous.
     const key = `${words.key}\u0001${section.top}\u0001${row.key}\u0001${encoded}`;
-    let written = keptRows.get(key);
-    if (written === undefined) {
-      written = { html: rowHtml(section.top, rowName, decodeSeats(encoded), words, row) };
-      if (keptRows.size >= KEPT_ROWS) keptRows.delete(keptRows.keys().next().value!);
-    } else {
-      keptRows.delete(key);
-    }
-    keptRows.set(key, written);
-    rows.push(written);
+    rows.push(keptRows.get(key, () => ({ html: rowHtml(section.top, rowName, decodeSeats(encoded), words, row) })));
   }
   return rows;
 }

@@ -1,3 +1,4 @@
+import { keptByKey } from "~/kept";
 import type { Clock } from "~/clock";
 import type { Store } from "~/db/connection.server";
 import type { Restriction } from "./catalogue-file";
@@ -88,14 +89,11 @@ const scaled = (value: number) => Math.round(value * POSITION_SCALE) || 0;
  * once imported, so they are read once per plan and kept; each view reads only the claims on the
  * performance (which seats are taken, which are this basket's) and standing places taken.
  */
-const KEPT_SECTIONS = 64;
-
 export function createSeatMaps(store: Store, clock: Clock) {
   const { db } = store;
   const plans = new Map<string, Promise<Plan>>();
-  // Up to this many houses' sections as buyers see them (each a few dozen KB), the least recently
-  // seen dropped first.
-  const keptSections = new Map<string, SeatMapSection[]>();
+  // Some 64 houses' sections as buyers see them (each a few dozen KB).
+  const keptSections = keptByKey<SeatMapSection[]>(64);
 
   async function loadPlan(pricePlanId: string, seatMapId: string): Promise<Plan> {
     const [bandRows, optionRows, sectionRows, seatRows, areaRows] = await Promise.all([
@@ -339,15 +337,7 @@ export function createSeatMaps(store: Store, clock: Clock) {
       for (const [sectionId, taken] of standingTaken) key += `|${sectionId}:${taken}`;
       key += "|";
       for (const [seatId, state] of claimed) key += state === MINE ? `${seatId}m,` : `${seatId},`;
-      let sections = keptSections.get(key);
-      if (sections) {
-        keptSections.delete(key);
-        keptSections.set(key, sections);
-      } else {
-        sections = sectionsFor(plan, claimed, standingTaken, allowed, filter);
-        keptSections.set(key, sections);
-        if (keptSections.size > KEPT_SECTIONS) keptSections.delete(keptSections.keys().next().value!);
-      }
+      const sections = keptSections.get(key, () => sectionsFor(plan, claimed, standingTaken, allowed, filter));
 
       return {
         currency: performance.currency as Currency,

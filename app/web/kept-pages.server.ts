@@ -18,7 +18,6 @@
 type Part = Buffer | 0 | 1;
 
 interface Kept {
-  key: string;
   parts: Part[];
   bytes: number;
 }
@@ -103,7 +102,9 @@ export function keptPages(limitBytes: number) {
       pages.set(key, kept);
       return withSecrets(kept.parts, secrets);
     },
-    keep(key: string, html: Buffer, secrets: PageSecrets) {
+    /** The page as written, in the chunks it was sent in (copied: they belong to the response). */
+    keep(key: string, chunks: readonly Buffer[], secrets: PageSecrets) {
+      const html = Buffer.concat(chunks);
       const bytes = html.length + key.length;
       if (bytes > limitBytes) return;
       const old = pages.get(key);
@@ -111,9 +112,7 @@ export function keptPages(limitBytes: number) {
         pages.delete(key);
         held -= old.bytes;
       }
-      // The page's own copy: the chunks it was made of belong to the response.
-      const parts = cutSecrets(Buffer.from(html), secrets);
-      pages.set(key, { key, parts, bytes });
+      pages.set(key, { parts: cutSecrets(html, secrets), bytes });
       held += bytes;
       for (const [oldest, page] of pages) {
         if (held <= limitBytes) break;

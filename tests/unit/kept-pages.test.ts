@@ -31,7 +31,7 @@ describe("pages kept as written", () => {
 
   it("serves only the page written from the same key, with the new response's secrets", () => {
     const pages = keptPages(10_000);
-    pages.keep("/a", Buffer.from(page(NONCE, CSRF)), { nonce: NONCE, csrf: CSRF });
+    pages.keep("/a", [Buffer.from(page(NONCE, CSRF))], { nonce: NONCE, csrf: CSRF });
     expect(pages.serve("/b", { nonce: "n", csrf: CSRF })).toBeUndefined();
     const again = { nonce: "YW5vdGhlci1ub25jZQ==", csrf: "y".repeat(43) };
     expect(text(pages.serve("/a", again))).toBe(page(again.nonce, again.csrf));
@@ -41,18 +41,18 @@ describe("pages kept as written", () => {
     const html = (fill: string) => Buffer.from(fill.repeat(300));
     const secrets = { nonce: NONCE, csrf: CSRF };
     const pages = keptPages(1_000);
-    pages.keep("a", html("a"), secrets);
-    pages.keep("b", html("b"), secrets);
-    pages.keep("c", html("c"), secrets);
+    pages.keep("a", [html("a")], secrets);
+    pages.keep("b", [html("b")], secrets);
+    pages.keep("c", [html("c")], secrets);
     expect(pages.size).toBe(3);
     // "a" served again is the most recent; "b" is then the oldest, and goes for "d".
     expect(text(pages.serve("a", secrets))).toBe("a".repeat(300));
-    pages.keep("d", html("d"), secrets);
+    pages.keep("d", [html("d")], secrets);
     expect(pages.size).toBe(3);
     expect(pages.serve("b", secrets)).toBeUndefined();
     expect(pages.serve("a", secrets)).toBeDefined();
     // A page bigger than the whole allowance is not kept (and drops nothing).
-    pages.keep("huge", html("h".repeat(4)), secrets);
+    pages.keep("huge", [html("h".repeat(4))], secrets);
     expect(pages.serve("huge", secrets)).toBeUndefined();
     expect(pages.size).toBe(3);
   });
@@ -74,7 +74,7 @@ describe("pages kept as written", () => {
   it("keeps its own copy of the page: the response's buffer may be reused", () => {
     const pages = keptPages(10_000);
     const html = Buffer.from(page(NONCE, CSRF));
-    pages.keep("k", html, { nonce: NONCE, csrf: CSRF });
+    pages.keep("k", [html], { nonce: NONCE, csrf: CSRF });
     html.fill(0);
     expect(text(pages.serve("k", { nonce: NONCE, csrf: CSRF }))).toBe(page(NONCE, CSRF));
   });

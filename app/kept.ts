@@ -1,0 +1,22 @@
+/**
+ * Values that are pure functions of their key, kept up to `limit` of them: the least recently
+ * asked for is dropped first. A Map iterates in insertion order, so the one asked for is moved to
+ * the end and the oldest is first.
+ */
+export function keptByKey<Value>(limit: number) {
+  const kept = new Map<string, Value>();
+  return {
+    /** The value kept for `key`, made and kept if there is none. */
+    get(key: string, make: () => Value): Value {
+      let value = kept.get(key);
+      if (value === undefined) {
+        value = make();
+        if (kept.size >= limit) kept.delete(kept.keys().next().value!);
+      } else {
+        kept.delete(key);
+      }
+      kept.set(key, value);
+      return value;
+    },
+  };
+}
