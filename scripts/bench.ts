@@ -7,6 +7,7 @@
 // purchase by many buyers at once (scripts/bench-purchase.ts).
 // A script that prints figures, not a test: nothing here passes or fails on time.
 import { readFileSync } from "node:fs";
+import { availableParallelism, loadavg } from "node:os";
 import { join } from "node:path";
 import { performance as perf } from "node:perf_hooks";
 import { sql } from "kysely";
@@ -198,7 +199,28 @@ const runs = (part: (typeof PARTS)[number]) => only === undefined || only === pa
 requireBuild(root);
 const dialects: DialectName[] = (await postgresReachable(POSTGRES_URL)) ? ["sqlite", "postgres"] : ["sqlite"];
 if (!dialects.includes("postgres")) console.log(`postgres: not reachable at ${POSTGRES_URL}; skipped`);
-if (runs("engine")) for (const dialect of dialects) await bench(dialect);
-if (runs("pages")) await benchPages(root);
-if (runs("purchase")) await benchPurchase(root, dialects);
-if (runs("spike")) await benchSpike(root);
+// Every figure here moves with whatever else the machine is doing: each part says how busy it was
+// as it began, so a figure can be read beside it.
+const machine = (part: string) =>
+  console.log(
+    `${part}: load average ${loadavg()
+      .map((load) => load.toFixed(2))
+      .join(", ")} (1, 5, 15 minutes) on ${availableParallelism()} cores`,
+  );
+if (runs("engine"))
+  for (const dialect of dialects) {
+    machine(`engine (${dialect})`);
+    await bench(dialect);
+  }
+if (runs("pages")) {
+  machine("pages");
+  await benchPages(root);
+}
+if (runs("purchase")) {
+  machine("purchase");
+  await benchPurchase(root, dialects);
+}
+if (runs("spike")) {
+  machine("spike");
+  await benchSpike(root);
+}
