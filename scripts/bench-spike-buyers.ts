@@ -38,9 +38,12 @@ export interface SpikeDone {
   buyers: SpikeBuyer[];
   times: Record<StepName | "waiting page", number[]>;
   stopped: Record<string, number>;
+  /** Pages a buyer could not reach (the connection refused or timed out) and asked for again. */
+  unreachable: number;
 }
 
 const REFRESH = /<meta http-equiv="refresh" content="(\d+)"/;
+const RELOAD_MS = 5_000;
 const PLACE = /Your place in the queue: (\d+) of/;
 
 async function run(brief: SpikeBrief): Promise<SpikeDone> {
@@ -71,25 +74,62 @@ async function run(brief: SpikeBrief): Promise<SpikeDone> {
   }
 
   const step = stepRecorder(times, stopped);
+  let unreachable = 0;
+
+  /**
+   * A page the buyer's browser could not reach (fetch's TypeError: the connection refused or
+   * timed out, as when a rush fills the server's queue of connections). A buyer asks again after
+   * a moment, as one would press reload; null once the run is over.
+   */
+  async function reached<T>(work: () => Promise<T>): Promise<T | null> {
+    for (;;) {
+      try {
+        return await work();
+      } catch (error) {
+        if (!(error instanceof TypeError)) throw error;
+        unreachable += 1;
+        if (perf.now() + RELOAD_MS > deadline) return null;
+        await sleep(RELOAD_MS);
+      }
+    }
+  }
 
   async function buyer(): Promise<SpikeBuyer> {
     const arrivedMs = Math.random() * brief.arrivalMs;
     await sleep(arrivedMs);
     const browser = noScriptBrowser(brief.origin, brief.secret);
     const arrival = perf.now();
-    let page = await timed("waiting page", () => visit(browser, brief.tickets));
+    let page = await reached(() => timed("waiting page", () => visit(browser, brief.tickets)));
     let firstPlace: number | null = null;
     // Waiting: ask again when the page's own refresh says, until let in or the run ends.
-    while (new URL(page.response.url).pathname === "/waiting-room" || page.text.includes("Your place in the queue")) {
+    while (
+      page !== null &&
+      (new URL(page.response.url).pathname === "/waiting-room" || page.text.includes("Your place in the queue"))
+    ) {
       const place = PLACE.exec(page.text);
       if (firstPlace === null && place) firstPlace = Number(place[1]);
       const seconds = Number(REFRESH.exec(page.text)?.[1] ?? 10);
       if (perf.now() + seconds * 1000 > deadline) return { arrivedMs, firstPlace, waitedMs: null, outcome: "waiting" };
       await sleep(seconds * 1000);
       const url = new URL(page.response.url);
-      page = await timed("waiting page", () => visit(browser, url.pathname + url.search));
+      page = await reached(() => timed("waiting page", () => visit(browser, url.pathname + url.search)));
     }
+    // Never reached before the run's end: still trying, as a buyer would be.
+    if (page === null) return { arrivedMs, firstPlace, waitedMs: null, outcome: "waiting" };
     const waitedMs = perf.now() - arrival;
+    try {
+      return { arrivedMs, firstPlace, waitedMs, outcome: await shop(browser) };
+    } catch (error) {
+      // Once let in, a page that cannot be reached ends the journey there, counted.
+      if (!(error instanceof TypeError)) throw error;
+      unreachable += 1;
+      stopped["a page that could not be reached"] = (stopped["a page that could not be reached"] ?? 0) + 1;
+      return { arrivedMs, firstPlace, waitedMs, outcome: "stopped" };
+    }
+  }
+
+  /** From best available to the confirmation. */
+  async function shop(browser: NoScriptBrowser): Promise<SpikeBuyer["outcome"]> {
     const quantity = 1 + Math.floor(Math.random() * 4);
     const best = await timed("best available", () =>
       browser.post(brief.tickets, { intent: "best", quantity: String(quantity) }),
@@ -99,17 +139,17 @@ async function run(brief: SpikeBrief): Promise<SpikeDone> {
       if (!noSeats)
         stopped[`best available (${best.response.status})`] =
           (stopped[`best available (${best.response.status})`] ?? 0) + 1;
-      return { arrivedMs, firstPlace, waitedMs, outcome: noSeats ? "noSeats" : "stopped" };
+      return noSeats ? "noSeats" : "stopped";
     }
     const ordered =
       (await checkoutTo(browser, brief, step)) &&
       (await step("pay", () => pay(browser), "/checkout/confirmation")) &&
       (await step("confirmation", () => browser.get("/checkout/confirmation"), ""));
-    return { arrivedMs, firstPlace, waitedMs, outcome: ordered ? "ordered" : "stopped" };
+    return ordered ? "ordered" : "stopped";
   }
 
   const buyers = await Promise.all(Array.from({ length: brief.buyers }, () => buyer()));
-  return { kind: "done", buyers, times, stopped };
+  return { kind: "done", buyers, times, stopped, unreachable };
 }
 
 if (process.send) {

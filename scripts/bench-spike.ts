@@ -92,6 +92,8 @@ export async function benchSpike(root: string, build?: ServerBuild) {
       .map(([why, count]) => `${count} at ${why}`)
       .join(", ");
     if (stops) console.log(`${label}: journeys stopped short: ${stops}`);
+    if (done.unreachable > 0)
+      console.log(`${label}: pages the buyers could not reach and asked for again: ${done.unreachable}`);
   } finally {
     await site.close();
   }
