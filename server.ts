@@ -10,7 +10,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import type { ServerBuild } from "@remix-run/node";
 import type { Logger } from "pino";
 import { ConfigError, loadConfig, type Config } from "~/config/env.server";
-import { createServerApp } from "~/web/app.server";
+import { createServerApp, LISTEN_BACKLOG } from "~/web/app.server";
 import { createLogger } from "~/logging/logger.server";
 import { createAppServices, openServerStore, prepareStore } from "~/composition/app-services.server";
 
@@ -44,7 +44,7 @@ async function serve(logger: Logger, prepare: boolean) {
   const services = await createAppServices({ config, logger, root, prepare });
   const app = createServerApp({ build, services, logger, root });
 
-  const server = app.listen(config.port, () => {
+  const server = app.listen({ port: config.port, backlog: LISTEN_BACKLOG }, () => {
     const { port } = server.address() as AddressInfo;
     logger.info({ port, routingType: config.routingType, appEnv: config.appEnv }, "listening");
   });

@@ -25,7 +25,7 @@ import { loadConfig } from "~/config/env.server";
 import type { DialectName, Store } from "~/db/connection.server";
 import { createScratchStore, LOCAL_POSTGRES_URL } from "~/db/scratch-store.server";
 import { calendarPath, showPath, ticketsPath } from "~/routing/paths";
-import { compressResponses, createServerApp } from "~/web/app.server";
+import { compressResponses, createServerApp, LISTEN_BACKLOG } from "~/web/app.server";
 import { createLogger } from "~/logging/logger.server";
 import { createAppServices } from "~/composition/app-services.server";
 import { checkoutTo, noScriptBrowser, type BuyersBrief } from "./bench-buyers";
@@ -81,7 +81,7 @@ export async function loadBuild(root: string) {
 }
 
 async function listen(app: express.Express) {
-  const server: Server = app.listen(0, "127.0.0.1");
+  const server: Server = app.listen(0, "127.0.0.1", LISTEN_BACKLOG);
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));
   const { port } = server.address() as AddressInfo;
   return {

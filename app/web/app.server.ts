@@ -26,6 +26,16 @@ const BROTLI_PARAMS = {
   [zlibConstants.BROTLI_PARAM_LGWIN]: 18,
 };
 
+/**
+ * How many new connections may wait to be accepted. Node's default, 511, overflowed in an
+ * on-sale rush (`npm run bench -- spike`, 2,000 buyers arriving within 10 s on two cores: the
+ * kernel counted thousands of listen-queue overflows): a busy server accepts once per turn of its
+ * event loop, the kernel drops what does not fit, and the buyer's browser gives up after seconds
+ * of silence ("this site can't be reached"; 90 such pages in one run). In a longer queue they are
+ * answered late instead. Linux caps it at net.core.somaxconn, 4096 on current kernels.
+ */
+export const LISTEN_BACKLOG = 4096;
+
 /** The site's compression: also the bench's bare page's, so the two are compared like for like. */
 export const compressResponses = () => compression({ brotli: { params: BROTLI_PARAMS } });
 
