@@ -126,6 +126,11 @@ export async function pay(browser: NoScriptBrowser) {
  * A timed step: its time kept under its name, and true when it answered with a redirect to
  * `expect`; otherwise where it stopped is counted (by the step and its answer) and false.
  */
+/** One more journey stopped short for this reason. */
+export function countStop(stopped: Record<string, number>, why: string) {
+  stopped[why] = (stopped[why] ?? 0) + 1;
+}
+
 export function stepRecorder(times: Record<string, number[]>, stopped: Record<string, number>) {
   return async (name: StepName, work: () => Promise<{ response: Response }>, expect: string) => {
     const started = perf.now();
@@ -134,7 +139,7 @@ export function stepRecorder(times: Record<string, number[]>, stopped: Record<st
     const location = response.headers.get("Location") ?? "";
     if (location.startsWith(expect)) return true;
     const why = `${name} (${response.status}${location ? ` → ${location}` : ""})`;
-    stopped[why] = (stopped[why] ?? 0) + 1;
+    countStop(stopped, why);
     return false;
   };
 }
@@ -157,7 +162,7 @@ async function run(brief: BuyersBrief): Promise<Extract<BuyersMessage, { kind: "
       process.send!({ kind: "refused", quantity } satisfies BuyersMessage);
     } else {
       const why = `best available (${response.status})`;
-      stopped[why] = (stopped[why] ?? 0) + 1;
+      countStop(stopped, why);
     }
     return false;
   }

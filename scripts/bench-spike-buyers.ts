@@ -8,6 +8,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { performance as perf } from "node:perf_hooks";
 import {
   checkoutTo,
+  countStop,
   noScriptBrowser,
   pay,
   stepRecorder,
@@ -76,6 +77,12 @@ async function run(brief: SpikeBrief): Promise<SpikeDone> {
   const step = stepRecorder(times, stopped);
   let unreachable = 0;
 
+  /** Counts a page the buyer's browser could not reach (fetch's TypeError); anything else goes on. */
+  function countUnreachable(error: unknown) {
+    if (!(error instanceof TypeError)) throw error;
+    unreachable += 1;
+  }
+
   /**
    * A page the buyer's browser could not reach (fetch's TypeError: the connection refused or
    * timed out, as when a rush fills the server's queue of connections). A buyer asks again after
@@ -86,8 +93,7 @@ async function run(brief: SpikeBrief): Promise<SpikeDone> {
       try {
         return await work();
       } catch (error) {
-        if (!(error instanceof TypeError)) throw error;
-        unreachable += 1;
+        countUnreachable(error);
         if (perf.now() + RELOAD_MS > deadline) return null;
         await sleep(RELOAD_MS);
       }
@@ -121,9 +127,8 @@ async function run(brief: SpikeBrief): Promise<SpikeDone> {
       return { arrivedMs, firstPlace, waitedMs, outcome: await shop(browser) };
     } catch (error) {
       // Once let in, a page that cannot be reached ends the journey there, counted.
-      if (!(error instanceof TypeError)) throw error;
-      unreachable += 1;
-      stopped["a page that could not be reached"] = (stopped["a page that could not be reached"] ?? 0) + 1;
+      countUnreachable(error);
+      countStop(stopped, "a page that could not be reached");
       return { arrivedMs, firstPlace, waitedMs, outcome: "stopped" };
     }
   }
@@ -136,9 +141,7 @@ async function run(brief: SpikeBrief): Promise<SpikeDone> {
     );
     if (!(best.response.headers.get("Location") ?? "").startsWith("/checkout/reservations")) {
       const noSeats = best.response.status === 409 && best.text.includes(brief.noOptions);
-      if (!noSeats)
-        stopped[`best available (${best.response.status})`] =
-          (stopped[`best available (${best.response.status})`] ?? 0) + 1;
+      if (!noSeats) countStop(stopped, `best available (${best.response.status})`);
       return noSeats ? "noSeats" : "stopped";
     }
     const ordered =

@@ -207,20 +207,19 @@ const machine = (part: string) =>
       .map((load) => load.toFixed(2))
       .join(", ")} (1, 5, 15 minutes) on ${availableParallelism()} cores`,
   );
-if (runs("engine"))
-  for (const dialect of dialects) {
-    machine(`engine (${dialect})`);
-    await bench(dialect);
-  }
-if (runs("pages")) {
-  machine("pages");
-  await benchPages(root);
-}
-if (runs("purchase")) {
-  machine("purchase");
-  await benchPurchase(root, dialects);
-}
-if (runs("spike")) {
-  machine("spike");
-  await benchSpike(root);
+const work: Record<(typeof PARTS)[number], () => Promise<void>> = {
+  engine: async () => {
+    for (const dialect of dialects) {
+      machine(`engine (${dialect})`);
+      await bench(dialect);
+    }
+  },
+  pages: () => benchPages(root),
+  purchase: () => benchPurchase(root, dialects),
+  spike: () => benchSpike(root),
+};
+for (const part of PARTS) {
+  if (!runs(part)) continue;
+  if (part !== "engine") machine(part); // the engine says it for each database
+  await work[part]();
 }
