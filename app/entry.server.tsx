@@ -10,6 +10,7 @@ import { HtmlSpliceProvider } from "~/components/spliced-html";
 import { htmlSplicer, type HtmlSplicer } from "~/web/spliced-html.server";
 import { COMMON_NS, isLanguage } from "~/i18n/languages";
 import { keptPages } from "~/web/kept-pages.server";
+import { answersInBrotli } from "~/web/brotli.server";
 import type { PageHandle } from "~/root";
 
 export const streamTimeout = 5_000;
@@ -167,13 +168,18 @@ export default async function handleRequest(
     // The buyer's own token is not part of what the page is written from: it is put back in.
     const data = secrets.csrf ? text.replaceAll(secrets.csrf, "\0csrf") : text;
     keepAs = `${request.url}\n${streamed ? "streamed" : "whole"}\n${data}`;
-    const html = kept.serve(keepAs, secrets);
-    if (html) {
+    const served = kept.serve(keepAs, secrets, answersInBrotli(request.headers.get("accept-encoding")));
+    if (served) {
       responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+      // Already compressed as the site's compression would have: it leaves an encoded body be.
+      if (served.encoding) {
+        responseHeaders.set("Content-Encoding", served.encoding);
+        responseHeaders.append("Vary", "Accept-Encoding");
+      }
       // As a stream: a Response given the bytes themselves copies them first.
       const body = new ReadableStream<Uint8Array>({
         start(controller) {
-          for (const chunk of html) controller.enqueue(chunk);
+          for (const chunk of served.chunks) controller.enqueue(chunk);
           controller.close();
         },
       });

@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import { extname, join } from "node:path";
-import { constants as zlibConstants } from "node:zlib";
 import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
 import compression from "compression";
@@ -13,18 +12,7 @@ import { prepareBuild } from "./build.server";
 import { randomToken } from "./random-tokens.server";
 import { createPolyfillBundler } from "./polyfills.server";
 import { requestReads } from "./request-reads.server";
-
-/**
- * Brotli with a 256 KB window instead of 4 MB: each response's encoder then holds far less
- * memory, which V8 counts against its heap. With the default window, pages asked for with "br"
- * forced a full garbage collection every few requests (19 against 6 in the same load). Quality 2,
- * not `compression`'s 4: half the CPU on the largest seat map (0.84 against 1.60 ms) for 0.4%
- * more bytes, and 5-7% more on a small page (docs/decisions/0028-brotli-window.md).
- */
-const BROTLI_PARAMS = {
-  [zlibConstants.BROTLI_PARAM_QUALITY]: 2,
-  [zlibConstants.BROTLI_PARAM_LGWIN]: 18,
-};
+import { BROTLI_PARAMS } from "./brotli.server";
 
 /**
  * How many new connections may wait to be accepted. Node's default, 511, overflowed in an

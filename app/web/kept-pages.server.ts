@@ -9,23 +9,43 @@
  * each response: the CSP nonce and the buyer's CSRF token. Those are cut out of the kept HTML and
  * the new response's own are put in their place.
  *
+ * A page served again in brotli is compressed once, with holes for the secrets (decision 0035).
+ *
  * Only pages every visitor sees alike opt in (a route's `handle.keptPage`): the catalogue, the
  * seat map and the legal pages, which a crowd reads over and over during an on-sale. A buyer's
  * own checkout pages are not kept; they would rarely be read twice.
  */
 
+import { compressWithHoles, filledBrotli, type Holed } from "./brotli.server";
+
 /** A kept page: its bytes, with the places where the nonce (0) and the CSRF token (1) go. */
 type Part = Buffer | 0 | 1;
+
+/** The page in brotli, and the length of each secret its holes were made for. */
+interface Compressed {
+  parts: Holed;
+  lengths: number[];
+}
 
 interface Kept {
   parts: Part[];
   bytes: number;
+  /** Compressed once it has been served again; until then (or if it cannot be) sent as it is. */
+  brotli?: Compressed | "compressing" | "cannot";
 }
 
 export interface PageSecrets {
   nonce: string;
   csrf: string | undefined;
 }
+
+/** A kept page as this response sends it: its chunks, and their encoding if already compressed. */
+export interface Served {
+  chunks: Buffer[];
+  encoding?: "br";
+}
+
+const secretBytes = (secrets: PageSecrets) => [Buffer.from(secrets.nonce), Buffer.from(secrets.csrf ?? "")];
 
 /** Cuts every occurrence of the response's secrets out of its HTML. */
 export function cutSecrets(html: Buffer, secrets: PageSecrets): Part[] {
@@ -65,8 +85,7 @@ const SENT_AS_KEPT = 16 * 1024;
  * (decision 0028).
  */
 export function withSecrets(parts: readonly Part[], secrets: PageSecrets): Buffer[] {
-  const nonce = Buffer.from(secrets.nonce);
-  const csrf = Buffer.from(secrets.csrf ?? "");
+  const [nonce, csrf] = secretBytes(secrets);
   const chunks: Buffer[] = [];
   let run: Buffer[] = [];
   const endRun = () => {
@@ -74,8 +93,8 @@ export function withSecrets(parts: readonly Part[], secrets: PageSecrets): Buffe
     run = [];
   };
   for (const part of parts) {
-    if (part === 0) run.push(nonce);
-    else if (part === 1) run.push(csrf);
+    if (part === 0) run.push(nonce!);
+    else if (part === 1) run.push(csrf!);
     else if (part.length > SENT_AS_KEPT) {
       endRun();
       chunks.push(part);
@@ -92,15 +111,56 @@ export function withSecrets(parts: readonly Part[], secrets: PageSecrets): Buffe
 export function keptPages(limitBytes: number) {
   const pages = new Map<string, Kept>();
   let held = 0;
+  const dropOldest = () => {
+    for (const [oldest, page] of pages) {
+      if (held <= limitBytes) break;
+      pages.delete(oldest);
+      held -= page.bytes;
+    }
+  };
+  /**
+   * Off the request's way (zlib works on libuv's threads): a page served twice is likely to be
+   * served again, and a page that changes with every request is never compressed twice.
+   */
+  const compressing = new Set<Promise<void>>();
+  const compress = (key: string, kept: Kept, secrets: Buffer[]) => {
+    kept.brotli = "compressing";
+    const lengths = secrets.map((secret) => secret.length);
+    const done = compressWithHoles(kept.parts, lengths).then(
+      (parts) => {
+        kept.brotli = parts ? { parts, lengths } : "cannot";
+        if (!parts || pages.get(key) !== kept) return;
+        const bytes = parts.reduce<number>((sum, part) => sum + (typeof part === "number" ? 0 : part.length), 0);
+        kept.bytes += bytes;
+        held += bytes;
+        dropOldest();
+      },
+      () => {
+        kept.brotli = "cannot";
+      },
+    );
+    compressing.add(done);
+    void done.finally(() => compressing.delete(done));
+  };
   return {
-    /** The page written from exactly this key, with this response's secrets, or undefined. */
-    serve(key: string, secrets: PageSecrets): Buffer[] | undefined {
+    /**
+     * The page written from exactly this key, with this response's secrets, or undefined: in
+     * brotli if `inBrotli` and it has been compressed.
+     */
+    serve(key: string, secrets: PageSecrets, inBrotli = false): Served | undefined {
       const kept = pages.get(key);
       if (!kept) return undefined;
       // Most recently served last, so the oldest is first in the map's order.
       pages.delete(key);
       pages.set(key, kept);
-      return withSecrets(kept.parts, secrets);
+      if (inBrotli) {
+        const bytes = secretBytes(secrets);
+        const { brotli } = kept;
+        if (brotli === undefined) compress(key, kept, bytes);
+        else if (typeof brotli === "object" && bytes.every((secret, hole) => secret.length === brotli.lengths[hole]))
+          return { chunks: filledBrotli(brotli.parts, bytes), encoding: "br" };
+      }
+      return { chunks: withSecrets(kept.parts, secrets) };
     },
     /** The page as written, in the chunks it was sent in (copied: they belong to the response). */
     keep(key: string, chunks: readonly Buffer[], secrets: PageSecrets) {
@@ -114,14 +174,14 @@ export function keptPages(limitBytes: number) {
       }
       pages.set(key, { parts: cutSecrets(html, secrets), bytes });
       held += bytes;
-      for (const [oldest, page] of pages) {
-        if (held <= limitBytes) break;
-        pages.delete(oldest);
-        held -= page.bytes;
-      }
+      dropOldest();
     },
     get size() {
       return pages.size;
+    },
+    /** Once every page being compressed now has been (or could not be). */
+    async compressed() {
+      await Promise.all(compressing);
     },
   };
 }

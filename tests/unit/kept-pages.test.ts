@@ -1,9 +1,13 @@
+import { brotliDecompressSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { cutSecrets, keptPages, withSecrets } from "~/web/kept-pages.server";
+import { cutSecrets, keptPages, withSecrets, type Served } from "~/web/kept-pages.server";
 
 const NONCE = "ZFM3JAuSgG0kQr2Cs/RaRg==";
 const CSRF = "SaZDiel6ddkU3nrNz9cvqDGKUSDGRHGiBQWzM1W13_o";
-const text = (chunks: Buffer[] | undefined) => (chunks ? Buffer.concat(chunks).toString() : undefined);
+const text = (served: Served | Buffer[] | undefined) => {
+  const chunks = Array.isArray(served) ? served : served?.chunks;
+  return chunks ? Buffer.concat(chunks).toString() : undefined;
+};
 const page = (nonce: string, csrf: string) =>
   `<script nonce="${nonce}">a</script><input name="csrf" value="${csrf}"/>` +
   `<script nonce="${nonce}">enqueue("[\\"csrf\\",\\"${csrf}\\"]")</script>`;
@@ -77,5 +81,24 @@ describe("pages kept as written", () => {
     pages.keep("k", [html], { nonce: NONCE, csrf: CSRF });
     html.fill(0);
     expect(text(pages.serve("k", { nonce: NONCE, csrf: CSRF }))).toBe(page(NONCE, CSRF));
+  });
+
+  it("sends a page served again in brotli once it has compressed it, each response's secrets in place", async () => {
+    const pages = keptPages(100_000);
+    const html = (nonce: string, csrf: string) => `${page(nonce, csrf)}${"<p>the same seat map</p>".repeat(200)}`;
+    pages.keep("k", [Buffer.from(html(NONCE, CSRF))], { nonce: NONCE, csrf: CSRF });
+    // The first time it is served again it is sent as it is, and compressed for the next.
+    const second = { nonce: "c2Vjb25kLXJlc3BvbnNlLW4=", csrf: "s".repeat(43) };
+    expect(pages.serve("k", second, true)).toEqual({ chunks: expect.any(Array) });
+    await pages.compressed();
+    const third = { nonce: "dGhpcmQtcmVzcG9uc2Utbm8=", csrf: "t".repeat(43) };
+    const served = pages.serve("k", third, true)!;
+    expect(served.encoding).toBe("br");
+    expect(brotliDecompressSync(Buffer.concat(served.chunks)).toString()).toBe(html(third.nonce, third.csrf));
+    // Not to a request that does not take brotli, nor with a token its holes do not fit.
+    expect(text(pages.serve("k", third, false))).toBe(html(third.nonce, third.csrf));
+    const shorter = { nonce: third.nonce, csrf: "u".repeat(20) };
+    expect(pages.serve("k", shorter, true)).toEqual({ chunks: expect.any(Array) });
+    expect(text(pages.serve("k", shorter, true))).toBe(html(shorter.nonce, shorter.csrf));
   });
 });
