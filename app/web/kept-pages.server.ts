@@ -155,9 +155,13 @@ export function keptPages(limitBytes: number) {
       pages.set(key, kept);
       if (inBrotli) {
         const bytes = secretBytes(secrets);
+        // Only the page's own holes matter: a visitor without a token fits a page that has none.
+        const fits = (length: (hole: 0 | 1) => boolean) =>
+          kept.parts.every((part) => typeof part !== "number" || length(part));
         const { brotli } = kept;
-        if (brotli === undefined) compress(key, kept, bytes);
-        else if (typeof brotli === "object" && bytes.every((secret, hole) => secret.length === brotli.lengths[hole]))
+        // A hole is made as long as this response's secret: none is made for a missing one.
+        if (brotli === undefined && fits((hole) => bytes[hole]!.length > 0)) compress(key, kept, bytes);
+        else if (typeof brotli === "object" && fits((hole) => bytes[hole]!.length === brotli.lengths[hole]))
           return { chunks: filledBrotli(brotli.parts, bytes), encoding: "br" };
       }
       return { chunks: withSecrets(kept.parts, secrets) };

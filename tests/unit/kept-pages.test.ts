@@ -101,4 +101,27 @@ describe("pages kept as written", () => {
     expect(pages.serve("k", shorter, true)).toEqual({ chunks: expect.any(Array) });
     expect(text(pages.serve("k", shorter, true))).toBe(html(shorter.nonce, shorter.csrf));
   });
+
+  it("waits for a response with a token to compress a page that has one, and needs none for a page without", async () => {
+    const pages = keptPages(100_000);
+    const withToken = `${page(NONCE, CSRF)}${"<p>rows</p>".repeat(200)}`;
+    pages.keep("token", [Buffer.from(withToken)], { nonce: NONCE, csrf: CSRF });
+    const tokenless = { nonce: "bm8tdG9rZW4tbm9uY2UtMDE=", csrf: undefined };
+    pages.serve("token", tokenless, true);
+    pages.serve("token", tokenless, true);
+    await pages.compressed();
+    // No hole was made 0 bytes long: the next response with a token starts the compression.
+    const tokened = { nonce: "dG9rZW4tYmVhcmluZy1uMDE=", csrf: "v".repeat(43) };
+    expect(pages.serve("token", tokened, true)?.encoding).toBeUndefined();
+    await pages.compressed();
+    expect(pages.serve("token", tokened, true)?.encoding).toBe("br");
+
+    const plain = `<script nonce="${NONCE}"></script>${"<p>no form here</p>".repeat(200)}`;
+    pages.keep("plain", [Buffer.from(plain)], { nonce: NONCE, csrf: undefined });
+    pages.serve("plain", tokenless, true);
+    await pages.compressed();
+    const served = pages.serve("plain", { nonce: tokened.nonce, csrf: "w".repeat(43) }, true)!;
+    expect(served.encoding).toBe("br");
+    expect(brotliDecompressSync(Buffer.concat(served.chunks)).toString()).toBe(plain.replace(NONCE, tokened.nonce));
+  });
 });
