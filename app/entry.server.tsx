@@ -10,7 +10,7 @@ import { HtmlSpliceProvider } from "~/components/spliced-html";
 import { htmlSplicer, type HtmlSplicer } from "~/web/spliced-html.server";
 import { COMMON_NS, isLanguage } from "~/i18n/languages";
 import { keptPages } from "~/web/kept-pages.server";
-import { answersInBrotli } from "~/web/brotli.server";
+import { encodingFor } from "~/web/compression.server";
 import type { PageHandle } from "~/root";
 
 export const streamTimeout = 5_000;
@@ -168,7 +168,7 @@ export default async function handleRequest(
     // The buyer's own token is not part of what the page is written from: it is put back in.
     const data = secrets.csrf ? text.replaceAll(secrets.csrf, "\0csrf") : text;
     keepAs = `${request.url}\n${streamed ? "streamed" : "whole"}\n${data}`;
-    const served = kept.serve(keepAs, secrets, answersInBrotli(request.headers.get("accept-encoding")));
+    const served = kept.serve(keepAs, secrets, encodingFor(request.headers.get("accept-encoding")));
     if (served) {
       responseHeaders.set("Content-Type", "text/html; charset=utf-8");
       // Already compressed as the site's compression would have: it leaves an encoded body be.

@@ -12,7 +12,7 @@ import { prepareBuild } from "./build.server";
 import { randomToken } from "./random-tokens.server";
 import { createPolyfillBundler } from "./polyfills.server";
 import { requestReads } from "./request-reads.server";
-import { BROTLI_PARAMS } from "./brotli.server";
+import { BROTLI_PARAMS } from "./compression.server";
 
 /**
  * How many new connections may wait to be accepted. Node's default, 511, overflowed in an

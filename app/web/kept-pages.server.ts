@@ -9,19 +9,20 @@
  * each response: the CSP nonce and the buyer's CSRF token. Those are cut out of the kept HTML and
  * the new response's own are put in their place.
  *
- * A page served again in brotli is compressed once, with holes for the secrets (decision 0035).
+ * A page served again is compressed once, in brotli or gzip as asked, with holes for the secrets
+ * (decision 0035).
  *
  * Only pages every visitor sees alike opt in (a route's `handle.keptPage`): the catalogue, the
  * seat map and the legal pages, which a crowd reads over and over during an on-sale. A buyer's
  * own checkout pages are not kept; they would rarely be read twice.
  */
 
-import { compressWithHoles, filledBrotli, type Holed } from "./brotli.server";
+import { compressWithHoles, filledCompressed, type Encoding, type Holed } from "./compression.server";
 
 /** A kept page: its bytes, with the places where the nonce (0) and the CSRF token (1) go. */
 type Part = Buffer | 0 | 1;
 
-/** The page in brotli, and the length of each secret its holes were made for. */
+/** The page compressed, and the length of each secret its holes were made for. */
 interface Compressed {
   parts: Holed;
   lengths: number[];
@@ -30,8 +31,11 @@ interface Compressed {
 interface Kept {
   parts: Part[];
   bytes: number;
-  /** Compressed once it has been served again; until then (or if it cannot be) sent as it is. */
-  brotli?: Compressed | "compressing" | "cannot";
+  /**
+   * In each encoding, compressed once it has been served again in it; until then (or if it
+   * cannot be) sent as it is, for the site's compression to compress.
+   */
+  encoded: Partial<Record<Encoding, Compressed | "compressing" | "cannot">>;
 }
 
 export interface PageSecrets {
@@ -42,7 +46,7 @@ export interface PageSecrets {
 /** A kept page as this response sends it: its chunks, and their encoding if already compressed. */
 export interface Served {
   chunks: Buffer[];
-  encoding?: "br";
+  encoding?: Encoding;
 }
 
 const secretBytes = (secrets: PageSecrets) => [Buffer.from(secrets.nonce), Buffer.from(secrets.csrf ?? "")];
@@ -123,12 +127,12 @@ export function keptPages(limitBytes: number) {
    * served again, and a page that changes with every request is never compressed twice.
    */
   const compressing = new Set<Promise<void>>();
-  const compress = (key: string, kept: Kept, secrets: Buffer[]) => {
-    kept.brotli = "compressing";
+  const compress = (key: string, kept: Kept, encoding: Encoding, secrets: Buffer[]) => {
+    kept.encoded[encoding] = "compressing";
     const lengths = secrets.map((secret) => secret.length);
-    const done = compressWithHoles(kept.parts, lengths).then(
+    const done = compressWithHoles(encoding, kept.parts, lengths).then(
       (parts) => {
-        kept.brotli = parts ? { parts, lengths } : "cannot";
+        kept.encoded[encoding] = parts ? { parts, lengths } : "cannot";
         if (!parts || pages.get(key) !== kept) return;
         const bytes = parts.reduce<number>((sum, part) => sum + (typeof part === "number" ? 0 : part.length), 0);
         kept.bytes += bytes;
@@ -136,7 +140,7 @@ export function keptPages(limitBytes: number) {
         dropOldest();
       },
       () => {
-        kept.brotli = "cannot";
+        kept.encoded[encoding] = "cannot";
       },
     );
     compressing.add(done);
@@ -145,24 +149,24 @@ export function keptPages(limitBytes: number) {
   return {
     /**
      * The page written from exactly this key, with this response's secrets, or undefined: in
-     * brotli if `inBrotli` and it has been compressed.
+     * `encoding` if it has been compressed in it.
      */
-    serve(key: string, secrets: PageSecrets, inBrotli = false): Served | undefined {
+    serve(key: string, secrets: PageSecrets, encoding?: Encoding): Served | undefined {
       const kept = pages.get(key);
       if (!kept) return undefined;
       // Most recently served last, so the oldest is first in the map's order.
       pages.delete(key);
       pages.set(key, kept);
-      if (inBrotli) {
+      if (encoding) {
         const bytes = secretBytes(secrets);
         // Only the page's own holes matter: a visitor without a token fits a page that has none.
         const fits = (length: (hole: 0 | 1) => boolean) =>
           kept.parts.every((part) => typeof part !== "number" || length(part));
-        const { brotli } = kept;
+        const compressed = kept.encoded[encoding];
         // A hole is made as long as this response's secret: none is made for a missing one.
-        if (brotli === undefined && fits((hole) => bytes[hole]!.length > 0)) compress(key, kept, bytes);
-        else if (typeof brotli === "object" && fits((hole) => bytes[hole]!.length === brotli.lengths[hole]))
-          return { chunks: filledBrotli(brotli.parts, bytes), encoding: "br" };
+        if (compressed === undefined && fits((hole) => bytes[hole]!.length > 0)) compress(key, kept, encoding, bytes);
+        else if (typeof compressed === "object" && fits((hole) => bytes[hole]!.length === compressed.lengths[hole]))
+          return { chunks: filledCompressed(encoding, compressed.parts, bytes, kept.parts), encoding };
       }
       return { chunks: withSecrets(kept.parts, secrets) };
     },
@@ -176,7 +180,7 @@ export function keptPages(limitBytes: number) {
         pages.delete(key);
         held -= old.bytes;
       }
-      pages.set(key, { parts: cutSecrets(html, secrets), bytes });
+      pages.set(key, { parts: cutSecrets(html, secrets), bytes, encoded: {} });
       held += bytes;
       dropOldest();
     },

@@ -1,4 +1,4 @@
-import { brotliDecompressSync } from "node:zlib";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { cutSecrets, keptPages, withSecrets, type Served } from "~/web/kept-pages.server";
 
@@ -89,17 +89,17 @@ describe("pages kept as written", () => {
     pages.keep("k", [Buffer.from(html(NONCE, CSRF))], { nonce: NONCE, csrf: CSRF });
     // The first time it is served again it is sent as it is, and compressed for the next.
     const second = { nonce: "c2Vjb25kLXJlc3BvbnNlLW4=", csrf: "s".repeat(43) };
-    expect(pages.serve("k", second, true)).toEqual({ chunks: expect.any(Array) });
+    expect(pages.serve("k", second, "br")).toEqual({ chunks: expect.any(Array) });
     await pages.compressed();
     const third = { nonce: "dGhpcmQtcmVzcG9uc2Utbm8=", csrf: "t".repeat(43) };
-    const served = pages.serve("k", third, true)!;
+    const served = pages.serve("k", third, "br")!;
     expect(served.encoding).toBe("br");
     expect(brotliDecompressSync(Buffer.concat(served.chunks)).toString()).toBe(html(third.nonce, third.csrf));
     // Not to a request that does not take brotli, nor with a token its holes do not fit.
-    expect(text(pages.serve("k", third, false))).toBe(html(third.nonce, third.csrf));
+    expect(text(pages.serve("k", third))).toBe(html(third.nonce, third.csrf));
     const shorter = { nonce: third.nonce, csrf: "u".repeat(20) };
-    expect(pages.serve("k", shorter, true)).toEqual({ chunks: expect.any(Array) });
-    expect(text(pages.serve("k", shorter, true))).toBe(html(shorter.nonce, shorter.csrf));
+    expect(pages.serve("k", shorter, "br")).toEqual({ chunks: expect.any(Array) });
+    expect(text(pages.serve("k", shorter, "br"))).toBe(html(shorter.nonce, shorter.csrf));
   });
 
   it("waits for a response with a token to compress a page that has one, and needs none for a page without", async () => {
@@ -107,21 +107,37 @@ describe("pages kept as written", () => {
     const withToken = `${page(NONCE, CSRF)}${"<p>rows</p>".repeat(200)}`;
     pages.keep("token", [Buffer.from(withToken)], { nonce: NONCE, csrf: CSRF });
     const tokenless = { nonce: "bm8tdG9rZW4tbm9uY2UtMDE=", csrf: undefined };
-    pages.serve("token", tokenless, true);
-    pages.serve("token", tokenless, true);
+    pages.serve("token", tokenless, "br");
+    pages.serve("token", tokenless, "br");
     await pages.compressed();
     // No hole was made 0 bytes long: the next response with a token starts the compression.
     const tokened = { nonce: "dG9rZW4tYmVhcmluZy1uMDE=", csrf: "v".repeat(43) };
-    expect(pages.serve("token", tokened, true)?.encoding).toBeUndefined();
+    expect(pages.serve("token", tokened, "br")?.encoding).toBeUndefined();
     await pages.compressed();
-    expect(pages.serve("token", tokened, true)?.encoding).toBe("br");
+    expect(pages.serve("token", tokened, "br")?.encoding).toBe("br");
 
     const plain = `<script nonce="${NONCE}"></script>${"<p>no form here</p>".repeat(200)}`;
     pages.keep("plain", [Buffer.from(plain)], { nonce: NONCE, csrf: undefined });
-    pages.serve("plain", tokenless, true);
+    pages.serve("plain", tokenless, "br");
     await pages.compressed();
-    const served = pages.serve("plain", { nonce: tokened.nonce, csrf: "w".repeat(43) }, true)!;
+    const served = pages.serve("plain", { nonce: tokened.nonce, csrf: "w".repeat(43) }, "br")!;
     expect(served.encoding).toBe("br");
     expect(brotliDecompressSync(Buffer.concat(served.chunks)).toString()).toBe(plain.replace(NONCE, tokened.nonce));
+  });
+
+  it("compresses a page in gzip too, for browsers without brotli, each encoding once", async () => {
+    const pages = keptPages(100_000);
+    const html = (nonce: string, csrf: string) => `${page(nonce, csrf)}${"<p>the same seat map</p>".repeat(200)}`;
+    pages.keep("k", [Buffer.from(html(NONCE, CSRF))], { nonce: NONCE, csrf: CSRF });
+    const next = { nonce: "bmV4dC1yZXNwb25zZS1uMDE=", csrf: "n".repeat(43) };
+    pages.serve("k", next, "br");
+    await pages.compressed();
+    expect(pages.serve("k", next, "br")?.encoding).toBe("br");
+    // Brotli's compression is not gzip's: the first gzip request starts its own.
+    expect(pages.serve("k", next, "gzip")?.encoding).toBeUndefined();
+    await pages.compressed();
+    const served = pages.serve("k", next, "gzip")!;
+    expect(served.encoding).toBe("gzip");
+    expect(gunzipSync(Buffer.concat(served.chunks)).toString()).toBe(html(next.nonce, next.csrf));
   });
 });
