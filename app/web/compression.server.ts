@@ -156,12 +156,15 @@ export async function fillsAlike(encoding: Encoding, page: Holed, compressed: Ho
       resolve(error ? undefined : bytes),
     ),
   );
-  return decoded?.equals(Buffer.concat(inHoles(page, secrets, (secret) => [secret]))) ?? false;
+  return decoded?.equals(Buffer.concat(asSent(page, secrets))) ?? false;
 }
 
 function inHoles(page: Holed, secrets: readonly Buffer[], put: (secret: Buffer) => Buffer[]) {
   return page.flatMap((part) => (typeof part === "number" ? put(secrets[part]!) : [part]));
 }
+
+/** The page, uncompressed, with these secrets in its holes. */
+const asSent = (page: Holed, secrets: readonly Buffer[]) => inHoles(page, secrets, (secret) => [secret]);
 
 /**
  * A page compressed with holes, with these secrets in them: the chunks to send. gzip's trailer
@@ -172,7 +175,7 @@ export function filledCompressed(encoding: Encoding, compressed: Holed, secrets:
   if (encoding === "gzip") {
     let check = 0;
     let length = 0;
-    for (const part of inHoles(page, secrets, (secret) => [secret])) {
+    for (const part of asSent(page, secrets)) {
       check = crc32(part, check);
       length += part.length;
     }

@@ -49,7 +49,10 @@ export interface Served {
   encoding?: Encoding;
 }
 
-const secretBytes = (secrets: PageSecrets) => [Buffer.from(secrets.nonce), Buffer.from(secrets.csrf ?? "")];
+const secretBytes = (secrets: PageSecrets): [Buffer, Buffer] => [
+  Buffer.from(secrets.nonce),
+  Buffer.from(secrets.csrf ?? ""),
+];
 
 /** Cuts every occurrence of the response's secrets out of its HTML. */
 export function cutSecrets(html: Buffer, secrets: PageSecrets): Part[] {
@@ -97,8 +100,8 @@ export function withSecrets(parts: readonly Part[], secrets: PageSecrets): Buffe
     run = [];
   };
   for (const part of parts) {
-    if (part === 0) run.push(nonce!);
-    else if (part === 1) run.push(csrf!);
+    if (part === 0) run.push(nonce);
+    else if (part === 1) run.push(csrf);
     else if (part.length > SENT_AS_KEPT) {
       endRun();
       chunks.push(part);
@@ -164,8 +167,8 @@ export function keptPages(limitBytes: number) {
           kept.parts.every((part) => typeof part !== "number" || length(part));
         const compressed = kept.encoded[encoding];
         // A hole is made as long as this response's secret: none is made for a missing one.
-        if (compressed === undefined && fits((hole) => bytes[hole]!.length > 0)) compress(key, kept, encoding, bytes);
-        else if (typeof compressed === "object" && fits((hole) => bytes[hole]!.length === compressed.lengths[hole]))
+        if (compressed === undefined && fits((hole) => bytes[hole].length > 0)) compress(key, kept, encoding, bytes);
+        else if (typeof compressed === "object" && fits((hole) => bytes[hole].length === compressed.lengths[hole]))
           return { chunks: filledCompressed(encoding, compressed.parts, bytes, kept.parts), encoding };
       }
       return { chunks: withSecrets(kept.parts, secrets) };
