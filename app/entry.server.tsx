@@ -1,8 +1,6 @@
 import { Transform } from "node:stream";
 import type { AppLoadContext, EntryContext, HandleErrorFunction } from "@remix-run/node";
-import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
-import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
 import { NonceProvider } from "~/components/nonce";
@@ -10,7 +8,7 @@ import { HtmlSpliceProvider } from "~/components/spliced-html";
 import { htmlSplicer, type HtmlSplicer } from "~/web/spliced-html.server";
 import { COMMON_NS, isLanguage } from "~/i18n/languages";
 import { keptPages } from "~/web/kept-pages.server";
-import { encodingFor } from "~/web/compression.server";
+import { compressPage, encodingFor, type Encoding } from "~/web/compression.server";
 import type { PageHandle } from "~/root";
 
 export const streamTimeout = 5_000;
@@ -64,7 +62,7 @@ export function documentEndMover() {
  * that streams still streams. HTML the render left to be spliced in (the seat map's rows) goes in
  * on the way (`splicer`).
  */
-export function coalescedStream(splicer: HtmlSplicer, written?: (chunk: Buffer) => void) {
+export function coalescedStream(splicer: HtmlSplicer) {
   const ending = documentEndMover();
   let pending: Buffer[] = [];
   let scheduled = false;
@@ -105,7 +103,6 @@ export function coalescedStream(splicer: HtmlSplicer, written?: (chunk: Buffer) 
     if (chunk.length > 0) out(chunk);
   }
   function out(chunk: Buffer) {
-    written?.(chunk);
     stream.push(chunk);
   }
   return stream;
@@ -147,6 +144,26 @@ async function handoffData(stream: ReadableStream<Uint8Array>) {
   return { text, again };
 }
 
+/**
+ * A page's response: its HTML as chunks, already compressed in `encoding` if one is given (the
+ * site's compression leaves an encoded body be). As a stream: a Response given the bytes
+ * themselves copies them first.
+ */
+function htmlResponse(chunks: readonly Uint8Array[], encoding: Encoding | undefined, headers: Headers, status: number) {
+  headers.set("Content-Type", "text/html; charset=utf-8");
+  if (encoding) {
+    headers.set("Content-Encoding", encoding);
+    headers.append("Vary", "Accept-Encoding");
+  }
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (const chunk of chunks) controller.enqueue(chunk);
+      controller.close();
+    },
+  });
+  return new Response(body, { headers, status });
+}
+
 export default async function handleRequest(
   request: Request,
   responseStatusCode: number,
@@ -157,33 +174,29 @@ export default async function handleRequest(
   const rootData = remixContext.staticHandlerContext.loaderData.root as
     | { locale?: string; wordingSet?: string; csrf?: string }
     | undefined;
-  // Crawlers and script-less clients get the whole page at once; browsers get it streamed.
-  const streamed = !isbot(request.headers.get("user-agent"));
   const secrets = { nonce: loadContext.cspNonce, csrf: rootData?.csrf };
+  const encoding = encodingFor(request.headers.get("accept-encoding"));
+
+  // No loader returns promises (deferred data), so the data Remix hands the browser is all there
+  // once the loaders have run: read whole, it goes out as one script (patches/@remix-run+react),
+  // and the page is rendered in one pass and sent whole (decision 0036).
+  const handoff = remixContext.serverHandoffStream ? await handoffData(remixContext.serverHandoffStream) : undefined;
+  if (handoff) {
+    remixContext = { ...remixContext, serverHandoffStream: handoff.again, serverHandoffText: handoff.text } as EntryContext;
+  }
 
   let keepAs: string | undefined;
-  if (remixContext.serverHandoffStream && isKeptPage(request, responseStatusCode, remixContext)) {
-    const { text, again } = await handoffData(remixContext.serverHandoffStream);
-    remixContext = { ...remixContext, serverHandoffStream: again };
+  if (handoff && isKeptPage(request, responseStatusCode, remixContext)) {
     // The buyer's own token is not part of what the page is written from: it is put back in.
-    const data = secrets.csrf ? text.replaceAll(secrets.csrf, "\0csrf") : text;
-    keepAs = `${request.url}\n${streamed ? "streamed" : "whole"}\n${data}`;
-    const served = kept.serve(keepAs, secrets, encodingFor(request.headers.get("accept-encoding")));
+    keepAs = `${request.url}\n${secrets.csrf ? handoff.text.replaceAll(secrets.csrf, "\0csrf") : handoff.text}`;
+    const served = kept.serve(keepAs, secrets, encoding);
     if (served) {
-      responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-      // Already compressed as the site's compression would have: it leaves an encoded body be.
-      if (served.encoding) {
-        responseHeaders.set("Content-Encoding", served.encoding);
-        responseHeaders.append("Vary", "Accept-Encoding");
-      }
-      // As a stream: a Response given the bytes themselves copies them first.
-      const body = new ReadableStream<Uint8Array>({
-        start(controller) {
-          for (const chunk of served.chunks) controller.enqueue(chunk);
-          controller.close();
-        },
-      });
-      return new Response(body, { headers: responseHeaders, status: responseStatusCode });
+      if (served.encoding) return htmlResponse(served.chunks, served.encoding, responseHeaders, responseStatusCode);
+      // Not compressed once yet (or it cannot be): compressed as a page written now would be.
+      const compressed = await compressPage(Buffer.concat(served.chunks), encoding);
+      return compressed
+        ? htmlResponse([compressed], encoding, responseHeaders, responseStatusCode)
+        : htmlResponse(served.chunks, undefined, responseHeaders, responseStatusCode);
     }
   }
 
@@ -195,24 +208,23 @@ export default async function handleRequest(
     let shellRendered = false;
     let failed = false;
     const splicer = htmlSplicer();
-    const written: Buffer[] = [];
     const send = () => {
-      shellRendered = true;
-      const body = coalescedStream(splicer, keepAs === undefined ? undefined : (chunk) => written.push(chunk));
-      if (keepAs !== undefined) {
-        const key = keepAs;
+      const chunks: Buffer[] = [];
+      const body = coalescedStream(splicer);
+      body.on("data", (chunk: Buffer) => chunks.push(chunk));
+      body.once("end", () => {
         // Kept only once written whole, and only if nothing in it failed.
-        body.once("end", () => {
-          if (!failed) kept.keep(key, written, secrets);
-        });
-      }
-      responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-      resolve(
-        new Response(createReadableStreamFromReadable(body), {
-          headers: responseHeaders,
-          status: responseStatusCode,
-        }),
-      );
+        if (keepAs !== undefined && !failed) kept.keep(keepAs, chunks, secrets);
+        compressPage(Buffer.concat(chunks), encoding).then(
+          (compressed) =>
+            resolve(
+              compressed
+                ? htmlResponse([compressed], encoding, responseHeaders, responseStatusCode)
+                : htmlResponse(chunks, undefined, responseHeaders, responseStatusCode),
+            ),
+          reject,
+        );
+      });
       pipe(body);
     };
     // A render still unfinished by then is cut short (abort is defined by the time this fires).
@@ -236,13 +248,13 @@ export default async function handleRequest(
       {
         nonce: loadContext.cspNonce,
         onShellReady() {
-          if (streamed) send();
+          shellRendered = true;
         },
         onAllReady() {
           // A render that finished has nothing to abort: its timer is cleared, not left to fire
           // six seconds after every request and call abort on a finished render.
           clearTimeout(timer);
-          if (!streamed) send();
+          send();
         },
         onShellError(error: unknown) {
           clearTimeout(timer);

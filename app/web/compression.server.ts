@@ -2,7 +2,19 @@
  * The site's compression settings, and pages compressed once with holes for each response's
  * secrets (decision 0035): in brotli for browsers, in gzip for those without brotli.
  */
-import { constants, createBrotliCompress, createDeflateRaw, crc32, brotliDecompress, gunzip } from "node:zlib";
+import { promisify } from "node:util";
+import {
+  brotliCompress,
+  brotliCompressSync,
+  brotliDecompress,
+  constants,
+  crc32,
+  createBrotliCompress,
+  createDeflateRaw,
+  gunzip,
+  gzip,
+  gzipSync,
+} from "node:zlib";
 import Negotiator from "negotiator";
 
 /**
@@ -36,6 +48,29 @@ export function encodingFor(acceptEncoding: string | null): Encoding | undefined
   const negotiator = new Negotiator({ headers: { "accept-encoding": acceptEncoding } });
   const chosen = (negotiator.encoding as Negotiate).call(negotiator, ENCODINGS, PREFERRED);
   return chosen === "br" || chosen === "gzip" ? chosen : undefined;
+}
+
+/** Below this, `compression` sends a body as it is; so does `compressPage`. */
+const THRESHOLD_BYTES = 1024;
+/**
+ * Up to this size a page is compressed on the event loop (a 20 KB checkout page in about 0.15 ms):
+ * handing it to libuv's threads costs more than that. A larger one (a big house's seat map,
+ * compressed afresh while seats are being taken) goes to them, so the loop is not held up.
+ */
+const ON_THE_LOOP_BYTES = 64 * 1024;
+const brotliOnThreads = promisify(brotliCompress);
+const gzipOnThreads = promisify(gzip);
+
+/**
+ * A page written whole, compressed in one call as the site's compression would have compressed
+ * it (the same encoding, settings and threshold), or undefined to send it as it is. A stream
+ * through `compression` cost a checkout page twice the CPU of this (decision 0036).
+ */
+export async function compressPage(html: Buffer, encoding: Encoding | undefined): Promise<Buffer | undefined> {
+  if (!encoding || html.length < THRESHOLD_BYTES) return undefined;
+  const options = encoding === "br" ? { params: BROTLI_PARAMS } : {};
+  if (html.length <= ON_THE_LOOP_BYTES) return encoding === "br" ? brotliCompressSync(html, options) : gzipSync(html);
+  return encoding === "br" ? brotliOnThreads(html, options) : gzipOnThreads(html);
 }
 
 /**

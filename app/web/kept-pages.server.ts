@@ -1,7 +1,7 @@
 /**
  * Pages the server has already written, kept by everything they were written from (decision 0033).
  *
- * A page's HTML is a function of its address, its status, whether it was streamed, and the data
+ * A page's HTML is a function of its address, its status and the data
  * Remix hands the browser (`serverHandoffStream`, turbo-stream's encoding of every route's loader
  * data, action data and errors): the browser hydrates the same markup from that same data, so
  * the server's render cannot depend on anything else without breaking hydration. Two requests

@@ -69,4 +69,29 @@ describe("useSchemaForm", () => {
     await waitFor(() => expect(onSent).toHaveBeenCalledTimes(1));
     vi.doUnmock("~/forms/checks");
   });
+
+  it("answers a field read after the form's state has changed with the new state (patches/@conform-to+react)", async () => {
+    // The patch makes a field's metadata once per form state: a field kept from an earlier render
+    // and read later must still see the state as it is then, as Conform's own reads did.
+    const held: { email?: { errors?: string[]; id: string } } = {};
+    function Holder() {
+      const [form, fields] = useSchemaForm((checks) => checks.forgottenPasswordSchema, undefined);
+      held.email ??= fields.email;
+      return (
+        <form {...getFormProps(form)} onSubmit={form.onSubmit}>
+          <label htmlFor={fields.email.id}>Email</label>
+          <input {...getInputProps(fields.email, { type: "email" })} />
+          <p>{fields.email.errors?.join(" ") ?? "no errors"}</p>
+          <button type="submit">Send</button>
+        </form>
+      );
+    }
+    render(<Holder />);
+    const first = held.email!;
+    expect(first.errors).toBeUndefined();
+    expect(first.id).toBe(screen.getByLabelText("Email").id);
+    fireEvent.click(screen.getByRole("button", { name: "Send" }));
+    expect(await screen.findByText("validation.email")).toBeTruthy();
+    expect(first.errors).toEqual(["validation.email"]);
+  });
 });
