@@ -122,26 +122,19 @@ function isKeptPage(request: Request, status: number, context: EntryContext) {
 }
 
 /**
- * The data Remix hands the browser, read whole, and a stream that gives it again for the render.
- * A kept page's loaders return no promises, so the whole of it is ready as the render starts.
+ * The data Remix hands the browser, read whole. No loader returns promises, so the whole of it is
+ * ready as the render starts.
  */
-async function handoffData(stream: ReadableStream<Uint8Array>) {
-  const chunks: Uint8Array[] = [];
+async function handoffText(stream: ReadableStream<Uint8Array>): Promise<string> {
+  const decoder = new TextDecoder();
+  let text = "";
   const reader = stream.getReader();
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
-    chunks.push(value);
+    text += decoder.decode(value, { stream: true });
   }
-  const decoder = new TextDecoder();
-  const text = chunks.map((chunk) => decoder.decode(chunk, { stream: true })).join("") + decoder.decode();
-  const again = new ReadableStream<Uint8Array>({
-    start(controller) {
-      for (const chunk of chunks) controller.enqueue(chunk);
-      controller.close();
-    },
-  });
-  return { text, again };
+  return text + decoder.decode();
 }
 
 /**
@@ -180,15 +173,16 @@ export default async function handleRequest(
   // No loader returns promises (deferred data), so the data Remix hands the browser is all there
   // once the loaders have run: read whole, it goes out as one script (patches/@remix-run+react),
   // and the page is rendered in one pass and sent whole (decision 0036).
-  const handoff = remixContext.serverHandoffStream ? await handoffData(remixContext.serverHandoffStream) : undefined;
-  if (handoff) {
-    remixContext = { ...remixContext, serverHandoffStream: handoff.again, serverHandoffText: handoff.text } as EntryContext;
+  const handoff = remixContext.serverHandoffStream ? await handoffText(remixContext.serverHandoffStream) : undefined;
+  if (handoff !== undefined) {
+    // RemixServer (patched) writes the text given it, and does not read the stream, now spent.
+    remixContext = { ...remixContext, serverHandoffStream: undefined, serverHandoffText: handoff } as EntryContext;
   }
 
   let keepAs: string | undefined;
-  if (handoff && isKeptPage(request, responseStatusCode, remixContext)) {
+  if (handoff !== undefined && isKeptPage(request, responseStatusCode, remixContext)) {
     // The buyer's own token is not part of what the page is written from: it is put back in.
-    keepAs = `${request.url}\n${secrets.csrf ? handoff.text.replaceAll(secrets.csrf, "\0csrf") : handoff.text}`;
+    keepAs = `${request.url}\n${secrets.csrf ? handoff.replaceAll(secrets.csrf, "\0csrf") : handoff}`;
     const served = kept.serve(keepAs, secrets, encoding);
     if (served) {
       if (served.encoding) return htmlResponse(served.chunks, served.encoding, responseHeaders, responseStatusCode);

@@ -134,7 +134,18 @@ function fill(kept: KeptString, options: Record<string, unknown>): string {
 function keepTranslations(instance: i18n) {
   const translate = instance.t.bind(instance) as (key: unknown, options?: unknown) => unknown;
   const getFixedT = instance.getFixedT.bind(instance);
-  const kept = new Map<string, KeptString>();
+  // By scope (and plural form, when there is one), then key: a page's hundreds of t() calls look
+  // up strings they already hold, without joining a new key string for each (issue 19).
+  const kept = new Map<string, Map<string, KeptString>>();
+  const keptIn = (scope: string, form: string) => {
+    const at = form ? `${scope}\u0000${form}` : scope;
+    let strings = kept.get(at);
+    if (!strings) {
+      strings = new Map();
+      kept.set(at, strings);
+    }
+    return strings;
+  };
 
   const plurals = new Map<string, Intl.PluralRules>();
   /** Which of a string's plural forms a count picks: i18next's own choice (a zero first, then the rules). */
@@ -151,12 +162,12 @@ function keepTranslations(instance: i18n) {
   const keptString = (scope: string, key: string, bound: Record<string, unknown>, options: unknown) => {
     const count = (options as { count?: unknown } | undefined)?.count;
     const form = typeof count === "number" ? pluralForm(bound.lng, count) : "";
-    const cacheKey = `${scope}\u0000${key}\u0000${form}`;
-    let entry = kept.get(cacheKey);
+    const strings = keptIn(scope, form);
+    let entry = strings.get(key);
     if (!entry) {
       const raw = translate(key, { ...bound, ...(form ? { count } : {}), skipInterpolation: true });
       entry = { ...compile(raw), hasPlain: false };
-      kept.set(cacheKey, entry);
+      strings.set(key, entry);
     }
     return entry;
   };

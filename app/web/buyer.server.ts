@@ -22,16 +22,19 @@ export interface Buyer {
 
 const BASKET_ID = /^[0-9a-f-]{36}$/;
 
-export async function readBuyer(request: Request, context: AppLoadContext): Promise<Buyer> {
-  const cookies = request.headers.get("Cookie");
-  const basket: unknown = await context.sessions.basketCookie.parse(cookies);
-  const promo: unknown = await context.sessions.promoCookie.parse(cookies);
-  const customer = await context.auth.customer(await authToken(request, context));
-  return {
-    basketId: typeof basket === "string" && BASKET_ID.test(basket) ? basket : null,
-    promoCode: typeof promo === "string" && promo ? normaliseCode(promo) : null,
-    customerId: customer?.id ?? null,
-  };
+/** The buyer this request comes from; a page's loaders (the layout's beside the step's) share one reading. */
+export function readBuyer(request: Request, context: AppLoadContext): Promise<Buyer> {
+  return context.readOnce("buyer", async () => {
+    const cookies = request.headers.get("Cookie");
+    const basket: unknown = await context.sessions.basketCookie.parse(cookies);
+    const promo: unknown = await context.sessions.promoCookie.parse(cookies);
+    const customer = await context.auth.customer(await authToken(request, context));
+    return {
+      basketId: typeof basket === "string" && BASKET_ID.test(basket) ? basket : null,
+      promoCode: typeof promo === "string" && promo ? normaliseCode(promo) : null,
+      customerId: customer?.id ?? null,
+    };
+  });
 }
 
 /** The buyer's basket as this request reads it (once per page: `readOnce`). */

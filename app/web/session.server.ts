@@ -127,9 +127,12 @@ export type SessionService = ReturnType<typeof createSessionService>;
 
 // The signed-in customer, read from the auth cookie, and the cookies that sign in and out.
 
-export async function authToken(request: Request, context: AppLoadContext): Promise<string | null> {
-  const token: unknown = await context.sessions.authCookie.parse(request.headers.get("Cookie"));
-  return typeof token === "string" && token ? token : null;
+export function authToken(request: Request, context: AppLoadContext): Promise<string | null> {
+  // The root's loader and the buyer's reading both ask (each an HMAC): once per page.
+  return context.readOnce("authToken", async () => {
+    const token: unknown = await context.sessions.authCookie.parse(request.headers.get("Cookie"));
+    return typeof token === "string" && token ? token : null;
+  });
 }
 
 export async function currentCustomer(request: Request, context: AppLoadContext): Promise<Customer | null> {
