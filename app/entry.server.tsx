@@ -1,7 +1,6 @@
-import { Transform } from "node:stream";
 import type { AppLoadContext, EntryContext, HandleErrorFunction } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
-import { renderToPipeableStream } from "react-dom/server";
+import { renderToString } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
 import { NonceProvider } from "~/components/nonce";
 import { HtmlSpliceProvider } from "~/components/spliced-html";
@@ -13,99 +12,22 @@ import type { PageHandle } from "~/root";
 
 export const streamTimeout = 5_000;
 
-/**
- * React 18.3.1's stream, when a multi-byte character ("£") does not fit at the end of its
- * 2,048-byte buffer, sends the whole buffer, unwritten zero bytes and all (facebook/react#26228,
- * fixed after 18). A NUL is never part of UTF-8's multi-byte characters, nor of any page we
- * mean to send, and text browsers show it or stop at it: it is dropped on the way out.
- */
-export function withoutNul(chunk: Buffer): Buffer {
-  return chunk.includes(0) ? Buffer.from(chunk.filter((byte) => byte !== 0)) : chunk;
-}
-
-const DOCUMENT_END = Buffer.from("</body></html>");
+const DOCUMENT_END = "</body></html>";
 
 /**
- * Keeps a page's closing `</body></html>` back until the stream ends. Remix streams its data (and
- * React its late boundaries) as scripts after the document's shell, which ends with those tags:
- * they arrived after `</html>`, where HTML allows nothing, and the Nu checker and simpler parsers
- * stop. Browsers put them in the body anyway; moved there, the page means what it meant and is
- * valid. Bytes that might begin the closing tags wait for the next chunk, so no split is missed.
+ * The page as sent, from React's HTML: the doctype first (React writes it only when it streams),
+ * the HTML the render left to be spliced in (the seat map's rows) in place, and the document's
+ * closing `</body></html>` at the very end. Remix writes the data it hands the browser as scripts
+ * after the document, which ends with those tags: after `</html>` HTML allows nothing, and the Nu
+ * checker and simpler parsers stop there. Browsers put them in the body anyway; moved there, the
+ * page means what it meant and is valid.
  */
-export function documentEndMover() {
-  let held = Buffer.alloc(0);
-  let found = false;
-  return {
-    take(chunk: Buffer): Buffer {
-      if (found) return chunk;
-      const joined = held.length ? Buffer.concat([held, chunk]) : chunk;
-      const at = joined.indexOf(DOCUMENT_END);
-      if (at >= 0) {
-        found = true;
-        held = Buffer.alloc(0);
-        return Buffer.concat([joined.subarray(0, at), joined.subarray(at + DOCUMENT_END.length)]);
-      }
-      const keep = Math.min(DOCUMENT_END.length - 1, joined.length);
-      held = Buffer.from(joined.subarray(joined.length - keep));
-      return joined.subarray(0, joined.length - keep);
-    },
-    end(): Buffer {
-      return found ? DOCUMENT_END : held;
-    },
-  };
-}
-
-/**
- * React writes its HTML in chunks of a few KB, and each chunk then passes through web streams,
- * express and the compressor on its own: the 2,341-seat map is about 180 of them. Chunks written
- * in the same turn of the event loop leave as one; nothing waits longer than that turn, so a page
- * that streams still streams. HTML the render left to be spliced in (the seat map's rows) goes in
- * on the way (`splicer`).
- */
-export function coalescedStream(splicer: HtmlSplicer) {
-  const ending = documentEndMover();
-  let pending: Buffer[] = [];
-  let scheduled = false;
-  const stream = new Transform({
-    // Not destroyed once it has ended: React's pipe takes the destination's "close" for a buyer
-    // who went away and aborts the render, which after a finished page ends the stream a second
-    // time, and Node builds an error (with its stack) for that, on every page (issue 19's
-    // profile, about 0.7% of a page's CPU). A buyer who goes away mid-page still closes it: the
-    // response's stream is cancelled, which destroys this one.
-    autoDestroy: false,
-    transform(chunk: Buffer, _encoding, done) {
-      pending.push(chunk);
-      if (!scheduled) {
-        scheduled = true;
-        setImmediate(() => {
-          scheduled = false;
-          flush();
-        });
-      }
-      done();
-    },
-    final(done) {
-      flush();
-      const tail = splicer.end();
-      if (tail.length > 0) out(ending.take(withoutNul(tail)));
-      const rest = ending.end();
-      if (rest.length > 0) out(rest);
-      done();
-    },
-  });
-  function flush() {
-    if (pending.length === 0) return;
-    const chunks = pending;
-    pending = [];
-    const pieces = splicer.take(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
-    // NULs dropped once, from React's chunks and the spliced HTML alike.
-    const chunk = ending.take(withoutNul(pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces)));
-    if (chunk.length > 0) out(chunk);
-  }
-  function out(chunk: Buffer) {
-    stream.push(chunk);
-  }
-  return stream;
+export function writtenPage(html: string, splicer: HtmlSplicer): Buffer[] {
+  const at = html.lastIndexOf(DOCUMENT_END);
+  const moved = at < 0 ? html : html.slice(0, at) + html.slice(at + DOCUMENT_END.length) + DOCUMENT_END;
+  const pieces = splicer.take(Buffer.from(`<!DOCTYPE html>${moved}`));
+  const held = splicer.end();
+  return held.length > 0 ? [...pieces, held] : pieces;
 }
 
 /** Up to this many bytes of pages are kept (app/web/kept-pages.server.ts): about 60 seat maps. */
@@ -198,71 +120,25 @@ export default async function handleRequest(
   const language = isLanguage(rootData?.locale) ? rootData.locale : await loadContext.i18n.getLocale(request);
   const i18n = await loadContext.i18n.createInstance(language, rootData?.wordingSet ?? COMMON_NS);
 
-  return new Promise<Response>((resolve, reject) => {
-    let shellRendered = false;
-    let failed = false;
-    const splicer = htmlSplicer();
-    const send = () => {
-      const chunks: Buffer[] = [];
-      const body = coalescedStream(splicer);
-      body.on("data", (chunk: Buffer) => chunks.push(chunk));
-      body.once("end", () => {
-        // Kept only once written whole, and only if nothing in it failed.
-        if (keepAs !== undefined && !failed) kept.keep(keepAs, chunks, secrets);
-        compressPage(Buffer.concat(chunks), encoding).then(
-          (compressed) =>
-            resolve(
-              compressed
-                ? htmlResponse([compressed], encoding, responseHeaders, responseStatusCode)
-                : htmlResponse(chunks, undefined, responseHeaders, responseStatusCode),
-            ),
-          reject,
-        );
-      });
-      pipe(body);
-    };
-    // A render still unfinished by then is cut short (abort is defined by the time this fires).
-    const timer = setTimeout(() => {
-      failed = true;
-      abort();
-    }, streamTimeout + 1_000);
-    const { pipe, abort } = renderToPipeableStream(
-      <NonceProvider value={loadContext.cspNonce}>
-        <HtmlSpliceProvider value={splicer.sink}>
-          <I18nextProvider i18n={i18n}>
-            <RemixServer
-              context={remixContext}
-              url={request.url}
-              abortDelay={streamTimeout}
-              nonce={loadContext.cspNonce}
-            />
-          </I18nextProvider>
-        </HtmlSpliceProvider>
-      </NonceProvider>,
-      {
-        nonce: loadContext.cspNonce,
-        onShellReady() {
-          shellRendered = true;
-        },
-        onAllReady() {
-          // A render that finished has nothing to abort: its timer is cleared, not left to fire
-          // six seconds after every request and call abort on a finished render.
-          clearTimeout(timer);
-          send();
-        },
-        onShellError(error: unknown) {
-          clearTimeout(timer);
-          reject(error);
-        },
-        onError(error: unknown) {
-          failed = true;
-          responseStatusCode = 500;
-          // Errors inside the shell are reported by onShellError; log only the later ones.
-          if (shellRendered) loadContext.logger.error({ err: error }, "render error");
-        },
-      },
-    );
-  });
+  // One synchronous pass: the data is all there (no loader defers any), the site has no Suspense
+  // boundary left to wait on, and renderToString writes a string without the stream's buffers,
+  // chunks and turns of the event loop (decision 0036).
+  const splicer = htmlSplicer();
+  const html = renderToString(
+    <NonceProvider value={loadContext.cspNonce}>
+      <HtmlSpliceProvider value={splicer.sink}>
+        <I18nextProvider i18n={i18n}>
+          <RemixServer context={remixContext} url={request.url} nonce={loadContext.cspNonce} />
+        </I18nextProvider>
+      </HtmlSpliceProvider>
+    </NonceProvider>,
+  );
+  const chunks = writtenPage(html, splicer);
+  if (keepAs !== undefined) kept.keep(keepAs, chunks, secrets);
+  const compressed = await compressPage(Buffer.concat(chunks), encoding);
+  return compressed
+    ? htmlResponse([compressed], encoding, responseHeaders, responseStatusCode)
+    : htmlResponse(chunks, undefined, responseHeaders, responseStatusCode);
 }
 
 export const handleError: HandleErrorFunction = (error, { request, context }) => {

@@ -570,7 +570,7 @@ describe("browsing without script", () => {
 
   it("the largest UK seat map (Regent Palace, 2,341 seats) arrives without a NUL byte", async () => {
     // Raw bytes, not the driver's decoded text: React 18's stream wrote zero bytes where "£" met
-    // the end of its buffer, several times over on this page (see withoutNul in entry.server).
+    // the end of its buffer, several times over on this page; pages are now written as strings (decision 0036).
     const buyer = demoBuyer(server, "en-GB", { skip: ["axe", "labels", "nul", "vnu"] });
     const tickets = await goodPerformance(buyer, "/shows/sunday-gala-concerts/regent-palace/calendar");
     const response = await fetch(server.url(tickets));
