@@ -1,5 +1,6 @@
 import { Agent, request as httpRequest } from "node:http";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import fs from "node:fs";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createCookie } from "@remix-run/node";
 import { FORM_BODY_LIMIT } from "~/web/build.server";
 import { cookiesFrom, logLines, startServer, TEST_SECRET } from "../support/app";
@@ -70,6 +71,21 @@ describe("security headers and caching", () => {
     expect(cached.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
     const logo = await fetch(server.url("/logos/default.svg"));
     expect(logo.headers.get("cache-control")).toBe("public, max-age=3600");
+  });
+
+  it("answers a page's data (Remix's .data) from its route, without looking for it on disk", async () => {
+    const stat = vi.spyOn(fs, "stat");
+    try {
+      const data = await fetch(server.url("/legal/terms-of-use.data"));
+      expect(data.status).toBe(200);
+      expect(data.headers.get("content-type")).toContain("text/x-script");
+      expect(stat).not.toHaveBeenCalled();
+      // A public file is still looked for, and found.
+      expect((await fetch(server.url("/logos/default.svg"))).status).toBe(200);
+      expect(stat).toHaveBeenCalled();
+    } finally {
+      stat.mockRestore();
+    }
   });
 
   it("compresses pages with brotli or gzip as the client accepts", async () => {
