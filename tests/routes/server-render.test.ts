@@ -49,6 +49,12 @@ describe("rendering a page on the server", () => {
         .replace(/\\"csrf\\",\\"[A-Za-z0-9_-]{40,}\\"/g, "");
     expect(steady(pages[2]!)).toBe(steady(pages[0]!));
     expect(pages[1]).toContain("Cookie policy");
+    // The route modules' script is kept per manifest and routes (patches/@remix-run+react): each
+    // page still names its own routes, the first time and the next.
+    const modules = (html: string) => /window\.__remixRouteModules = (\{[^}]*\})/.exec(html)?.[1];
+    expect(modules(pages[0]!)).toBe('{"root":route0,"account/sign-in":route1}');
+    expect(modules(pages[1]!)).toBe('{"root":route0,"legal":route1}');
+    expect(modules(pages[2]!)).toBe(modules(pages[0]!));
   });
 
   it("sends a crawler and a browser the same whole page, the data Remix hands the browser in one script", async () => {
