@@ -25,7 +25,9 @@ const DOCUMENT_END = "</body></html>";
 export function writtenPage(html: string, splicer: HtmlSplicer): Buffer[] {
   const at = html.lastIndexOf(DOCUMENT_END);
   const moved = at < 0 ? html : html.slice(0, at) + html.slice(at + DOCUMENT_END.length) + DOCUMENT_END;
-  const pieces = splicer.take(Buffer.from(`<!DOCTYPE html>${moved}`));
+  const page = Buffer.from(`<!DOCTYPE html>${moved}`);
+  if (splicer.empty) return [page];
+  const pieces = splicer.take(page);
   const held = splicer.end();
   return held.length > 0 ? [...pieces, held] : pieces;
 }
@@ -58,6 +60,9 @@ async function handoffText(stream: ReadableStream<Uint8Array>): Promise<string> 
   }
   return text + decoder.decode();
 }
+
+/** The chunks as one buffer, copied only when there is more than one. */
+const joined = (chunks: readonly Buffer[]) => (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
 
 /**
  * A page's response: its HTML as chunks, already compressed in `encoding` if one is given (the
@@ -109,7 +114,7 @@ export default async function handleRequest(
     if (served) {
       if (served.encoding) return htmlResponse(served.chunks, served.encoding, responseHeaders, responseStatusCode);
       // Not compressed once yet (or it cannot be): compressed as a page written now would be.
-      const compressed = await compressPage(Buffer.concat(served.chunks), encoding);
+      const compressed = await compressPage(joined(served.chunks), encoding);
       return compressed
         ? htmlResponse([compressed], encoding, responseHeaders, responseStatusCode)
         : htmlResponse(served.chunks, undefined, responseHeaders, responseStatusCode);
@@ -135,7 +140,7 @@ export default async function handleRequest(
   );
   const chunks = writtenPage(html, splicer);
   if (keepAs !== undefined) kept.keep(keepAs, chunks, secrets);
-  const compressed = await compressPage(Buffer.concat(chunks), encoding);
+  const compressed = await compressPage(joined(chunks), encoding);
   return compressed
     ? htmlResponse([compressed], encoding, responseHeaders, responseStatusCode)
     : htmlResponse(chunks, undefined, responseHeaders, responseStatusCode);

@@ -28,6 +28,10 @@ export function htmlSplicer() {
   };
   return {
     sink,
+    /** Whether the render left anything to splice in: a page without, most pages, is sent as written. */
+    get empty() {
+      return spliced.length === 0;
+    },
     take(chunk: Buffer): Buffer[] {
       const joined = held.length ? Buffer.concat([held, chunk]) : chunk;
       held = Buffer.alloc(0);
