@@ -61,9 +61,6 @@ async function handoffText(stream: ReadableStream<Uint8Array>): Promise<string> 
   return text + decoder.decode();
 }
 
-/** The chunks as one buffer, copied only when there is more than one. */
-const joined = (chunks: readonly Buffer[]) => (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
-
 /**
  * A page's response: its HTML as chunks, already compressed in `encoding` if one is given (the
  * site's compression leaves an encoded body be). As a stream: a Response given the bytes
@@ -82,6 +79,20 @@ function htmlResponse(chunks: readonly Uint8Array[], encoding: Encoding | undefi
     },
   });
   return new Response(body, { headers, status });
+}
+
+/** A page's HTML, compressed in `encoding` as the site's compression would have, if it would have. */
+async function pageResponse(
+  chunks: readonly Buffer[],
+  encoding: Encoding | undefined,
+  headers: Headers,
+  status: number,
+) {
+  // Copied into one buffer only when there is more than one chunk.
+  const compressed = await compressPage(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), encoding);
+  return compressed
+    ? htmlResponse([compressed], encoding, headers, status)
+    : htmlResponse(chunks, undefined, headers, status);
 }
 
 export default async function handleRequest(
@@ -114,10 +125,7 @@ export default async function handleRequest(
     if (served) {
       if (served.encoding) return htmlResponse(served.chunks, served.encoding, responseHeaders, responseStatusCode);
       // Not compressed once yet (or it cannot be): compressed as a page written now would be.
-      const compressed = await compressPage(joined(served.chunks), encoding);
-      return compressed
-        ? htmlResponse([compressed], encoding, responseHeaders, responseStatusCode)
-        : htmlResponse(served.chunks, undefined, responseHeaders, responseStatusCode);
+      return pageResponse(served.chunks, encoding, responseHeaders, responseStatusCode);
     }
   }
 
@@ -140,10 +148,7 @@ export default async function handleRequest(
   );
   const chunks = writtenPage(html, splicer);
   if (keepAs !== undefined) kept.keep(keepAs, chunks, secrets);
-  const compressed = await compressPage(joined(chunks), encoding);
-  return compressed
-    ? htmlResponse([compressed], encoding, responseHeaders, responseStatusCode)
-    : htmlResponse(chunks, undefined, responseHeaders, responseStatusCode);
+  return pageResponse(chunks, encoding, responseHeaders, responseStatusCode);
 }
 
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
