@@ -17,7 +17,9 @@ import { DEFAULT_AUTH_POLICY } from "~/services/auth.server";
 export const handle = { titleKey: "account.forgotten.title" };
 
 export function loader({ request }: LoaderFunctionArgs) {
-  return { sent: new URL(request.url).searchParams.has("sent") };
+  // How long a link lasts comes with the data: the browser's build has no `.server` module in it,
+  // so the page cannot read the policy itself (it did, and its script failed after a request).
+  return { sent: new URL(request.url).searchParams.has("sent"), resetMinutes: DEFAULT_AUTH_POLICY.resetMinutes };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -52,7 +54,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function ForgottenPassword() {
   const { t } = useTranslation();
-  const { sent } = useLoaderData<typeof loader>();
+  const { sent, resetMinutes } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const [form, fields] = useSchemaForm((checks) => checks.forgottenPasswordSchema, lastResult);
   return (
@@ -61,7 +63,7 @@ export default function ForgottenPassword() {
       <h1>{t("account.forgotten.title")}</h1>
       {sent ? (
         <p className="message" role="status">
-          {t("account.forgotten.sent", { minutes: DEFAULT_AUTH_POLICY.resetMinutes })}
+          {t("account.forgotten.sent", { minutes: resetMinutes })}
         </p>
       ) : (
         <p>{t("account.forgotten.intro")}</p>

@@ -68,7 +68,11 @@ const gzipOnThreads = promisify(gzip);
  */
 export async function compressPage(html: Buffer, encoding: Encoding | undefined): Promise<Buffer | undefined> {
   if (!encoding || html.length < THRESHOLD_BYTES) return undefined;
-  const options = encoding === "br" ? { params: BROTLI_PARAMS } : {};
+  // The page's length as brotli's size hint: the encoder then sizes its tables to the page rather
+  // than to its 256 KB window. The bytes out are the same; a 19 KB checkout page took 0.09 ms
+  // instead of 0.25 (issue 19).
+  const options =
+    encoding === "br" ? { params: { ...BROTLI_PARAMS, [constants.BROTLI_PARAM_SIZE_HINT]: html.length } } : {};
   if (html.length <= ON_THE_LOOP_BYTES) return encoding === "br" ? brotliCompressSync(html, options) : gzipSync(html);
   return encoding === "br" ? brotliOnThreads(html, options) : gzipOnThreads(html);
 }

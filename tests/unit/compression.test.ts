@@ -2,10 +2,12 @@
 // decision 0035), decoded by zlib's decoders as a browser's would: brotli, and gzip for browsers
 // without it.
 import { randomBytes } from "node:crypto";
-import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import {
+  BROTLI_PARAMS,
   compressAround,
+  compressPage,
   compressWithHoles,
   encodingFor,
   filledCompressed,
@@ -92,5 +94,21 @@ describe("which requests get a page compressed once", () => {
     expect(encodingFor("deflate")).toBeUndefined();
     expect(encodingFor("identity")).toBeUndefined();
     expect(encodingFor(null)).toBeUndefined();
+  });
+});
+
+describe("a page written whole, compressed in one call", () => {
+  const page = () => Buffer.from(plain(holedPage(), [Buffer.from(nonce()), Buffer.from(token(32))]));
+
+  it("is the site's compression's bytes: the size hint given to brotli changes its speed, not its output", async () => {
+    const html = page();
+    expect(await compressPage(html, "br")).toEqual(brotliCompressSync(html, { params: BROTLI_PARAMS }));
+    expect(await compressPage(html, "gzip")).toEqual(gzipSync(html));
+    expect(DECODE.br((await compressPage(html, "br"))!).equals(html)).toBe(true);
+  });
+
+  it("leaves a page under the threshold, or for a request without an encoding of ours, as it is", async () => {
+    expect(await compressPage(Buffer.from("<p>Short</p>"), "br")).toBeUndefined();
+    expect(await compressPage(page(), undefined)).toBeUndefined();
   });
 });

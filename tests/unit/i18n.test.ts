@@ -152,6 +152,28 @@ describe("the shared i18next instances", () => {
     );
   });
 
+  it("answer a call i18next words itself (a list, an object) as a fresh instance does, asked once and again", async () => {
+    for (const language of LANGUAGES) {
+      const shared = await service.createInstance(language, "common");
+      const fresh = await unshared(language, "common");
+      const t = shared.getFixedT(language, "common");
+      const expected = fresh.getFixedT(language, "common");
+      for (const items of [["Visa", "Mastercard"], ["Visa", "Visa Debit", "American Express"], ["Visa"]])
+        for (const round of [1, 2]) {
+          const label = `${language}: ${items.join(", ")}, round ${round}`;
+          expect(t("validation.orList", { items }), label).toBe(expected("validation.orList", { items }));
+          expect(shared.t("validation.orList", { items }), label).toBe(fresh.t("validation.orList", { items }));
+        }
+      expect(t("validation.orList", { items: ["Visa", "Mastercard"] })).not.toBe(
+        t("validation.orList", { items: ["Visa", "American Express"] }),
+      );
+      // Asked for whole, a group of strings is an object: each call has its own, as i18next gives.
+      const first = t("validation", { returnObjects: true });
+      expect(first).toEqual(expected("validation", { returnObjects: true }));
+      expect(t("validation", { returnObjects: true })).toEqual(first);
+    }
+  });
+
   it("put each call's own values into a string, and honour a key prefix and a default", async () => {
     const shared = await service.createInstance("en-GB", "common");
     const t = shared.getFixedT("en-GB", "common");

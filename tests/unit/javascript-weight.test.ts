@@ -51,4 +51,20 @@ describe("the JavaScript a first visit loads", () => {
       }
     }
   });
+
+  it("loads no empty stand-in for a server module, but where the root expects one (patches/@remix-run+dev)", () => {
+    // The compiler puts `module.exports = {}` where a route imports a `.server` module or
+    // @remix-run/node. Unpatched, each such import was a chunk of its own that every page fetched
+    // and ran for nothing. One that a component reads is undefined in the browser: only the root's
+    // polyfill loader is meant to be (see app/root.tsx); any other would break the page's script.
+    const rootModule = build.assets.routes.root!.module;
+    const stubs: string[] = [];
+    for (const id of Object.keys(build.assets.routes)) {
+      for (const [url, source] of filesOf(build, root, matchedRoutes(build, id))) {
+        const found = source.toString("utf8").match(/exports\s*=\s*\{\s*\}/g)?.length ?? 0;
+        if (found > (url === rootModule ? 1 : 0)) stubs.push(`${id}: ${url}`);
+      }
+    }
+    expect([...new Set(stubs)]).toEqual([]);
+  });
 });
