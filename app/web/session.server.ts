@@ -1,16 +1,11 @@
-import {
-  createCookie,
-  createCookieSessionStorage,
-  type AppLoadContext,
-  type Cookie,
-  type Session,
-} from "@remix-run/node";
+import type { AppLoadContext, Cookie, Session } from "@remix-run/node";
 import { CSRF, CSRFError } from "remix-utils/csrf/server";
 import type { Config } from "~/config/env.server";
 import { randomToken } from "./random-tokens.server";
 import type { ForcedVariations } from "~/config/experiments";
 import { REFUSED_FORM } from "~/views/refusals";
 import { DEFAULT_AUTH_POLICY, type Customer } from "~/services/auth.server";
+import { createCookie, createCookieSessionStorage } from "./cookies.server";
 
 export interface Attribution {
   crmCampaignId?: string;
