@@ -4,6 +4,8 @@ import { renderToString } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
 import { NonceProvider } from "~/components/nonce";
 import { HtmlSpliceProvider } from "~/components/spliced-html";
+import { KeptFormsProvider, type KeptForms } from "~/components/use-schema-form";
+import { keptByKey } from "~/kept";
 import { htmlSplicer, type HtmlSplicer } from "~/web/spliced-html.server";
 import { COMMON_NS, isLanguage } from "~/i18n/languages";
 import { keptPages } from "~/web/kept-pages.server";
@@ -12,7 +14,8 @@ import type { PageHandle } from "~/root";
 
 export const streamTimeout = 5_000;
 
-const DOCUMENT_END = "</body></html>";
+const DOCTYPE = Buffer.from("<!DOCTYPE html>");
+const DOCUMENT_END = Buffer.from("</body></html>");
 
 /**
  * The page as sent, from React's HTML: the doctype first (React writes it only when it streams),
@@ -20,17 +23,29 @@ const DOCUMENT_END = "</body></html>";
  * closing `</body></html>` at the very end. Remix writes the data it hands the browser as scripts
  * after the document, which ends with those tags: after `</html>` HTML allows nothing, and the Nu
  * checker and simpler parsers stop there. Browsers put them in the body anyway; moved there, the
- * page means what it meant and is valid.
+ * page means what it meant and is valid. The HTML is encoded once and moved about as bytes: React
+ * builds it by joining strings, and each search or join of the string copied all of it again
+ * (writing a checkout page took a tenth of what rendering it did).
  */
 export function writtenPage(html: string, splicer: HtmlSplicer): Buffer[] {
-  const at = html.lastIndexOf(DOCUMENT_END);
-  const moved = at < 0 ? html : html.slice(0, at) + html.slice(at + DOCUMENT_END.length) + DOCUMENT_END;
-  const page = Buffer.from(`<!DOCTYPE html>${moved}`);
+  const written = Buffer.from(html);
+  const at = written.lastIndexOf(DOCUMENT_END);
+  const page = Buffer.concat(
+    at < 0
+      ? [DOCTYPE, written]
+      : [DOCTYPE, written.subarray(0, at), written.subarray(at + DOCUMENT_END.length), DOCUMENT_END],
+  );
   if (splicer.empty) return [page];
   const pieces = splicer.take(page);
   const held = splicer.end();
   return held.length > 0 ? [...pieces, held] : pieces;
 }
+
+/**
+ * Forms as the server writes them before anyone has sent them (app/components/use-schema-form.ts):
+ * one per form id and defaults, so a few dozen in all.
+ */
+const keptForms = keptByKey<unknown>(500);
 
 /** Up to this many bytes of pages are kept (app/web/kept-pages.server.ts): about 60 seat maps. */
 const KEPT_PAGES_BYTES = 32 * 1024 * 1024;
@@ -142,9 +157,11 @@ export default async function handleRequest(
   const html = renderToString(
     <NonceProvider value={loadContext.cspNonce}>
       <HtmlSpliceProvider value={splicer.sink}>
-        <I18nextProvider i18n={i18n}>
-          <RemixServer context={remixContext} url={request.url} nonce={loadContext.cspNonce} />
-        </I18nextProvider>
+        <KeptFormsProvider value={keptForms as KeptForms}>
+          <I18nextProvider i18n={i18n}>
+            <RemixServer context={remixContext} url={request.url} nonce={loadContext.cspNonce} />
+          </I18nextProvider>
+        </KeptFormsProvider>
       </HtmlSpliceProvider>
     </NonceProvider>,
   );

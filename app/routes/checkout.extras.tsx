@@ -48,7 +48,7 @@ export default function Extras() {
   const { frame, extras, currency } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const ids = extras.map((extra) => extra.id);
-  const [form, fields] = useSchemaForm((checks) => checks.extrasSchema(ids), lastResult);
+  const [form, fields] = useSchemaForm((checks) => checks.extrasSchema(ids), lastResult, undefined, { id: "extras" });
   const quantities = fields.qty.getFieldset();
   const order = ids.map((id) => `qty.${id}`);
   return (
