@@ -142,6 +142,10 @@ export function HoldPanel({ hold, releaseTo }: { hold: HoldView; releaseTo?: str
 
 export function ReleaseDialog({ open, onClose, returnTo }: { open: boolean; onClose?: () => void; returnTo: string }) {
   const { t } = useTranslation();
+  // Closed and not yet hydrated (the server's render, and the browser's first): Confirmation
+  // writes nothing, so nothing is worded for it. Every checkout page has two such dialogs.
+  const hydrated = useHydrated();
+  if (!open && !hydrated) return null;
   return (
     <Confirmation open={open} title={t("hold.releaseTitle")} onClose={onClose}>
       <p>{t("hold.releaseBody")}</p>
@@ -159,6 +163,8 @@ export function ReleaseDialog({ open, onClose, returnTo }: { open: boolean; onCl
 
 export function SessionExpiredDialog({ open }: { open: boolean }) {
   const { t } = useTranslation();
+  const hydrated = useHydrated();
+  if (!open && !hydrated) return null;
   return (
     <Confirmation open={open} title={t("hold.expiredTitle")} alert>
       <p>{t("hold.expiredBody")}</p>

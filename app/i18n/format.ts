@@ -2,6 +2,8 @@
 // venue's time zone, all in the buyer's language. Building an Intl formatter costs far more than
 // using one (it showed in the calendar's profile), so each is made once per locale and options.
 
+import { keptText } from "./kept-text";
+
 const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
 
 function cached<T extends Intl.NumberFormat | Intl.DateTimeFormat>(key: string, make: () => T): T {
@@ -17,9 +19,15 @@ export function dateTimeFormat(locale: string, options: Intl.DateTimeFormatOptio
   return cached(`d|${locale}|${JSON.stringify(options)}`, () => new Intl.DateTimeFormat(locale, options));
 }
 
+/**
+ * A page words the same few amounts (a seat's price, the fee, the total) on every request: each
+ * is kept, as the calendar's dates are (kept-text.ts), rather than formatted by Intl again.
+ */
 export function formatMoney(minor: number, currency: string, locale: string): string {
-  return cached(`m|${locale}|${currency}`, () => new Intl.NumberFormat(locale, { style: "currency", currency })).format(
-    minor / 100,
+  return keptText(`m\u0000${locale}\u0000${currency}\u0000${minor}`, () =>
+    cached(`m|${locale}|${currency}`, () => new Intl.NumberFormat(locale, { style: "currency", currency })).format(
+      minor / 100,
+    ),
   );
 }
 

@@ -22,12 +22,14 @@ function Payment({ reply, saved }: { reply?: Reply; saved?: { promoCode: string 
   const after = useId();
   return (
     <>
-      {[
-        [promo, promoFields],
-        [pay, payFields],
-        [own, ownFields],
-        [anonymous, anonymousFields],
-      ].map(([form, fields]) => (
+      {(
+        [
+          [promo, promoFields],
+          [pay, payFields],
+          [own, ownFields],
+          [anonymous, anonymousFields],
+        ] as [typeof promo, typeof promoFields][]
+      ).map(([form, fields]) => (
         <form key={form.id} id={form.id} data-errors={JSON.stringify(form.allErrors)}>
           <input name={fields.promoCode.name} defaultValue={fields.promoCode.defaultValue} />
           <p>{fields.promoCode.errors?.join(", ")}</p>
