@@ -5,18 +5,23 @@
  */
 export function keptByKey<Value>(limit: number) {
   const kept = new Map<string, Value>();
-  return {
-    /** The value kept for `key`, made and kept if there is none. */
-    get(key: string, make: () => Value): Value {
-      let value = kept.get(key);
-      if (value === undefined) {
-        value = make();
-        if (kept.size >= limit) kept.delete(kept.keys().next().value!);
-      } else {
-        kept.delete(key);
-      }
-      kept.set(key, value);
-      return value;
-    },
-  };
+  /**
+   * The value kept for `key`, made and kept if there is none. A make that answers undefined has
+   * nothing worth keeping (a cookie that failed its check): it is asked again the next time.
+   */
+  function get(key: string, make: () => Value): Value;
+  function get(key: string, make: () => Value | undefined): Value | undefined;
+  function get(key: string, make: () => Value | undefined): Value | undefined {
+    let value = kept.get(key);
+    if (value === undefined) {
+      value = make();
+      if (value === undefined) return undefined;
+      if (kept.size >= limit) kept.delete(kept.keys().next().value!);
+    } else {
+      kept.delete(key);
+    }
+    kept.set(key, value);
+    return value;
+  }
+  return { get };
 }

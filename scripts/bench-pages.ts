@@ -247,7 +247,7 @@ interface Load {
  * One URL under load from a separate process keeping LOAD.connections requests in flight: the
  * rate, and the CPU this process (the servers' only) spent per request while it was measured.
  */
-export async function measureLoad(url: string, headers: Record<string, string>): Promise<Load> {
+async function measureLoad(url: string, headers: Record<string, string>): Promise<Load> {
   const child = fork(new URL("./bench-load.mjs", import.meta.url), [
     JSON.stringify({
       url,
@@ -352,7 +352,7 @@ function bareRemixBuild(future: ServerBuild["future"]): ServerBuild {
   };
 }
 
-export async function startBareRemix(future: ServerBuild["future"], compress: RequestHandler = compressResponses()) {
+async function startBareRemix(future: ServerBuild["future"], compress: RequestHandler = compressResponses()) {
   const app = express();
   app.use(compress);
   app.all("*", createRequestHandler({ build: bareRemixBuild(future), mode: "production" }));

@@ -13,7 +13,7 @@ interface Loaded {
 
 const INTENT = "__intent__";
 
-/** Values kept by key, made once (the server's, app/web/kept-forms.server.ts). */
+/** Values kept by key, made once (the server's: `keptForms` in app/entry.server.tsx). */
 export interface KeptForms {
   get<Value>(key: string, make: () => Value): Value;
 }

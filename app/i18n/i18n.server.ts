@@ -5,6 +5,7 @@ import type { Cookie } from "@remix-run/node";
 import { createInstance, type i18n, type Resource } from "i18next";
 import { initReactI18next } from "react-i18next";
 import { RemixI18Next } from "remix-i18next/server";
+import { keptByKey } from "~/kept";
 import { COMMON_NS, LANGUAGES, isLanguage, sharedI18nextOptions, type Language } from "./languages";
 
 export interface LocaleFiles {
@@ -220,9 +221,9 @@ function keepTranslations(instance: i18n) {
   // What i18next itself answered a call a kept string cannot (a list of card brands, a value
   // formatted), kept by everything the call gave: one such call on the payment page,
   // `validation.orList`, cost 2.6% of its CPU (issue 19). Only calls whose values JSON writes
-  // down whole (text, finite numbers, lists of them) and only text answers are kept, and no more
-  // than TRANSLATED_KEPT of them: past that, calls are translated each time as before.
-  const translated = new Map<string, string>();
+  // down whole (text, finite numbers, lists of them) and only text answers are kept, up to
+  // TRANSLATED_KEPT of them, the least recently asked for going first.
+  const translated = keptByKey<string>(TRANSLATED_KEPT);
   const callKey = (scope: string, key: string, options: unknown) => {
     if (typeof options !== "object" || options === null) return undefined;
     for (const value of Object.values(options))
@@ -233,11 +234,13 @@ function keepTranslations(instance: i18n) {
   const viaI18next = (scope: string, key: string, options: unknown, call: () => unknown) => {
     const at = callKey(scope, key, options);
     if (at === undefined) return call();
-    const kept = translated.get(at);
-    if (kept !== undefined) return kept;
-    const answered = call();
-    if (typeof answered === "string" && translated.size < TRANSLATED_KEPT) translated.set(at, answered);
-    return answered;
+    // An answer that is not text (an object asked for) is not kept: each call gets its own.
+    let answered: unknown;
+    const text = translated.get(at, () => {
+      answered = call();
+      return typeof answered === "string" ? answered : undefined;
+    });
+    return text ?? answered;
   };
 
   instance.t = ((key: unknown, options?: unknown) => {

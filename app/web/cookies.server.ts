@@ -1,5 +1,6 @@
 import { createCookieFactory, createCookieSessionStorageFactory } from "@remix-run/server-runtime";
 import cookieSignature from "cookie-signature";
+import { keptByKey } from "~/kept";
 
 // The site's cookies are @remix-run/node's, signed as it signs them (cookie-signature's HMAC-SHA256),
 // with one difference: a signed value that has passed its check is remembered, so the next request
@@ -11,36 +12,25 @@ import cookieSignature from "cookie-signature";
 /** How many checked values are kept, per secret; past that the least recently used go first. */
 const KEPT_PER_SECRET = 20_000;
 
-const passedBySecret = new Map<string, Map<string, string>>();
-
-function passed(secret: string) {
-  let kept = passedBySecret.get(secret);
-  if (!kept) {
-    kept = new Map();
-    passedBySecret.set(secret, kept);
-  }
-  return kept;
-}
+const passedBySecret = new Map<string, ReturnType<typeof keptByKey<string>>>();
 
 async function sign(value: string, secret: string): Promise<string> {
   return cookieSignature.sign(value, secret);
 }
 
 async function unsign(signed: string, secret: string): Promise<string | false> {
-  const kept = passed(secret);
-  const known = kept.get(signed);
-  if (known !== undefined) {
-    // Most recently used last, so the oldest is the first to go.
-    kept.delete(signed);
-    kept.set(signed, known);
-    return known;
+  let passed = passedBySecret.get(secret);
+  if (!passed) {
+    passed = keptByKey<string>(KEPT_PER_SECRET);
+    passedBySecret.set(secret, passed);
   }
-  const value = cookieSignature.unsign(signed, secret);
-  if (value !== false) {
-    if (kept.size >= KEPT_PER_SECRET) kept.delete(kept.keys().next().value!);
-    kept.set(signed, value);
-  }
-  return value;
+  // A value that fails is not kept (make answers undefined), so it is checked again each time.
+  return (
+    passed.get(signed, () => {
+      const value = cookieSignature.unsign(signed, secret);
+      return value === false ? undefined : value;
+    }) ?? false
+  );
 }
 
 export const createCookie = createCookieFactory({ sign, unsign });

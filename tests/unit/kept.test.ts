@@ -17,4 +17,19 @@ describe("values kept by their key", () => {
     get("b");
     expect(made).toEqual(["a", "b", "c", "b"]);
   });
+
+  it("keeps nothing for a make that answers undefined, which is asked again next time", () => {
+    const kept = keptByKey<string>(2);
+    let asked = 0;
+    const failing = () => kept.get("forged", () => ((asked += 1), undefined));
+    expect(failing()).toBeUndefined();
+    expect(failing()).toBeUndefined();
+    expect(asked).toBe(2);
+    // Nor does it push a kept value out.
+    kept.get("a", () => "A");
+    kept.get("b", () => "B");
+    failing();
+    expect(kept.get("a", () => "made again")).toBe("A");
+    expect(kept.get("b", () => "made again")).toBe("B");
+  });
 });
