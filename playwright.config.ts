@@ -29,6 +29,10 @@ export default defineConfig({
   retries: 0,
   // axe takes its time over the 2,341-seat map, which one test opens.
   timeout: 120_000,
+  // Two browsers, two servers and axe share CI's two cores: a page that answers in a fraction of a
+  // second alone has taken over five (expect's default) to settle there. A passing check waits no
+  // longer for this; only a failing one does.
+  expect: { timeout: 15_000 },
   forbidOnly: true,
   // A real SMTP server the app servers send their emails to (tests/e2e/mail-server.ts).
   globalSetup: "./tests/e2e/mail-server.ts",

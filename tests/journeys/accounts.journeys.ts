@@ -92,7 +92,7 @@ async function register(buyer: HtmlDriver, email: string) {
 /** A performance with admission information or a notice asks the buyer to say they have read it. */
 function acknowledge(buyer: HtmlDriver) {
   for (const box of ["I have read the admission information", "I have read this notice"]) {
-    if (queryByRole(buyer.document.body, "checkbox", { name: box })) buyer.check(box);
+    if (buyer.offers("checkbox", box)) buyer.check(box);
   }
 }
 
@@ -117,7 +117,7 @@ const valueOf = (buyer: HtmlDriver, label: string) =>
 async function finishContacts(buyer: HtmlDriver, email: string, phone: string) {
   expect(pathOf(buyer)).toBe("/checkout/contacts");
   buyer.fill("Email address", email).fill("Confirm email address", email).fill("Phone number", phone);
-  if (queryByRole(buyer.document.body, "radio", { name: "Friends or family" })) buyer.choose("Friends or family");
+  if (buyer.offers("radio", "Friends or family")) buyer.choose("Friends or family");
   if (queryByLabelText(buyer.document.body, TRAVELLING_FROM)) buyer.fill(TRAVELLING_FROM, "Albany");
   buyer.check("I accept the Terms and Conditions");
   await buyer.press("Continue");

@@ -4,7 +4,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { configure, getByLabelText, getByRole } from "@testing-library/dom";
+import { configure, getByLabelText, getByRole, queryAllByLabelText, queryAllByRole } from "@testing-library/dom";
 import type { AxeResults, ElementContext, RunOptions } from "axe-core";
 import { JSDOM, VirtualConsole } from "jsdom";
 
@@ -299,24 +299,29 @@ export class HtmlDriver {
     await validateAllPages();
   }
 
+  /** Whether the page offers a box of this role and name: for a step only some pages ask for. */
+  offers(role: "checkbox" | "radio", name: Name, within?: string): boolean {
+    return this.onPage(() => this.boxes(this.container(within), role, name).length > 0);
+  }
+
   private byRole(role: "button" | "checkbox" | "link" | "radio", name: Name, within?: string): HTMLElement {
     return this.onPage(() => {
       const container = this.container(within);
-      // Computing every box's accessible name takes over a second per tick on a big seat map. The
-      // one box whose label reads the name is found first, then asked by role and name within its
-      // own label, so hidden or wrongly named boxes still fail; anything else asks the whole page.
       if (role === "checkbox" || role === "radio") {
-        const candidates = [...container.querySelectorAll<HTMLLabelElement>("label")].filter(
-          (label) => label.control?.getAttribute("type") === role && nameMatches(name, normalise(label.textContent)),
-        );
-        const control = candidates.length === 1 ? candidates[0]!.control : null;
-        if (control) {
-          const scope = candidates[0]!.contains(control) ? candidates[0]! : control.parentElement!;
-          return getByRole(scope, role, { name });
-        }
+        const [only, ...others] = this.boxes(container, role, name);
+        if (only && others.length === 0) return only;
       }
+      // Asking the whole page gives testing-library's own error (none found, or several).
       return getByRole(container, role, { name });
     });
+  }
+
+  /** The boxes of this role and name, however they are named, leaving out hidden ones. */
+  private boxes(container: HTMLElement, role: "checkbox" | "radio", name: Name): HTMLElement[] {
+    const byAttribute = ["aria-label", "aria-labelledby", "title"].map((attribute) => `input[type="${role}"][${attribute}]`);
+    return namedControls(container, name, [...byAttribute, `[role="${role}"]`].join(", "), (scope) =>
+      queryAllByRole(scope, role, { name }),
+    );
   }
 
   /**
@@ -333,7 +338,15 @@ export class HtmlDriver {
   // Only form controls: a section named by its heading (aria-labelledby) may share a field's label
   // ("Promo code"), and it is the field that is meant.
   private byLabel(label: Name, within?: string): HTMLElement {
-    return this.onPage(() => getByLabelText(this.container(within), label, { selector: "input, select, textarea" }));
+    return this.onPage(() => {
+      const container = this.container(within);
+      const [only, ...others] = namedControls(container, label, LABELLED_FIELDS, (scope) =>
+        queryAllByLabelText(scope, label, { selector: FIELDS }),
+      );
+      if (only && others.length === 0) return only;
+      // Asking the whole page gives testing-library's own error (none found, or several).
+      return getByLabelText(container, label, { selector: FIELDS });
+    });
   }
 
   /** testing-library's errors say what was missing but not where: a journey needs both. */
@@ -642,6 +655,43 @@ const seatMapAxed = { done: false };
 
 const describe = (control: Element) =>
   `${control.tagName.toLowerCase()}${control.id ? `#${control.id}` : `[name="${control.getAttribute("name") ?? ""}"]`}`;
+
+const FIELDS = "input, select, textarea";
+const LABELLED_FIELDS = ["aria-label", "aria-labelledby"].flatMap((attribute) =>
+  FIELDS.split(", ").map((field) => `${field}[${attribute}]`),
+).join(", ");
+
+/**
+ * The controls in `container` that `query` finds by this name, without asking every element: a
+ * testing-library query over the whole page works out a name for each of its elements, which on a
+ * big seat map is over a second a query. So only the controls that could carry the name are asked:
+ * those a label with those words points at, and those `namedBy` (named by an attribute). Each is
+ * asked by the query itself within its own label or parent, so what the query would refuse (a
+ * hidden box, a wrong role) is still refused.
+ */
+function namedControls(
+  container: HTMLElement,
+  name: Name,
+  namedBy: string,
+  query: (scope: HTMLElement) => HTMLElement[],
+): HTMLElement[] {
+  const labelled = [...container.querySelectorAll("label")]
+    .filter((label) => nameMatches(name, normalise(labelWords(label))))
+    .map((label) => label.control);
+  const candidates = new Set([...labelled, ...container.querySelectorAll<HTMLElement>(namedBy)]);
+  return [...candidates].filter(
+    (control): control is HTMLElement =>
+      control !== null && query(control.closest("label") ?? control.parentElement ?? container).includes(control),
+  );
+}
+
+/** A label's own words, as testing-library reads them: without the text of controls inside it. */
+function labelWords(node: Node): string {
+  if (node.nodeType === node.TEXT_NODE) return node.textContent ?? "";
+  if (node.nodeType === node.ELEMENT_NODE && LABELLABLE.has((node as Element).localName)) return "";
+  return [...node.childNodes].map(labelWords).join("");
+}
+const LABELLABLE = new Set(["button", "meter", "output", "progress", "select", "textarea", "input"]);
 
 const nameMatches = (name: Name, text: string) => (typeof name === "string" ? text === name : name.test(text));
 

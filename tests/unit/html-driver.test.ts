@@ -53,6 +53,20 @@ const PAGES: Record<string, string> = {
   "/two-labels": page(
     `<form method="post" action="/echo"><label for="q">Search</label><label for="q">Find</label><input id="q" name="q"><button>Go</button></form>`,
   ),
+  "/boxes": page(`
+    <form method="post" action="/echo">
+      <label><input type="checkbox" name="shown"> Shown box</label>
+      <label><input type="radio" name="r" value="1"> Shown box</label>
+      <label hidden><input type="checkbox" name="hidden"> Hidden box</label>
+      <input type="checkbox" name="aria" aria-label="Named by ARIA">
+      <label for="far">Labelled from afar</label> <p><input type="checkbox" id="far" name="far"></p>
+      <span id="words">Named by words</span> <input type="checkbox" name="by" aria-labelledby="words">
+      <div role="checkbox" aria-checked="false" tabindex="0">Custom box</div>
+      <label><input type="checkbox" name="t1"> Twice</label> <label><input type="checkbox" name="t2"> Twice</label>
+      <label>How many <select name="n"><option>1</option><option>2</option></select></label>
+      <label for="d1">Same words</label> <input id="d1" name="d1"> <label for="d2">Same words</label> <input id="d2" name="d2">
+      <button>Go</button>
+    </form>`),
   "/nul": page(`<p>Bad\u0000byte</p>`),
   "/no-alt": page(`<p><img src="/x.png"></p>`),
   "/stray-end-tag": page(`<p>Text</p></p>`),
@@ -169,6 +183,35 @@ describe("html driver", () => {
     await expect(d.press("Publish")).rejects.toThrow(
       /^on \/form \(200\): Unable to find .*"button" and name "Publish"/,
     );
+  });
+
+  it("finds boxes and fields by their names however they are named, not hidden boxes, and not one of two with the same name", async () => {
+    // Named without a <label> on purpose: the labels check would (rightly) refuse the page.
+    const d = driver({ skip: ["vnu", "labels"] });
+    await d.open("/boxes");
+    for (const name of ["Shown box", "Named by ARIA", "Labelled from afar", "Named by words", "Custom box", "Twice"]) {
+      expect(d.offers("checkbox", name), name).toBe(true);
+    }
+    expect(d.offers("checkbox", /^Shown/)).toBe(true);
+    expect(d.offers("radio", "Shown box")).toBe(true);
+    expect(d.offers("radio", "Named by ARIA")).toBe(false);
+    expect(d.offers("checkbox", "Hidden box")).toBe(false);
+    expect(d.offers("checkbox", "Absent box")).toBe(false);
+    expect(d.offers("checkbox", "Shown")).toBe(false);
+    expect(() => d.check("Twice")).toThrow(/multiple/i);
+    expect(() => d.fill("Same words", "x")).toThrow(/multiple/i);
+    d.check("Shown box").check("Labelled from afar").check("Named by words").choose("Shown box");
+    d.select("How many", "2");
+    await d.press("Go");
+    expect(echoed(d).body).toEqual([
+      ["shown", "on"],
+      ["r", "1"],
+      ["far", "on"],
+      ["by", "on"],
+      ["n", "2"],
+      ["d1", ""],
+      ["d2", ""],
+    ]);
   });
 
   it("a GET form replaces the action's query with its fields", async () => {
