@@ -307,18 +307,16 @@ export class HtmlDriver {
   private byRole(role: "button" | "checkbox" | "link" | "radio", name: Name, within?: string): HTMLElement {
     return this.onPage(() => {
       const container = this.container(within);
-      if (role === "checkbox" || role === "radio") {
-        const [only, ...others] = this.boxes(container, role, name);
-        if (only && others.length === 0) return only;
-      }
-      // Asking the whole page gives testing-library's own error (none found, or several).
-      return getByRole(container, role, { name });
+      const whole = () => getByRole(container, role, { name });
+      return role === "checkbox" || role === "radio" ? theOne(this.boxes(container, role, name), whole) : whole();
     });
   }
 
   /** The boxes of this role and name, however they are named, leaving out hidden ones. */
   private boxes(container: HTMLElement, role: "checkbox" | "radio", name: Name): HTMLElement[] {
-    const byAttribute = ["aria-label", "aria-labelledby", "title"].map((attribute) => `input[type="${role}"][${attribute}]`);
+    const byAttribute = ["aria-label", "aria-labelledby", "title"].map(
+      (attribute) => `input[type="${role}"][${attribute}]`,
+    );
     return namedControls(container, name, [...byAttribute, `[role="${role}"]`].join(", "), (scope) =>
       queryAllByRole(scope, role, { name }),
     );
@@ -340,12 +338,10 @@ export class HtmlDriver {
   private byLabel(label: Name, within?: string): HTMLElement {
     return this.onPage(() => {
       const container = this.container(within);
-      const [only, ...others] = namedControls(container, label, LABELLED_FIELDS, (scope) =>
+      const found = namedControls(container, label, LABELLED_FIELDS, (scope) =>
         queryAllByLabelText(scope, label, { selector: FIELDS }),
       );
-      if (only && others.length === 0) return only;
-      // Asking the whole page gives testing-library's own error (none found, or several).
-      return getByLabelText(container, label, { selector: FIELDS });
+      return theOne(found, () => getByLabelText(container, label, { selector: FIELDS }));
     });
   }
 
@@ -657,9 +653,9 @@ const describe = (control: Element) =>
   `${control.tagName.toLowerCase()}${control.id ? `#${control.id}` : `[name="${control.getAttribute("name") ?? ""}"]`}`;
 
 const FIELDS = "input, select, textarea";
-const LABELLED_FIELDS = ["aria-label", "aria-labelledby"].flatMap((attribute) =>
-  FIELDS.split(", ").map((field) => `${field}[${attribute}]`),
-).join(", ");
+const LABELLED_FIELDS = ["aria-label", "aria-labelledby"]
+  .flatMap((attribute) => FIELDS.split(", ").map((field) => `${field}[${attribute}]`))
+  .join(", ");
 
 /**
  * The controls in `container` that `query` finds by this name, without asking every element: a
@@ -684,6 +680,9 @@ function namedControls(
       control !== null && query(control.closest("label") ?? control.parentElement ?? container).includes(control),
   );
 }
+
+/** The one control found, or the whole page asked: testing-library's own error (none, or several). */
+const theOne = (found: HTMLElement[], whole: () => HTMLElement) => (found.length === 1 ? found[0]! : whole());
 
 /** A label's own words, as testing-library reads them: without the text of controls inside it. */
 function labelWords(node: Node): string {
