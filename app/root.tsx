@@ -19,6 +19,7 @@ import { currentCustomer } from "~/web/session.server";
 import { captureQueryParameters, resolveTheme } from "~/web/visitor.server";
 import { ErrorPage, errorKind } from "~/components/error-page";
 import { useNonce } from "~/components/nonce";
+import type { PageQueryHandle } from "~/routing/page-query";
 import { SiteFooter } from "~/components/site-footer";
 import { SiteHeader } from "~/components/site-header";
 import { POLYFILL_LOADER } from "~/web/polyfill-loader.server";
@@ -84,7 +85,7 @@ function hasErrors(actionData: unknown): boolean {
   );
 }
 
-export interface PageHandle {
+export interface PageHandle extends PageQueryHandle {
   /**
    * The translation key of the page's title, in the page's wording set (from the page's data
    * where one route shows different pages: a title must not claim what the page does not)…
@@ -96,12 +97,10 @@ export interface PageHandle {
   errorTitleKey?: (error: unknown) => string;
   /** Without script, reload the page after this many seconds (a page waiting on something). */
   noscriptRefreshSeconds?: (data: unknown) => number | undefined;
-  /**
-   * Every visitor sees the page alike, given its data: the server keeps what it wrote and writes
-   * it again only when the data differs (app/web/kept-pages.server.ts).
-   */
-  keptPage?: boolean;
 }
+
+/** Every page reads the language and the theme from its address (the loader below). */
+export const handle: PageHandle = { query: ["lng", "cfg"] };
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const root = useRouteLoaderData<typeof loader>("root");

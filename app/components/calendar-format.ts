@@ -1,5 +1,4 @@
 import { dateTimeFormat } from "~/i18n/format";
-import { keptText } from "~/i18n/kept-text";
 
 // Calendar arithmetic on plain calendar dates ("2026-03-14", months as "2026-03"), free of time
 // zones: the server has already placed each performance on its day in the venue's time zone.
@@ -27,22 +26,18 @@ const utc = (day: string) => new Date(`${day}T00:00:00Z`);
 
 /** "March 2026" */
 export function formatMonth(month: string, locale: string): string {
-  return keptText(`month|${locale}|${month}`, () =>
-    dateTimeFormat(locale, { month: "long", year: "numeric", timeZone: "UTC" }).format(utc(`${month}-01`)),
-  );
+  return dateTimeFormat(locale, { month: "long", year: "numeric", timeZone: "UTC" }).format(utc(`${month}-01`));
 }
 
 /** "Wednesday 12 March 2026" (in the locale's order) */
 export function formatLongDay(day: string, locale: string): string {
-  return keptText(`day|${locale}|${day}`, () =>
-    dateTimeFormat(locale, {
-      weekday: "long",
-      day: "numeric",
-      month: "long",
-      year: "numeric",
-      timeZone: "UTC",
-    }).format(utc(day)),
-  );
+  return dateTimeFormat(locale, {
+    weekday: "long",
+    day: "numeric",
+    month: "long",
+    year: "numeric",
+    timeZone: "UTC",
+  }).format(utc(day));
 }
 
 export function addMonths(month: string, count: number): string {

@@ -1,12 +1,7 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { formatDateTime, formatTime } from "~/i18n/format";
-import { keptFormat } from "~/i18n/kept-text";
+import { formatDateTime as dateTime, formatTime as time } from "~/i18n/format";
 import { formatLongDay, type PerformanceView } from "./calendar-format";
-
-// The show page and the calendar word the same performances' times on every visit (issue 19).
-const dateTime = keptFormat("dateTime", formatDateTime);
-const time = keptFormat("time", formatTime);
 
 /**
  * One performance: its time, its availability in words (with a colour that only repeats them),

@@ -1,18 +1,13 @@
-import { Link, useLocation, useRevalidator } from "@remix-run/react";
+import { Link, useLocation, useMatches, useRevalidator } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useHydrated } from "remix-utils/use-hydrated";
 
 import { Confirmation, ConfirmActions } from "./confirmation";
-import { formatDateTime, formatTime } from "~/i18n/format";
-import { keptFormat } from "~/i18n/kept-text";
+import { formatDateTime as dateTime, formatTime as time } from "~/i18n/format";
 import { PostForm } from "./post-form";
 import type { HoldView } from "~/views/hold";
-
-// Every checkout page words the same performance and hold expiry for its buyer (issue 19: the
-// panel's two Intl calls were a fifth of a checkout page's own render).
-const dateTime = keptFormat("dateTime", formatDateTime);
-const time = keptFormat("time", formatTime);
+import { pathWithDeclaredQuery } from "~/routing/page-query";
 
 /** Two minutes before the hold runs out the buyer is warned and offered more time. */
 export const WARNING_SECONDS = 120;
@@ -58,7 +53,7 @@ export function useHoldExpired(hold: HoldView | null): boolean {
 export function HoldPanel({ hold, releaseTo }: { hold: HoldView; releaseTo?: string }) {
   const { t, i18n } = useTranslation();
   const location = useLocation();
-  const returnTo = location.pathname + location.search;
+  const returnTo = pathWithDeclaredQuery(location.pathname, location.search, useMatches());
   const left = useSecondsLeft(hold.secondsLeft);
   const expired = hold.expired || left === 0;
   const [announcement, setAnnouncement] = useState("");

@@ -1,9 +1,10 @@
-import { Link, useLocation } from "@remix-run/react";
+import { Link, useLocation, useMatches } from "@remix-run/react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { Confirmation, ConfirmActions } from "./confirmation";
 import { HOLD_ACTION } from "./hold-panel";
+import { pathWithDeclaredQuery } from "~/routing/page-query";
 
 /**
  * "Remove code", which warns first that prices and the seats on offer may change: a link to a
@@ -14,7 +15,7 @@ export function RemovePromoLink() {
   const location = useLocation();
   const hydrated = useHydrated();
   const [open, setOpen] = useState(false);
-  const returnTo = location.pathname + location.search;
+  const returnTo = pathWithDeclaredQuery(location.pathname, location.search, useMatches());
   return (
     <>
       <Link

@@ -1,13 +1,11 @@
-import { Form, Link, useLocation } from "@remix-run/react";
+import { Form, Link, useLocation, useMatches } from "@remix-run/react";
 import { useEffect, useMemo, useRef, useState, type CSSProperties } from "react";
 import type { i18n as I18n, TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
-import { ExistingSearchParams } from "remix-utils/existing-search-params";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { formatMoney } from "~/i18n/format";
+import { declaredParams } from "~/routing/page-query";
 import { PriceAndSectionFields } from "./select-field";
-import { keptByKey } from "~/kept";
-import { useHtmlSplice } from "./spliced-html";
 import {
   FILTER_PARAMS,
   isSelectable,
@@ -133,8 +131,6 @@ export interface SeatWords {
   marks: (readonly [flag: number, text: string, className: string])[];
   /** ", restricted view (…)", per note. */
   notes: string[];
-  /** All of the above as one string: what a row's HTML is kept by, besides the row itself. */
-  key: string;
   /** A row's name for its group, and the words a seat's number goes between. */
   row: (section: { name: string }, rowName: string) => RowWords;
 }
@@ -143,26 +139,6 @@ interface RowWords {
   label: string;
   before: string;
   after: string;
-  /** The row's name and all of the above as one string, for keeping the row's HTML by. */
-  key: string;
-}
-
-/**
- * Each row's words, kept per i18next instance on the server: it shares one instance per language
- * and wording set between requests and never changes it (i18n.server.ts), so a row of a big house
- * is worded once, not on every request (two t() per row were a noticeable part of the page's
- * cost). The browser's one instance may still be loading its wording, so it keeps nothing.
- */
-const rowWordsOf = new WeakMap<I18n, Map<string, RowWords>>();
-
-function keptRowWords(i18n: I18n): Map<string, RowWords> {
-  if (typeof document !== "undefined") return new Map();
-  let rows = rowWordsOf.get(i18n);
-  if (!rows) {
-    rows = new Map();
-    rowWordsOf.set(i18n, rows);
-  }
-  return rows;
 }
 
 function useSeatWords(view: SeatMapView): SeatWords {
@@ -172,7 +148,6 @@ function useSeatWords(view: SeatMapView): SeatWords {
 
 /** The words of a view's seats in an i18next instance's language and wording set (`t` is the instance's). */
 export function seatWords(view: SeatMapView, t: TFunction, i18n: I18n): SeatWords {
-  const known = keptRowWords(i18n);
   // A seat's name is its row's words around its number: no translation per seat.
   const SEAT = "\u0000";
   const bandPrice = view.bands.map((band) => `, ${formatMoney(band.price, view.currency, i18n.language)}`);
@@ -186,24 +161,17 @@ export function seatWords(view: SeatMapView, t: TFunction, i18n: I18n): SeatWord
     bandClass,
     marks,
     notes,
-    key: JSON.stringify([bandPrice, bandClass, marks, notes]),
     row(section, rowName) {
-      const key = `${section.name}\u0000${rowName}`;
-      let words = known.get(key);
-      if (!words) {
-        // "Row F", but a row with a name of its own ("Box A") is called by it.
-        const coded = ROW_CODE.test(rowName);
-        const template = t(coded ? "seatMap.seat" : "seatMap.seatInNamedRow", {
-          section: section.name,
-          row: rowName,
-          seat: SEAT,
-        });
-        const [before = "", after = ""] = template.split(SEAT);
-        const label = coded ? t("seatMap.row", { row: rowName }) : rowName;
-        words = { label, before, after, key: JSON.stringify([rowName, label, before, after]) };
-        known.set(key, words);
-      }
-      return words;
+      // "Row F", but a row with a name of its own ("Box A") is called by it.
+      const coded = ROW_CODE.test(rowName);
+      const template = t(coded ? "seatMap.seat" : "seatMap.seatInNamedRow", {
+        section: section.name,
+        row: rowName,
+        seat: SEAT,
+      });
+      const [before = "", after = ""] = template.split(SEAT);
+      const label = coded ? t("seatMap.row", { row: rowName }) : rowName;
+      return { label, before, after };
     },
   };
 }
@@ -292,51 +260,17 @@ function rowHtml(top: number, rowName: string, seats: readonly SeatTuple[], word
   return `${html}</div>`;
 }
 
-/** How many rows' HTML the server keeps: some fifteen big houses' worth (a 2,341-seat house is 67 rows, 360 KB). */
-const keptRows = keptByKey<{ html: string; bytes?: Uint8Array }>(1_000);
-
-/**
- * A part of the house's rows as HTML, for the server's render (decision 0026): React's writing of
- * a big house's 7,000 elements, attribute by attribute, was most of the tickets page's cost. Each
- * row's HTML is kept by everything it is made of (the row as the view encodes it, its seats'
- * states included; its words; the prices, marks and notes as worded for this buyer), so a row
- * that has not changed since it was last drawn is neither decoded nor written again. The least
- * recently drawn rows go first.
- */
-function keptRowsOf(section: SeatedSection, words: SeatWords) {
-  const rows: { html: string; bytes?: Uint8Array }[] = [];
-  for (const [rowName, encoded] of section.rows) {
-    const row = words.row(section, rowName);
-    // Each part is JSON, a number or an encoded row, which never holds \u0001: the key is unambiguous.
-    const key = `${words.key}\u0001${section.top}\u0001${row.key}\u0001${encoded}`;
-    rows.push(keptRows.get(key, () => ({ html: rowHtml(section.top, rowName, decodeSeats(encoded), words, row) })));
-  }
-  return rows;
-}
-
-/** A part of the house's rows as one string of HTML. */
+/** A part of the house's rows as one string of HTML, for the server's render (decision 0026). */
 export function seatRowsHtml(section: SeatedSection, words: SeatWords): string {
-  return keptRowsOf(section, words)
-    .map((row) => row.html)
-    .join("");
-}
-
-const encoder = new TextEncoder();
-
-/**
- * The same rows as UTF-8, each kept with its HTML, for the page's stream to splice in: React
- * encoding the 390 KB of a big house's rows on every request was a seventh of the tickets page's
- * CPU (issue 19).
- */
-export function seatRowsBytes(section: SeatedSection, words: SeatWords): Uint8Array[] {
-  return keptRowsOf(section, words).map((row) => (row.bytes ??= encoder.encode(row.html)));
+  let html = "";
+  for (const [rowName, encoded] of section.rows)
+    html += rowHtml(section.top, rowName, decodeSeats(encoded), words, words.row(section, rowName));
+  return html;
 }
 
 function SeatMapSections({ view }: { view: SeatMapView }) {
   const { t } = useTranslation();
   const words = useSeatWords(view);
-  // The page's stream splices the rows in as bytes where it can (the server's render of a page).
-  const splice = useHtmlSplice();
   const seated = view.sections.filter((section): section is SeatedSection => section.kind === "seated");
   // The server writes the seats as strings (seatRowsHtml); the browser hydrates the same markup as
   // React elements, which it then keeps up to date seat by seat (decision 0026).
@@ -362,7 +296,7 @@ function SeatMapSections({ view }: { view: SeatMapView }) {
                 className="seat-map__plan"
                 style={planStyle}
                 dangerouslySetInnerHTML={{
-                  __html: splice ? splice.add(seatRowsBytes(section, words)) : seatRowsHtml(section, words),
+                  __html: seatRowsHtml(section, words),
                 }}
               />
             )}
@@ -607,15 +541,16 @@ export function SeatMapFilters({ view, filter }: { view: SeatMapView; filter: Se
     label: formatMoney(price, view.currency, i18n.language),
   }));
   const filtered = filter.minPrice !== undefined || filter.maxPrice !== undefined || filter.sectionId !== undefined;
-  const owned: string[] = Object.values(FILTER_PARAMS);
-  const kept = new URLSearchParams(location.search);
-  for (const param of owned) kept.delete(param);
-  const rest = kept.toString();
-  const clearHref = rest ? `${location.pathname}?${rest}` : location.pathname;
+  // The page's other parameters (its language, its theme) go with the filter, and nothing else.
+  const rest = declaredParams(location.search, useMatches(), Object.values(FILTER_PARAMS));
+  const restQuery = rest.toString();
+  const clearHref = restQuery ? `${location.pathname}?${restQuery}` : location.pathname;
 
   return (
     <Form method="get" className="seat-map-filters" preventScrollReset>
-      <ExistingSearchParams exclude={owned} />
+      {[...rest].map(([name, value], index) => (
+        <input key={`${name}-${index}`} type="hidden" name={name} value={value} />
+      ))}
       <fieldset>
         <legend>{t("seatMap.filters.title")}</legend>
         <PriceAndSectionFields

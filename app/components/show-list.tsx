@@ -1,11 +1,7 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { formatDate } from "~/i18n/format";
-import { keptFormat } from "~/i18n/kept-text";
+import { formatDate as runDate } from "~/i18n/format";
 import type { ShowListItem } from "~/views/show-list";
-
-// Every visit to the home page asks for the same few dates: kept as text (issue 19).
-const runDate = keptFormat("date", formatDate);
 
 /** The shows with where and when each plays; `headingLevel` fits the names into the page's outline. */
 export function ShowList({ shows, headingLevel = 2 }: { shows: ShowListItem[]; headingLevel?: 2 | 3 }) {

@@ -1,16 +1,15 @@
-import { Link, useLocation } from "@remix-run/react";
+import { Link, useLocation, useMatches } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { LEGAL_DOCUMENTS } from "~/legal";
 import { LANGUAGES } from "~/i18n/languages";
+import { pathWithDeclaredQuery } from "~/routing/page-query";
 
 export function SiteFooter() {
   const { t, i18n } = useTranslation();
   const location = useLocation();
-  const withLanguage = (language: string) => {
-    const params = new URLSearchParams(location.search);
-    params.set("lng", language);
-    return `${location.pathname}?${params.toString()}`;
-  };
+  const matches = useMatches();
+  const withLanguage = (language: string) =>
+    pathWithDeclaredQuery(location.pathname, location.search, matches, { lng: language });
   return (
     <footer className="site-footer">
       <nav aria-label={t("frame.legalNav")}>

@@ -1,5 +1,5 @@
 import { parse, useForm, type SubmissionResult } from "@conform-to/react";
-import { createContext, useContext, useEffect, useId, useRef } from "react";
+import { useEffect, useRef } from "react";
 import type { z } from "zod";
 import type * as Checks from "~/forms/checks";
 
@@ -12,18 +12,6 @@ interface Loaded {
 }
 
 const INTENT = "__intent__";
-
-/** Values kept by key, made once (the server's: `keptForms` in app/entry.server.tsx). */
-export interface KeptForms {
-  get<Value>(key: string, make: () => Value): Value;
-}
-/**
- * Given by the server's render only. A form the server writes before anyone has sent it, with no
- * defaults or the same ones for everyone, reads the same every time: Conform's state for it is
- * kept, not made afresh for each page (three forms were a tenth of the payment page's CPU).
- */
-const KeptFormsContext = createContext<KeptForms | null>(null);
-export const KeptFormsProvider = KeptFormsContext.Provider;
 
 /**
  * A form checked in the browser by the same schema the action uses: on submit, then again on
@@ -40,7 +28,7 @@ export function useSchemaForm<Schema extends z.ZodTypeAny>(
   pick: (checks: FormChecks) => Schema,
   lastResult: SubmissionResult<string[]> | null | undefined,
   defaultValue?: z.input<Schema>,
-  options: { id?: string; revalidate?: boolean; sameForEveryone?: boolean } = {},
+  options: { id?: string; revalidate?: boolean } = {},
 ) {
   const loaded = useRef<Loaded | "unavailable" | null>(null);
   const loading = useRef<Promise<void> | null>(null);
@@ -56,48 +44,27 @@ export function useSchemaForm<Schema extends z.ZodTypeAny>(
       },
     ));
 
-  const useConform = () =>
-    useForm<z.input<Schema>>({
-      id: options.id,
-      lastResult,
-      defaultValue,
-      onValidate: ({ form: element, formData, submitter }) => {
-        const current = loaded.current;
-        // error null: Conform's word for "let the server check it".
-        if (current === "unavailable") return parse(formData, { resolve: () => ({ error: null }) });
-        if (current) return current.parseWithZod(formData, { schema: current.schema });
-        // Before the checks arrive, an input's own check (an intent) finds nothing yet, and a real
-        // submit is held (an empty error stops it) and sent again once they have.
-        void load().then(() => {
-          if (formData.has(INTENT)) return;
-          if (submitter instanceof HTMLButtonElement || submitter instanceof HTMLInputElement) submitter.click();
-          else element.requestSubmit();
-        });
-        return parse(formData, { resolve: () => ({ error: {} }) });
-      },
-      shouldValidate: "onSubmit",
-      shouldRevalidate: options.revalidate === false ? "onSubmit" : "onInput",
-    });
-
-  // Kept only under an id of its own: a form id from useId depends on where the form is rendered.
-  // Its defaults are part of the key, so a buyer's own (saved contact details) are never kept.
-  const kept = useContext(KeptFormsContext);
-  const keptAs =
-    kept && lastResult == null && options.id && (defaultValue === undefined || options.sameForEveryone)
-      ? `${options.id}\u0000${String(options.revalidate)}\u0000${JSON.stringify(defaultValue ?? null)}`
-      : undefined;
-  let made = !keptAs;
-  /* eslint-disable react-hooks/rules-of-hooks -- on the server, which renders each page once, a
-     kept form's hooks are not run again; useId is, as useForm would, so the ids React makes for
-     the rest of the page are the ones the browser's render makes. */
-  const [form, fields] = keptAs
-    ? kept!.get(keptAs, () => {
-        made = true;
-        return useConform();
-      })
-    : useConform();
-  if (!made) useId();
-  /* eslint-enable react-hooks/rules-of-hooks */
+  const [form, fields] = useForm<z.input<Schema>>({
+    id: options.id,
+    lastResult,
+    defaultValue,
+    onValidate: ({ form: element, formData, submitter }) => {
+      const current = loaded.current;
+      // error null: Conform's word for "let the server check it".
+      if (current === "unavailable") return parse(formData, { resolve: () => ({ error: null }) });
+      if (current) return current.parseWithZod(formData, { schema: current.schema });
+      // Before the checks arrive, an input's own check (an intent) finds nothing yet, and a real
+      // submit is held (an empty error stops it) and sent again once they have.
+      void load().then(() => {
+        if (formData.has(INTENT)) return;
+        if (submitter instanceof HTMLButtonElement || submitter instanceof HTMLInputElement) submitter.click();
+        else element.requestSubmit();
+      });
+      return parse(formData, { resolve: () => ({ error: {} }) });
+    },
+    shouldValidate: "onSubmit",
+    shouldRevalidate: options.revalidate === false ? "onSubmit" : "onInput",
+  });
 
   const { id } = form;
   const replied = lastResult != null;

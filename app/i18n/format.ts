@@ -1,8 +1,8 @@
 // Money, dates and times as the buyer reads them: money from integer minor units, times in the
 // venue's time zone, all in the buyer's language. Building an Intl formatter costs far more than
 // using one (it showed in the calendar's profile), so each is made once per locale and options.
-
-import { keptText } from "./kept-text";
+// They are few and fixed: two languages, the styles below, the venues' time zones; nothing a
+// visitor sends picks one.
 
 const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
 
@@ -19,15 +19,9 @@ export function dateTimeFormat(locale: string, options: Intl.DateTimeFormatOptio
   return cached(`d|${locale}|${JSON.stringify(options)}`, () => new Intl.DateTimeFormat(locale, options));
 }
 
-/**
- * A page words the same few amounts (a seat's price, the fee, the total) on every request: each
- * is kept, as the calendar's dates are (kept-text.ts), rather than formatted by Intl again.
- */
 export function formatMoney(minor: number, currency: string, locale: string): string {
-  return keptText(`m\u0000${locale}\u0000${currency}\u0000${minor}`, () =>
-    cached(`m|${locale}|${currency}`, () => new Intl.NumberFormat(locale, { style: "currency", currency })).format(
-      minor / 100,
-    ),
+  return cached(`m|${locale}|${currency}`, () => new Intl.NumberFormat(locale, { style: "currency", currency })).format(
+    minor / 100,
   );
 }
 

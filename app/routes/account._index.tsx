@@ -9,7 +9,7 @@ import { formatDate, formatDateTime, formatMoney } from "~/i18n/format";
 // past ones apart, each order with its places and a link to its e-tickets (the page with the
 // barcodes).
 
-export const handle = { titleKey: "account.home.title" };
+export const handle = { titleKey: "account.home.title", query: ["account"] };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const customer = await requireCustomer(request, context);

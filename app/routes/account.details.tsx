@@ -15,7 +15,7 @@ import { useSchemaForm } from "~/components/use-schema-form";
 // with their account, which the checkout fills in for them. The email is how they sign in, so it
 // is shown here but not changed here.
 
-export const handle = { titleKey: "account.details.title" };
+export const handle = { titleKey: "account.details.title", query: ["saved"] };
 
 /**
  * The deployment's country, where a saved address may be: its venue's in the single-venue modes,

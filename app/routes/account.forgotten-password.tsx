@@ -14,7 +14,7 @@ import { DEFAULT_AUTH_POLICY } from "~/services/auth.server";
 // Asks for a reset link. The answer is the same whether the email has an account or not; only
 // an account's owner receives anything.
 
-export const handle = { titleKey: "account.forgotten.title" };
+export const handle = { titleKey: "account.forgotten.title", query: ["sent"] };
 
 export function loader({ request }: LoaderFunctionArgs) {
   // How long a link lasts comes with the data: the browser's build has no `.server` module in it,

@@ -12,7 +12,7 @@ import { useSchemaForm } from "~/components/use-schema-form";
 
 // Create an account: name, email and a password. Signed in at once.
 
-export const handle = { titleKey: "account.register.title" };
+export const handle = { titleKey: "account.register.title", query: ["redirectTo"] };
 
 const FIELDS = ["firstName", "lastName", "email", "password"];
 

@@ -13,7 +13,7 @@ import { useSchemaForm } from "~/components/use-schema-form";
 // Sign in with email and password. A wrong email and a wrong password get the same answer, and
 // so does a throttled account whether it exists or not.
 
-export const handle = { titleKey: "account.signIn.title" };
+export const handle = { titleKey: "account.signIn.title", query: ["redirectTo"] };
 
 const FIELDS = ["email", "password"];
 

@@ -38,6 +38,8 @@ export const handle = {
   // As ErrorBoundary below words the page.
   errorTitleKey: (error: unknown) => (isNotFound(error) ? "errors.notFound.title" : "calendar.error.title"),
   keptPage: true,
+  // Not `pc`: a promo code is applied once, on arrival, and is not written into the page's links.
+  query: ["from", "to", "seats", "section"],
 };
 
 const isNotFound = (error: unknown): error is ErrorResponse =>

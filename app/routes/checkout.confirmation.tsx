@@ -1,6 +1,7 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import type { PageQueryHandle } from "~/routing/page-query";
 import { parseWithZod, ACCOUNT_CREATED_PATH, accountCreated, signUpSchema } from "~/forms/schemas.server";
 import { SIGN_UP_FAILED } from "~/forms/account-names";
 import { currentCustomer, signInCookie } from "~/web/session.server";
@@ -25,8 +26,9 @@ import { leaveWaitingRoom } from "~/web/buyer.server";
 // name, and the order becomes the new account's. The action acts only on the order this page
 // shows (found by the buyer's own cookies, never by anything posted), only while it has no customer.
 
-export const handle: SupportPhoneHandle & { titleKey: (data: unknown) => string } = {
+export const handle: SupportPhoneHandle & PageQueryHandle & { titleKey: (data: unknown) => string } = {
   // Without a paid order the page says it found none: its title must not say "Order complete".
+  query: ["account"],
   titleKey: (data) =>
     (data as { order?: unknown } | undefined)?.order ? "checkout.steps.confirmation" : "confirmation.noOrderTitle",
   // The venue of the order shown, even when the buyer has since started a basket elsewhere.

@@ -14,7 +14,7 @@ import { flashEvents, track } from "~/web/track.server";
 // `<dialog>` (with script) or on this page (without it): extend the hold, release the seats,
 // empty the cart before another date, reselect after expiry, cancel the order.
 
-export const handle = { titleKey: "hold.pageTitle" };
+export const handle = { titleKey: "hold.pageTitle", query: ["confirm", "returnTo"] };
 
 const CONFIRMATIONS = ["release", "remove-promo"] as const;
 

@@ -251,7 +251,7 @@ export default function Payment() {
     (checks) => checks.payFormSchema({ methods, brands, now, free: toPay === 0 }),
     actionData?.intent === "pay" || actionData?.intent === null ? replied : undefined,
     cardOffered ? { method: "card" } : undefined,
-    { id: "pay", sameForEveryone: true },
+    { id: "pay" },
   );
   const [promoForm, promoFields] = useSchemaForm(
     (checks) => checks.promoSchema,

@@ -23,6 +23,7 @@ const REFRESH_OFF = { name: "refresh", value: "off" } as const;
 
 export const handle = {
   titleKey: "processing.title",
+  query: ["reference", REFRESH_OFF.name],
   // Only while waiting: the root puts it in the head, in a <noscript>, where HTML allows it.
   noscriptRefreshSeconds: (data: { view?: string; autoRefresh?: boolean } | undefined) =>
     data?.view === "processing" && data.autoRefresh ? REFRESH_SECONDS : undefined,

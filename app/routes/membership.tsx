@@ -18,7 +18,7 @@ import { useSchemaForm } from "~/components/use-schema-form";
 // tickets (the basket carries it; no seats), and the access membership, which records the access
 // needs a customer registers once. Both belong to an account, so joining asks a guest to sign in.
 
-export const handle = { titleKey: "membership.title" };
+export const handle = { titleKey: "membership.title", query: ["saved"] };
 
 const ACCESS_FIELDS = ["wheelchair", "companions", "otherNeeds"];
 

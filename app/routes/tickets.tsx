@@ -1,5 +1,5 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useActionData, useFetcher, useLoaderData, useLocation } from "@remix-run/react";
+import { Link, useActionData, useFetcher, useLoaderData, useLocation, useMatches } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { applyPromoCode } from "~/web/buyer.server";
@@ -27,13 +27,15 @@ import {
 } from "~/services/reservations.server";
 import { orderFee } from "~/ticketing/pricing";
 import { parseSeatMapFilter } from "~/ticketing/seat-map.server";
+import { FILTER_PARAMS } from "~/ticketing/seat-map-view";
+import { pathWithDeclaredQuery } from "~/routing/page-query";
 import { pushToDataLayer, type ClientEvent } from "~/views/events";
 import { CHECKOUT_START } from "~/web/checkout-flow.server";
 import { flashEvents, track } from "~/web/track.server";
 import type { FieldErrors } from "~/views/ticket-choices";
 import type { SummaryError } from "~/views/errors";
 
-export const handle = { titleKey: "tickets.title", keptPage: true };
+export const handle = { titleKey: "tickets.title", keptPage: true, query: Object.values(FILTER_PARAMS) };
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const page = await ticketsContext(request, params, context);
@@ -237,6 +239,7 @@ export default function Tickets() {
   const seatFetcher = useFetcher<typeof action>({ key: "seat-map" });
   const result = (seatFetcher.data ?? actionData) as (ActionResult & { trackedEvents?: ClientEvent[] }) | undefined;
   const location = useLocation();
+  const matches = useMatches();
   const seatForm = useRef<HTMLFormElement>(null);
   const [presaleOpen, setPresaleOpen] = useState(true);
   const expired = useHoldExpired(hold);
@@ -296,7 +299,7 @@ export default function Tickets() {
           </p>
           <div className="confirmation__actions">
             <PostForm action={HOLD_ACTION}>
-              <input type="hidden" name="to" value={location.pathname + location.search} />
+              <input type="hidden" name="to" value={pathWithDeclaredQuery(location.pathname, location.search, matches)} />
               <button type="submit" name="intent" value="empty" className="button button--warning">
                 {t("hold.emptyCartConfirm")}
               </button>

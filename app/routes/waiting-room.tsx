@@ -12,6 +12,7 @@ import { waitingRoomVisit, type WaitingView } from "~/web/waiting-room.server";
 // the buyer's turn comes, the loader sends them on to the page they asked for.
 
 export const handle = {
+  query: ["performance", "to", "c", "refresh"],
   titleKey: (data: { view?: WaitingView } | undefined) =>
     data?.view?.kind === "noCookies"
       ? "waitingRoom.noCookies.title"

@@ -1,4 +1,4 @@
-import { keptByKey } from "~/kept";
+import { namedCache } from "~/caches.server";
 import type { Clock } from "~/clock";
 import type { Store } from "~/db/connection.server";
 import type { Restriction } from "./catalogue-file";
@@ -84,6 +84,16 @@ interface Plan {
 // `|| 0`: no -0 in the page's JSON.
 const scaled = (value: number) => Math.round(value * POSITION_SCALE) || 0;
 
+/** About what a house's encoded sections hold: their rows' text, and a little for each part. */
+function sectionsBytes(sections: SeatMapSection[]): number {
+  let bytes = 0;
+  for (const section of sections) {
+    bytes += 64 + section.name.length;
+    if (section.kind === "seated") for (const [name, encoded] of section.rows) bytes += 32 + name.length + encoded.length;
+  }
+  return bytes;
+}
+
 /**
  * The seat map read model for the tickets page. A price plan's seats, bands and prices never change
  * once imported, so they are read once per plan and kept; each view reads only the claims on the
@@ -92,8 +102,11 @@ const scaled = (value: number) => Math.round(value * POSITION_SCALE) || 0;
 export function createSeatMaps(store: Store, clock: Clock) {
   const { db } = store;
   const plans = new Map<string, Promise<Plan>>();
-  // Some 64 houses' sections as buyers see them (each a few dozen KB).
-  const keptSections = keptByKey<SeatMapSection[]>(64);
+  const keptSections = namedCache<SeatMapSection[]>("seat-map-sections", {
+    reason: "a house's seats as encoded for the seat map, while its claims are unchanged",
+    maxBytes: 8 * 1024 * 1024,
+    sizeOf: sectionsBytes,
+  });
 
   async function loadPlan(pricePlanId: string, seatMapId: string): Promise<Plan> {
     const [bandRows, optionRows, sectionRows, seatRows, areaRows] = await Promise.all([
@@ -337,7 +350,7 @@ export function createSeatMaps(store: Store, clock: Clock) {
       for (const [sectionId, taken] of standingTaken) key += `|${sectionId}:${taken}`;
       key += "|";
       for (const [seatId, state] of claimed) key += state === MINE ? `${seatId}m,` : `${seatId},`;
-      const sections = keptSections.get(key, () => sectionsFor(plan, claimed, standingTaken, allowed, filter));
+      const sections = keptSections.getOrMake(key, () => sectionsFor(plan, claimed, standingTaken, allowed, filter))!;
 
       return {
         currency: performance.currency as Currency,

@@ -378,7 +378,12 @@ describe("the seat map filters", () => {
   function renderFilters(url: string, view = makeView()) {
     const filter = parseSeatMapFilter(new URL(url, "http://localhost").searchParams);
     const Stub = createRemixStub([
-      { path: "/tickets", Component: () => withI18n(<SeatMapFilters view={view} filter={filter} />) },
+      {
+        path: "/tickets",
+        // The root's and the tickets page's declarations: the parameters their pages read.
+        handle: { query: ["lng", "cfg", "minPrice", "maxPrice", "section"] },
+        Component: () => withI18n(<SeatMapFilters view={view} filter={filter} />),
+      },
     ]);
     render(<Stub initialEntries={[url]} />);
   }
@@ -405,14 +410,15 @@ describe("the seat map filters", () => {
     expect(screen.queryByRole("link", { name: "Clear filters" })).toBeNull();
   });
 
-  it("shows the filter in force, keeps the page's other parameters, and offers to clear it", async () => {
-    renderFilters("/tickets?lng=en-GB&maxPrice=4800&section=circle&minPrice=oops");
+  it("shows the filter in force, keeps the page's other declared parameters (no others), and offers to clear it", async () => {
+    renderFilters("/tickets?lng=en-GB&maxPrice=4800&section=circle&minPrice=oops&evil=%3Cscript%3E");
     expect(await screen.findByRole("combobox", { name: "Price to" })).toHaveProperty("value", "4800");
     expect(screen.getByRole("combobox", { name: "Price from" })).toHaveProperty("value", "");
     expect(screen.getByRole("combobox", { name: "Part of the house" })).toHaveProperty("value", "circle");
     const kept = document.querySelector<HTMLInputElement>('input[type="hidden"][name="lng"]');
     expect(kept?.value).toBe("en-GB");
     expect(document.querySelector('input[type="hidden"][name="maxPrice"]')).toBeNull();
+    expect(document.querySelector('input[type="hidden"][name="evil"]')).toBeNull();
     expect(screen.getByRole("link", { name: "Clear filters" }).getAttribute("href")).toBe("/tickets?lng=en-GB");
   });
 });
