@@ -107,7 +107,7 @@ export default tseslint.config(
       "app/views/**",
       "app/logging/**",
       "app/clock.ts",
-      "app/kept.ts",
+      "app/caches.server.ts",
       "app/legal.ts",
     ],
     above.routes,

@@ -18,7 +18,7 @@ import { availabilityOf, calendarFacts } from "~/ticketing/availability.server";
 import { importCatalogue } from "~/ticketing/import-catalogue.server";
 import { activeClaim, createInventory } from "~/ticketing/inventory.server";
 import { createSeatSearch } from "~/ticketing/seat-search.server";
-import { benchPages, POSTGRES_URL, requireBuild } from "./bench-pages";
+import { benchCache, benchPages, POSTGRES_URL, requireBuild } from "./bench-pages";
 import { benchPurchase } from "./bench-purchase";
 import { benchSpike } from "./bench-spike";
 
@@ -188,8 +188,9 @@ async function bench(dialect: DialectName) {
 
 // `npm run bench -- PART` runs one part: "engine" (the race, best available and the calendar
 // queries), "pages" (the page budgets: what a front-end change moves), "purchase" (the buyers) or
-// "spike" (an on-sale rush through the waiting room).
-const PARTS = ["engine", "pages", "purchase", "spike"] as const;
+// "spike" (an on-sale rush through the waiting room) or "cache" (the page cache under random query
+// strings).
+const PARTS = ["engine", "pages", "purchase", "spike", "cache"] as const;
 const only = process.argv[2];
 if (only !== undefined && !(PARTS as readonly string[]).includes(only)) {
   console.error(`bench: unknown part "${only}"; the parts that run alone are ${PARTS.join(", ")}`);
@@ -217,6 +218,7 @@ const work: Record<(typeof PARTS)[number], () => Promise<void>> = {
   pages: () => benchPages(root),
   purchase: () => benchPurchase(root, dialects),
   spike: () => benchSpike(root),
+  cache: () => benchCache(root),
 };
 for (const part of PARTS) {
   if (!runs(part)) continue;

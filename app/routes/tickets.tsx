@@ -299,7 +299,11 @@ export default function Tickets() {
           </p>
           <div className="confirmation__actions">
             <PostForm action={HOLD_ACTION}>
-              <input type="hidden" name="to" value={pathWithDeclaredQuery(location.pathname, location.search, matches)} />
+              <input
+                type="hidden"
+                name="to"
+                value={pathWithDeclaredQuery(location.pathname, location.search, matches)}
+              />
               <button type="submit" name="intent" value="empty" className="button button--warning">
                 {t("hold.emptyCartConfirm")}
               </button>

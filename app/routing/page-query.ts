@@ -20,7 +20,8 @@ type Match = { handle?: unknown };
 /** The names every matched route declares (the root's among them). */
 export function declaredQuery(matches: readonly Match[]): Set<string> {
   const names = new Set<string>();
-  for (const { handle } of matches) for (const name of (handle as PageQueryHandle | undefined)?.query ?? []) names.add(name);
+  for (const { handle } of matches)
+    for (const name of (handle as PageQueryHandle | undefined)?.query ?? []) names.add(name);
   return names;
 }
 

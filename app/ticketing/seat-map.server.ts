@@ -89,7 +89,8 @@ function sectionsBytes(sections: SeatMapSection[]): number {
   let bytes = 0;
   for (const section of sections) {
     bytes += 64 + section.name.length;
-    if (section.kind === "seated") for (const [name, encoded] of section.rows) bytes += 32 + name.length + encoded.length;
+    if (section.kind === "seated")
+      for (const [name, encoded] of section.rows) bytes += 32 + name.length + encoded.length;
   }
   return bytes;
 }

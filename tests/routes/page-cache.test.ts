@@ -17,7 +17,8 @@ function secretsOf(response: Response, html: string) {
   return { nonce: nonce!, csrf: csrf! };
 }
 
-const cacheOutcome = (response: Response) => /page-cache;desc="(\w+)"/.exec(response.headers.get("Server-Timing") ?? "")?.[1];
+const cacheOutcome = (response: Response) =>
+  /page-cache;desc="(\w+)"/.exec(response.headers.get("Server-Timing") ?? "")?.[1];
 
 describe("the page cache", () => {
   let server: Awaited<ReturnType<typeof startServer>>;
@@ -105,7 +106,8 @@ describe("the page cache", () => {
     }
     // A declared parameter (the language) is a page of its own, and is carried into its links.
     const outcomes: (string | undefined)[] = [];
-    for (let asked = 0; asked < 3; asked += 1) outcomes.push((await visit("/shows/test-show/test-hall?lng=en-US")).outcome);
+    for (let asked = 0; asked < 3; asked += 1)
+      outcomes.push((await visit("/shows/test-show/test-hall?lng=en-US")).outcome);
     expect(outcomes).toEqual(["miss", "kept", "hit"]);
     const { html } = await visit("/shows/test-show/test-hall?lng=en-US&evil=1");
     expect(html).toContain('href="/shows/test-show/test-hall?lng=en-GB"');
