@@ -18,8 +18,8 @@ COPY patches ./patches
 # builds against the base image's own Node headers (/usr/local/include/node in the official
 # images) instead of downloading them from nodejs.org; a base without them gets the same version's
 # headers from the npm registry, where node-linux-<arch> carries them. --ignore-scripts skips our
-# own postinstall too, so the patches in patches/ (decision 0025) are applied here by hand, and a
-# patch that no longer applies fails the build.
+# own postinstall too, so the compiler's patch in patches/ (README, "Dependencies") is applied
+# here by hand, and a patch that no longer applies fails the build.
 RUN npm ci --ignore-scripts --no-audit --no-fund --update-notifier=false \
   && node_modules/.bin/patch-package --error-on-fail \
   && nodedir=/usr/local \
@@ -34,8 +34,8 @@ RUN npm ci --ignore-scripts --no-audit --no-fund --update-notifier=false \
 COPY . .
 # What the prune leaves that nothing runs: TypeScript (an optional peer of Remix and
 # react-i18next, for their types) and better-sqlite3's sources and object files (its addon stays).
-# The prune runs no scripts (patch-package, a dev dependency, is gone by then); it keeps the
-# patched files, which belong to production dependencies.
+# The prune runs no scripts (patch-package, a dev dependency, is gone by then); the patched
+# compiler is a dev dependency, used only by the build before it.
 RUN npm run build && npm run build:server \
   && npm prune --omit=dev --ignore-scripts --no-audit --no-fund \
   && rm -rf node_modules/typescript \
