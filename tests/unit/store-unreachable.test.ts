@@ -1,6 +1,8 @@
 import SQLite from "better-sqlite3";
 import pg from "pg";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { watchClaimChanges } from "~/db/change-feed.server";
+import type { Store } from "~/db/connection.server";
 import { isStoreUnreachable } from "~/ticketing/errors";
 
 // Which failures mean the store is out of reach (503, come back later) rather than a query it
@@ -48,5 +50,35 @@ describe("isStoreUnreachable", () => {
     ["a string", "ECONNREFUSED"],
   ])("not %s", (_name, error) => {
     expect(isStoreUnreachable(error)).toBe(false);
+  });
+});
+
+describe("SQLite's change feed when the file cannot be read", () => {
+  it("stops calling itself live, drops what was kept and says so, without ending the process; and comes back", async () => {
+    let failing: Error | null = null;
+    let version = 1;
+    const store = {
+      dataVersion: () => {
+        if (failing) throw failing;
+        return version;
+      },
+    } as unknown as Store;
+    const states: string[] = [];
+    const feed = watchClaimChanges(store, { pollMs: 5, onState: (state) => states.push(state) });
+    const heard = vi.fn();
+    feed.subscribe(heard);
+    try {
+      expect(feed.live()).toBe(true);
+      failing = sqlite("SQLITE_NOTADB");
+      await vi.waitFor(() => expect(feed.live()).toBe(false));
+      expect(heard).toHaveBeenCalledWith(null);
+      expect(states).toEqual(["lost"]);
+      failing = null;
+      version = 2;
+      await vi.waitFor(() => expect(feed.live()).toBe(true));
+      expect(states).toEqual(["lost", "listening"]);
+    } finally {
+      await feed.close();
+    }
   });
 });
