@@ -40,14 +40,14 @@ export function watchClaimChanges(store: Store, options: ChangeFeedOptions = {})
     listeners.add(listener);
     return () => void listeners.delete(listener);
   };
-  if (store.dataVersion) return watchSqlite(store.dataVersion, options.pollMs ?? 100, emit, subscribe);
+  if (store.dataVersion) return watchSqlite(store.dataVersion, options, emit, subscribe);
   if (store.connectionString) return listenPostgres(store.connectionString, options, emit, subscribe);
   return { live: () => false, subscribe, close: async () => {} };
 }
 
 function watchSqlite(
   dataVersion: () => number,
-  pollMs: number,
+  options: ChangeFeedOptions,
   emit: (performanceId: string | null) => void,
   subscribe: ChangeFeed["subscribe"],
 ): ChangeFeed {
@@ -55,15 +55,36 @@ function watchSqlite(
   // and releases already reach its cache directly. It cannot say which performance, so any
   // change elsewhere drops every count; a count costs one indexed read to make again.
   let seen = dataVersion();
+  let live = true;
   const timer = setInterval(() => {
-    const now = dataVersion();
+    let now: number;
+    try {
+      now = dataVersion();
+    } catch (error) {
+      // The file cannot be read (a failing disk): thrown from a timer, this would end the
+      // process, which should go on answering 503 (build.server.ts) until the file is back.
+      if (live) {
+        live = false;
+        emit(null);
+        options.onState?.("lost", error);
+      }
+      return;
+    }
+    if (!live) {
+      live = true;
+      seen = now;
+      // Whatever changed meanwhile went unheard.
+      emit(null);
+      options.onState?.("listening");
+      return;
+    }
     if (now === seen) return;
     seen = now;
     emit(null);
-  }, pollMs);
+  }, options.pollMs ?? 100);
   timer.unref();
   return {
-    live: () => true,
+    live: () => live,
     subscribe,
     close: async () => clearInterval(timer),
   };

@@ -10,6 +10,7 @@ import { CheckboxField, TextField } from "~/components/form-fields";
 import { AddressFields } from "~/components/address-fields";
 import { PostForm } from "~/components/post-form";
 import { useSchemaForm } from "~/components/use-schema-form";
+import { isStoreUnreachable } from "~/ticketing/errors";
 
 // Manage details: the name, phone, saved delivery address and contact consent a customer keeps
 // with their account, which the checkout fills in for them. The email is how they sign in, so it
@@ -60,6 +61,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     saved = await context.customers.updateProfile(customer.id, submission.value);
     if (!saved) context.logger.warn({ customerId: customer.id }, "customer details not saved: no such customer");
   } catch (error) {
+    // An outage is the whole site's 503 (build.server.ts), not this form's refusal.
+    if (isStoreUnreachable(error)) throw error;
     context.logger.error({ err: error, customerId: customer.id }, "customer details not saved");
   }
   // What was typed stays in the form (the reply carries it), so nothing is lost by trying again.

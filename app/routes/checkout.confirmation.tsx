@@ -16,6 +16,7 @@ import { PostForm } from "~/components/post-form";
 import { telHref, useSupportPhone, type SupportPhoneHandle } from "~/components/support-phone";
 import { useSchemaForm } from "~/components/use-schema-form";
 import type { AuthService } from "~/services/auth.server";
+import { isStoreUnreachable } from "~/ticketing/errors";
 import type { SummaryError } from "~/views/errors";
 import { leaveWaitingRoom } from "~/web/buyer.server";
 
@@ -83,6 +84,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
       address: context.clientAddress,
     });
   } catch (error) {
+    // An outage is the whole site's 503 (build.server.ts), not this form's refusal.
+    if (isStoreUnreachable(error)) throw error;
     context.logger.error({ err: error, orderId: order.id }, "account after purchase not created");
     return failed(500);
   }

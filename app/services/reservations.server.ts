@@ -1,6 +1,6 @@
 import type { AppLoadContext } from "@remix-run/node";
 import type { SearchRequest } from "~/ticketing/best-available";
-import type { Refusal } from "~/ticketing/errors";
+import { isStoreUnreachable, type Refusal } from "~/ticketing/errors";
 import type { Entitlements, Held } from "~/ticketing/inventory.server";
 import type { Reservation } from "~/ticketing/reservation-view.server";
 import type { ClientEvent, EventProperties } from "~/views/events";
@@ -42,8 +42,10 @@ async function reserve(
   try {
     result = await work();
   } catch (error) {
-    context.logger.error({ err: error, performanceId }, "reserving seats failed");
     events.push(track(context, "reserveSeats.failure", { performanceId, reason: "error" }));
+    // Not the seats' fault, nor the buyer's: the page as a whole answers 503 (build.server.ts).
+    if (isStoreUnreachable(error)) throw error;
+    context.logger.error({ err: error, performanceId }, "reserving seats failed");
     return { ok: false, events, error: { key: "reserve.genericError" } };
   }
   if (result.ok) {

@@ -138,7 +138,10 @@ export function createServerApp({ build, services, logger, root }: ServerAppOpti
     "*",
     createRequestHandler({
       build: prepareBuild(build, config.routingType, services.sessions.verifyCsrf),
-      mode: config.production ? "production" : "development",
+      // In every APP_ENV: in development mode Remix sends a failed loader's or action's message
+      // and stack (SQL, file paths) to the browser, in the page's data and the error page. The
+      // stack is in the log line instead (handleError, app/entry.server.tsx).
+      mode: "production",
       getLoadContext: (req, res) => ({
         ...requestServices,
         // The buyer's address (the proxy's word for it only when TRUST_PROXY says to believe it).

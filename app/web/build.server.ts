@@ -1,5 +1,6 @@
-import type { ActionFunctionArgs, ServerBuild } from "@remix-run/node";
+import type { ActionFunctionArgs, HeadersArgs, LoaderFunctionArgs, ServerBuild } from "@remix-run/node";
 import { modeOfRouteId, type RoutingMode } from "~/routing/route-table";
+import { isStoreUnreachable } from "~/ticketing/errors";
 import { REFUSED_FORM } from "~/views/refusals";
 
 type ServerRoute = ServerBuild["routes"][string];
@@ -12,7 +13,10 @@ type ServerRoute = ServerBuild["routes"][string];
  * - puts the checks every form must pass in front of every route's action: not sent from another
  *   site (403), no larger than `formBodyLimit` (413, before anything parses it), and the CSRF
  *   token (403). A route without an action still gets the checks, then a 405, so no POST anywhere
- *   reaches code without a valid token, and no new route can forget it.
+ *   reaches code without a valid token, and no new route can forget it;
+ * - answers a store that cannot be reached, in any loader or action, with 503 and `Retry-After`
+ *   (the site's error page, or its page data), logged with its stack: a buyer is told to come
+ *   back in a moment, not that their seat was taken, and no new route can forget it.
  *
  * See docs/decisions/0001-one-build-routing-modes.md, 0002-csrf-on-every-action.md and
  * 0011-safe-return-paths-and-request-limits.md.
@@ -29,7 +33,7 @@ export function prepareBuild(
   };
   const routes: ServerBuild["routes"] = {};
   for (const [id, route] of Object.entries(build.routes)) {
-    if (active(id)) routes[id] = guardActions(route, verifyCsrf, formBodyLimit);
+    if (active(id)) routes[id] = answerOutages(guardActions(route, verifyCsrf, formBodyLimit));
   }
   const manifestRoutes = Object.fromEntries(Object.entries(build.assets.routes).filter(([id]) => active(id)));
   return { ...build, routes, assets: { ...build.assets, routes: manifestRoutes } };
@@ -65,6 +69,58 @@ function guardActions(
         await verifyCsrf(request);
         if (!action) throw new Response(null, { status: 405, statusText: "Method Not Allowed" });
         return action({ ...args, request });
+      },
+    },
+  };
+}
+
+/**
+ * How long a buyer (or a crawler, or a proxy) is asked to wait after a store outage: a PostgreSQL
+ * restart or failover takes tens of seconds.
+ */
+const STORE_RETRY_AFTER_SECONDS = 30;
+
+function answerOutages(route: ServerRoute): ServerRoute {
+  const { loader, action, headers } = route.module;
+  const unavailable = (error: unknown, context: LoaderFunctionArgs["context"]) => {
+    if (!isStoreUnreachable(error)) return error;
+    // Remix does not pass a thrown Response to handleError: the outage is logged here instead.
+    context.logger.error({ err: error }, "store unreachable");
+    return new Response(null, {
+      status: 503,
+      statusText: "Service Unavailable",
+      headers: { "Retry-After": String(STORE_RETRY_AFTER_SECONDS) },
+    });
+  };
+  return {
+    ...route,
+    module: {
+      ...route.module,
+      ...(loader && {
+        loader: async (args: LoaderFunctionArgs) => {
+          try {
+            return await loader(args);
+          } catch (error) {
+            throw unavailable(error, args.context);
+          }
+        },
+      }),
+      ...(action && {
+        action: async (args: ActionFunctionArgs) => {
+          try {
+            return await action(args);
+          } catch (error) {
+            throw unavailable(error, args.context);
+          }
+        },
+      }),
+      // A thrown Response's headers reach the answer only through the headers of the route that
+      // shows the error; without a headers export of its own, a route passes its parent's on.
+      headers: (args: HeadersArgs) => {
+        const own = new Headers(typeof headers === "function" ? headers(args) : (headers ?? args.parentHeaders));
+        const retryAfter = args.errorHeaders?.get("Retry-After");
+        if (retryAfter) own.set("Retry-After", retryAfter);
+        return own;
       },
     },
   };

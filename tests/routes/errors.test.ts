@@ -1,5 +1,9 @@
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer } from "../support/app";
+import { logLines, startServer } from "../support/app";
+import { buyerBrowser } from "../support/browser";
+import { expectNoInternals } from "../support/internals";
+import { seedSmall } from "../support/seed";
 
 describe("the server-error page", () => {
   let server: Awaited<ReturnType<typeof startServer>>;
@@ -26,5 +30,75 @@ describe("the server-error page", () => {
     expect(html).not.toContain("hunter2");
     expect(html).not.toContain("secret.ts");
     expect(html).not.toMatch(/at \S+ \(/);
+  });
+});
+
+// With APP_ENV unset, as a deployment that forgot it runs: a query the store refuses (a table gone,
+// as after a bad migration) fails a loader and an action. Remix's development mode would send the
+// error's message and stack to the browser, in the page's data and in the page itself.
+describe("a loader or action that fails, with APP_ENV unset", () => {
+  let server: Awaited<ReturnType<typeof startServer>>;
+  const { logger, lines } = logLines("error");
+  let page: string;
+  let visitor: ReturnType<typeof buyerBrowser>;
+
+  beforeAll(async () => {
+    server = await startServer({ APP_ENV: undefined }, { seed: seedSmall, logger });
+    const db = server.services.store.db;
+    const performance = await db
+      .selectFrom("performances")
+      .select("id")
+      .where("presale_from", "is", null)
+      .orderBy("starts_at")
+      .executeTakeFirstOrThrow();
+    page = `/shows/test-show/test-hall/tickets/${performance.id}`;
+    visitor = buyerBrowser(server.url);
+    expect((await visitor.get(page)).status).toBe(200);
+    await sql`alter table seat_claims rename to seat_claims_gone`.execute(db);
+    await sql`alter table promo_codes rename to promo_codes_gone`.execute(db);
+  });
+  afterAll(() => server.close());
+
+  it("runs as development", () => {
+    expect(server.services.config.appEnv).toBe("development");
+  });
+
+  /** What failed, as the log has it: message and stack, none of which the visitor may see. */
+  const logged = () => {
+    const line = [...lines].reverse().find((each) => each.msg === "loader or action error");
+    expect(line).toBeDefined();
+    const err = line!.err as { message: string; stack: string };
+    expect(err.stack).toMatch(/\n\s+at /);
+    return err;
+  };
+
+  it("the page is the site's error page, with no stack, SQL or file path", async () => {
+    const response = await visitor.get(page);
+    expect(response.status).toBe(500);
+    const html = await response.text();
+    expect(html).toContain("Please try again in a few moments.");
+    const err = logged();
+    expect(err.message).toContain("seat_claims");
+    expectNoInternals(html, [err.message, "seat_claims"]);
+  });
+
+  it("the page's data, as a browser with script asks for it, carries none of it either", async () => {
+    const response = await visitor.get(`${page}.data`);
+    expect(response.status).toBe(500);
+    const body = await response.text();
+    expect(body).toContain("Unexpected Server Error");
+    const err = logged();
+    expectNoInternals(body, [err.message, "seat_claims"]);
+  });
+
+  it("nor does an action's answer, with or without script", async () => {
+    for (const path of [page, `${page}.data`]) {
+      const response = await visitor.post(path, { intent: "promo", promoCode: "SPRING20" });
+      expect(response.status).toBe(500);
+      const body = await response.text();
+      const err = logged();
+      expect(err.message).toContain("promo_codes");
+      expectNoInternals(body, [err.message, "promo_codes"]);
+    }
   });
 });

@@ -19,7 +19,7 @@ export const TEST_SECRET = "test-secret-that-is-long-enough-0123456789";
  * Services over a throw-away SQLite file, empty unless the test asks for the demo catalogue
  * (DEMO_CATALOGUE: "auto"). Close them when done.
  */
-export async function testServices(env: Record<string, string> = {}, clock?: Clock) {
+export async function testServices(env: Record<string, string | undefined> = {}, clock?: Clock) {
   const config = loadConfig({
     APP_ENV: "test",
     SESSION_SECRET: TEST_SECRET,
@@ -48,9 +48,12 @@ export async function testContext(
   };
 }
 
-/** The production build, served as server.ts serves it, on a free port. Needs `npm run build`. */
+/**
+ * The production build, served as server.ts serves it, on a free port. Needs `npm run build`.
+ * `env` overrides the test settings; a variable given as undefined is unset (APP_ENV's default).
+ */
 export async function startServer(
-  env: Record<string, string> = {},
+  env: Record<string, string | undefined> = {},
   options: {
     seed?: (services: AppServices) => Promise<void>;
     adjust?: (services: AppServices) => void;

@@ -108,3 +108,66 @@ describe("prepareBuild: what every form passes before its route reads it", () =>
     expect(seen).toEqual(["csrf=abc&seat=1"]);
   });
 });
+
+describe("prepareBuild: a store that cannot be reached", () => {
+  const refused = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
+  const bug = Object.assign(new Error("no such table: seat_claims"), { code: "SQLITE_ERROR" });
+  const build = (loader: () => unknown) => {
+    const fake = fakeBuild();
+    fake.routes["DEFAULT/tickets"]!.module.loader = loader as never;
+    fake.routes["DEFAULT/tickets"]!.module.action = loader as never;
+    return prepareBuild(fake, "DEFAULT", async () => {}).routes["DEFAULT/tickets"]!.module;
+  };
+  const withLogger = () => {
+    const logger = { error: vi.fn(), warn: vi.fn() };
+    const args = { request: new Request("http://localhost/", { method: "POST" }), params: {}, context: { logger } };
+    return { logger, args: args as never };
+  };
+
+  it("a loader's or an action's outage answers 503 with Retry-After, logged with the error", async () => {
+    const module = build(async () => {
+      throw refused;
+    });
+    for (const run of [module.loader!, module.action!]) {
+      const { logger, args } = withLogger();
+      const thrown = (await Promise.resolve(run(args)).catch((error: unknown) => error)) as Response;
+      expect(thrown).toBeInstanceOf(Response);
+      expect(thrown.status).toBe(503);
+      expect(Number(thrown.headers.get("Retry-After"))).toBeGreaterThan(0);
+      expect(await thrown.text()).toBe("");
+      expect(logger.error).toHaveBeenCalledWith({ err: refused }, "store unreachable");
+    }
+  });
+
+  it("any other failure goes on to Remix as it was thrown, and a loader's answer as it was", async () => {
+    const { args } = withLogger();
+    await expect(
+      build(async () => {
+        throw bug;
+      }).loader!(args),
+    ).rejects.toBe(bug);
+    await expect(build(async () => "the page").loader!(args)).resolves.toBe("the page");
+  });
+
+  it("the route showing the error passes its Retry-After on; otherwise a route's headers are as before", () => {
+    const headersOf = (module: ServerBuild["routes"][string]["module"], errorHeaders?: Headers) =>
+      new Headers(
+        (module.headers as (args: unknown) => HeadersInit)({
+          parentHeaders: new Headers({ "Cache-Control": "no-store" }),
+          loaderHeaders: new Headers(),
+          actionHeaders: new Headers(),
+          errorHeaders,
+        }),
+      );
+    const plain = build(async () => null);
+    expect(Object.fromEntries(headersOf(plain))).toEqual({ "cache-control": "no-store" });
+    expect(headersOf(plain, new Headers({ "Retry-After": "30" })).get("Retry-After")).toBe("30");
+    const fake = fakeBuild();
+    fake.routes.membership!.module.headers = () => ({ "X-Own": "yes" });
+    const own = prepareBuild(fake, "DEFAULT", async () => {}).routes.membership!.module;
+    expect(Object.fromEntries(headersOf(own, new Headers({ "Retry-After": "30" })))).toEqual({
+      "x-own": "yes",
+      "retry-after": "30",
+    });
+  });
+});
