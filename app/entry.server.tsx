@@ -17,9 +17,8 @@ const RENDER_TIMEOUT_MS = 10_000;
 const pages = pageCache({ maxBytes: 32 * 1024 * 1024, askedOnceBytes: 1024 * 1024 });
 
 /**
- * The query parameters the page's routes read, when every route of the page says every visitor
- * sees it alike given its data (`handle.keptPage`; the root's data is the same for everyone but the
- * CSRF value); undefined when it may not be kept.
+ * The query parameters the page's routes read, when every route of the page but the root says
+ * every visitor sees it alike given its data (`handle.keptPage`); undefined when it may not be kept.
  */
 function keptPageQuery(request: Request, status: number, context: EntryContext): Set<string> | undefined {
   if (request.method !== "GET" || status !== 200) return undefined;
@@ -32,17 +31,6 @@ function keptPageQuery(request: Request, status: number, context: EntryContext):
   return declaredQuery(matches);
 }
 
-async function readAll(stream: ReadableStream<Uint8Array>): Promise<string> {
-  let text = "";
-  const decoder = new TextDecoder();
-  const reader = stream.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return text + decoder.decode();
-    text += decoder.decode(value, { stream: true });
-  }
-}
-
 /**
  * The page written whole (decision 0036): no loader defers data, so React is asked for it once
  * everything is ready, and a buyer's browser, a text browser and a crawler get the same bytes.
@@ -50,19 +38,28 @@ async function readAll(stream: ReadableStream<Uint8Array>): Promise<string> {
 function renderPage(element: React.ReactElement, onError: (error: unknown) => void): Promise<string> {
   return new Promise((resolve, reject) => {
     let html = "<!DOCTYPE html>";
-    const { pipe, abort } = renderToPipeableStream(element, {
+    // React may call back before renderToPipeableStream returns: the timer is set first.
+    let abort = () => {};
+    const timeout = setTimeout(() => abort(), RENDER_TIMEOUT_MS);
+    const stream = renderToPipeableStream(element, {
       onAllReady() {
         const body = new PassThrough();
         body.setEncoding("utf8");
         body.on("data", (chunk: string) => (html += chunk));
-        body.on("end", () => resolve(closedAtTheEnd(html)));
+        body.on("end", () => {
+          clearTimeout(timeout);
+          resolve(closedAtTheEnd(html));
+        });
         body.on("error", reject);
-        pipe(body);
+        stream.pipe(body);
       },
-      onShellError: reject,
+      onShellError(error) {
+        clearTimeout(timeout);
+        reject(error);
+      },
       onError,
     });
-    setTimeout(abort, RENDER_TIMEOUT_MS).unref();
+    abort = stream.abort;
   });
 }
 
@@ -104,7 +101,7 @@ export default async function handleRequest(
     // one copy is read for the key, the other goes to the render as usual.
     const [forKey, forRender] = remixContext.serverHandoffStream.tee();
     remixContext = { ...remixContext, serverHandoffStream: forRender };
-    key = pageKey(new URL(request.url), declared, await readAll(forKey), secrets);
+    key = pageKey(new URL(request.url), declared, await new Response(forKey).text(), secrets);
     const kept = key === undefined ? undefined : pages.serve(key, secrets);
     if (kept !== undefined) {
       void forRender.cancel();
