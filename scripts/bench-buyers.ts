@@ -8,7 +8,7 @@
 // were in fact free.
 import { performance as perf } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
-import { createCookie } from "@remix-run/node";
+import { createCookie } from "~/web/cookies.server";
 
 export const STEPS = [
   "best available",

@@ -1,37 +1,32 @@
-import { createCookieFactory, createCookieSessionStorageFactory } from "@remix-run/server-runtime";
+import { createHmac } from "node:crypto";
+import {
+  createCookieFactory,
+  createCookieSessionStorageFactory,
+  type CreateCookieFunction,
+} from "@remix-run/server-runtime";
 import cookieSignature from "cookie-signature";
-import { keptByKey } from "~/kept";
 
 // The site's cookies are @remix-run/node's, signed as it signs them (cookie-signature's HMAC-SHA256),
-// with one difference: a signed value that has passed its check is remembered, so the next request
-// carrying the very same value is not checked again. A buyer's every request carries the same
-// session, CSRF and basket cookies, and the check (an HMAC set up and run for each cookie and
-// secret) was 2% of a checkout page's CPU (issue 19). Only values that passed are kept: a forged
-// or stale one is checked, and refused, every time, and cannot push a genuine one out.
+// but each with keys of its own: a value signed for one cookie is refused as any other. With one
+// key for all, the promo cookie's value, which anyone gets by opening a link, passed as a CSRF
+// token (issue 37, decision 0038).
 
-/** How many checked values are kept, per secret; past that the least recently used go first. */
-const KEPT_PER_SECRET = 20_000;
+const publishedCookie = createCookieFactory({
+  sign: async (value, key) => cookieSignature.sign(value, key),
+  unsign: async (signed, key) => cookieSignature.unsign(signed, key),
+});
 
-const passedBySecret = new Map<string, ReturnType<typeof keptByKey<string>>>();
-
-async function sign(value: string, secret: string): Promise<string> {
-  return cookieSignature.sign(value, secret);
+/** The key a cookie named `name` is signed with under `secret`: HMAC-SHA256(secret, label ‖ name). */
+export function cookieKey(secret: string, name: string): string {
+  return createHmac("sha256", secret).update(`box-office cookie:${name}`).digest("base64url");
 }
 
-async function unsign(signed: string, secret: string): Promise<string | false> {
-  let passed = passedBySecret.get(secret);
-  if (!passed) {
-    passed = keptByKey<string>(KEPT_PER_SECRET);
-    passedBySecret.set(secret, passed);
-  }
-  // A value that fails is not kept (make answers undefined), so it is checked again each time.
-  return (
-    passed.get(signed, () => {
-      const value = cookieSignature.unsign(signed, secret);
-      return value === false ? undefined : value;
-    }) ?? false
-  );
-}
+/**
+ * createCookie as @remix-run/node's, with each secret replaced by its key for this cookie's name,
+ * worked out once here rather than for every request. The order is kept: the first secret's key
+ * signs, every one's verifies, so rotating SESSION_SECRET works as before.
+ */
+export const createCookie: CreateCookieFunction = (name, options = {}) =>
+  publishedCookie(name, { ...options, secrets: options.secrets?.map((secret: string) => cookieKey(secret, name)) });
 
-export const createCookie = createCookieFactory({ sign, unsign });
 export const createCookieSessionStorage = createCookieSessionStorageFactory(createCookie);

@@ -49,10 +49,8 @@ export function createSessionService(config: Config) {
   const storage = createCookieSessionStorage<SessionData>({
     cookie: { ...base, name: `${hostPrefix}session`, httpOnly: true },
   });
-  const csrf = new PooledCSRF({
-    cookie: createCookie(`${hostPrefix}csrf`, { ...base, httpOnly: true }),
-    formDataKey: CSRF_FIELD,
-  });
+  const csrfCookie: Cookie = createCookie(`${hostPrefix}csrf`, { ...base, httpOnly: true });
+  const csrf = new PooledCSRF({ cookie: csrfCookie, formDataKey: CSRF_FIELD });
   const languageCookie: Cookie = createCookie("lng", { ...base, secrets: undefined, maxAge: YEAR_SECONDS });
   const themeCookie: Cookie = createCookie("theme", { ...base, secrets: undefined, maxAge: YEAR_SECONDS });
   // The buyer's basket, a promo code waiting for a basket, and tracked events waiting for the next
@@ -73,6 +71,7 @@ export function createSessionService(config: Config) {
 
   return {
     storage,
+    csrfCookie,
     languageCookie,
     themeCookie,
     basketCookie,

@@ -1,8 +1,8 @@
 import { Agent, request as httpRequest } from "node:http";
 import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createCookie } from "@remix-run/node";
 import { FORM_BODY_LIMIT } from "~/web/build.server";
+import { createCookie } from "~/web/cookies.server";
 import { cookiesFrom, logLines, startServer, TEST_SECRET } from "../support/app";
 import { buyerBrowser } from "../support/browser";
 import { seedSmall } from "../support/seed";

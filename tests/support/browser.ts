@@ -1,5 +1,5 @@
-import { createCookie } from "@remix-run/node";
 import { JSDOM } from "jsdom";
+import { createCookie } from "~/web/cookies.server";
 import { TEST_SECRET } from "./app";
 
 /**
