@@ -6,6 +6,7 @@ import { get } from "node:http";
 import { createRequire } from "node:module";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { unmaskCsrfToken } from "~/web/csrf.server";
 import { startServer } from "../support/app";
 import { buyerBrowser } from "../support/browser";
 import { seedSmall } from "../support/seed";
@@ -14,13 +15,20 @@ const require = createRequire(import.meta.url);
 type CreateStaticRouter = (routes: unknown[], ...rest: unknown[]) => unknown;
 const staticRouterModule = require("react-router-dom/server") as { createStaticRouter: CreateStaticRouter };
 
-/** The nonce the response's CSP allows, and the CSRF token its cookie carries. */
-function secretsOf(response: Response) {
-  const nonce = /'nonce-([^']+)'/.exec(response.headers.get("Content-Security-Policy") ?? "")?.[1];
+/** The nonce the response's CSP allows. */
+const nonceOf = (csp: unknown) => /'nonce-([^']+)'/.exec(String(csp))![1]!;
+
+/**
+ * The response's nonce, and the CSRF value its page carries (the root's data): the token its
+ * cookie holds, masked for this response alone (app/web/csrf.server.ts).
+ */
+function secretsOf(response: Response, html: string) {
+  const csrf = /\\"csrf\\",\\"([A-Za-z0-9_-]+)\\"/.exec(html)![1]!;
   const cookie = response.headers.getSetCookie().find((header) => header.startsWith("csrf="));
   const signed = decodeURIComponent(cookie!.split(";")[0]!.slice("csrf=".length));
-  const csrf = JSON.parse(Buffer.from(signed.slice(0, signed.lastIndexOf(".")), "base64").toString()) as string;
-  return { nonce: nonce!, csrf };
+  const token = JSON.parse(Buffer.from(signed.slice(0, signed.lastIndexOf(".")), "base64").toString()) as string;
+  expect(unmaskCsrfToken(csrf)?.toString("base64url")).toBe(token);
+  return { nonce: nonceOf(response.headers.get("Content-Security-Policy")), csrf };
 }
 
 describe("pages kept as written", () => {
@@ -55,7 +63,7 @@ describe("pages kept as written", () => {
         response.on("end", () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }));
       }).on("error", reject);
     });
-  const sentSecrets = (headers: Record<string, string | string[] | undefined>) =>
+  const sentSecrets = (headers: Record<string, string | string[] | undefined>, html: string) =>
     secretsOf(
       new Response(null, {
         headers: [
@@ -63,6 +71,7 @@ describe("pages kept as written", () => {
           ...((headers["set-cookie"] ?? []) as string[]).map((cookie): [string, string] => ["Set-Cookie", cookie]),
         ],
       }),
+      html,
     );
 
   /** The seat map of the first performance on sale. */
@@ -82,7 +91,7 @@ describe("pages kept as written", () => {
     const second = await visit("/shows/test-show/test-hall");
     expect(renders - before).toBe(1);
 
-    const [mine, theirs] = [secretsOf(first.response), secretsOf(second.response)];
+    const [mine, theirs] = [secretsOf(first.response, first.html), secretsOf(second.response, second.html)];
     expect(theirs.nonce).not.toBe(mine.nonce);
     expect(theirs.csrf).not.toBe(mine.csrf);
     const scripts = second.html.match(/<script[^>]*>/g) ?? [];
@@ -152,7 +161,7 @@ describe("pages kept as written", () => {
       const first = await sent(tickets, acceptEncoding);
       expect(first.headers["content-encoding"]).toBe(encoding);
       const page = decode(first.body).toString();
-      const mine = sentSecrets(first.headers);
+      const mine = sentSecrets(first.headers, page);
       // The compressed page carries its secrets as they are, in the holes left for them: a
       // response compressed afresh has them compressed with the rest. The page is compressed in
       // the background once it is served again, so a few responses may come before it.
@@ -160,12 +169,12 @@ describe("pages kept as written", () => {
       for (let asked = 0; asked < 50 && !kept; asked += 1) {
         const again = await sent(tickets, acceptEncoding);
         expect(again.headers["content-encoding"]).toBe(encoding);
-        if (again.body.includes(sentSecrets(again.headers).nonce)) kept = again;
+        if (again.body.includes(nonceOf(again.headers["content-security-policy"]))) kept = again;
       }
       expect(kept).toBeDefined();
-      const theirs = sentSecrets(kept!.headers);
       expect(String(kept!.headers.vary)).toMatch(/Accept-Encoding/i);
       const decoded = decode(kept!.body).toString();
+      const theirs = sentSecrets(kept!.headers, decoded);
       expect(decoded).toContain(`nonce="${theirs.nonce}"`);
       expect(decoded).toContain(theirs.csrf);
       expect(decoded.replaceAll(theirs.nonce, "N").replaceAll(theirs.csrf, "C")).toBe(
