@@ -44,6 +44,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   if (captureQueryParameters(url, session)) {
     headers.append("Set-Cookie", await context.sessions.commitSession(session));
   }
+  // The buyer's token masked for this response alone (app/web/csrf.server.ts): a kept page cuts
+  // this value out by its bytes and puts the next response's own in its place.
   const [csrf, csrfCookie] = await context.sessions.csrfToken(request);
   if (csrfCookie) headers.append("Set-Cookie", csrfCookie);
 

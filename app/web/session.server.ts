@@ -1,11 +1,9 @@
 import type { AppLoadContext, Cookie, Session } from "@remix-run/node";
-import { CSRF, CSRFError } from "remix-utils/csrf/server";
 import type { Config } from "~/config/env.server";
-import { randomToken } from "./random-tokens.server";
 import type { ForcedVariations } from "~/config/experiments";
-import { REFUSED_FORM } from "~/views/refusals";
 import { DEFAULT_AUTH_POLICY, type Customer } from "~/services/auth.server";
 import { createCookie, createCookieSessionStorage } from "./cookies.server";
+import { csrfTokens } from "./csrf.server";
 
 export interface Attribution {
   crmCampaignId?: string;
@@ -23,16 +21,7 @@ export interface SessionData {
 
 export type BuyerSession = Session<SessionData>;
 
-/** remix-utils' CSRF with its token's bytes from the pool (its own come four bytes per system call). */
-class PooledCSRF extends CSRF {
-  override generate(bytes = 32) {
-    return randomToken(bytes, "base64url");
-  }
-}
-
 const YEAR_SECONDS = 60 * 60 * 24 * 365;
-/** The form field that carries the CSRF token (AuthenticityTokenInput's default name). */
-const CSRF_FIELD = "csrf";
 const AUTH_DAYS = DEFAULT_AUTH_POLICY.sessionDays;
 
 /**
@@ -49,10 +38,8 @@ export function createSessionService(config: Config) {
   const storage = createCookieSessionStorage<SessionData>({
     cookie: { ...base, name: `${hostPrefix}session`, httpOnly: true },
   });
-  const csrf = new PooledCSRF({
-    cookie: createCookie(`${hostPrefix}csrf`, { ...base, httpOnly: true }),
-    formDataKey: CSRF_FIELD,
-  });
+  const csrfCookie: Cookie = createCookie(`${hostPrefix}csrf`, { ...base, httpOnly: true });
+  const csrf = csrfTokens(csrfCookie);
   const languageCookie: Cookie = createCookie("lng", { ...base, secrets: undefined, maxAge: YEAR_SECONDS });
   const themeCookie: Cookie = createCookie("theme", { ...base, secrets: undefined, maxAge: YEAR_SECONDS });
   // The buyer's basket, a promo code waiting for a basket, and tracked events waiting for the next
@@ -73,6 +60,7 @@ export function createSessionService(config: Config) {
 
   return {
     storage,
+    csrfCookie,
     languageCookie,
     themeCookie,
     basketCookie,
@@ -82,40 +70,11 @@ export function createSessionService(config: Config) {
     authCookie,
     getSession: (request: Request) => storage.getSession(request.headers.get("Cookie")),
     commitSession: (session: BuyerSession) => storage.commitSession(session),
-    /** The buyer's CSRF token, and the Set-Cookie header to send when it is new. */
+    /** The buyer's CSRF token masked for this response's page, and the Set-Cookie header to send when it is new. */
     csrfToken: (request: Request) => csrf.commitToken(request),
-    /**
-     * Throws a 403 response when a form arrives without the token this buyer's cookie holds.
-     * Reads a clone of the body, so the action can still read the original.
-     */
-    async verifyCsrf(request: Request): Promise<void> {
-      try {
-        await csrf.validate(request);
-      } catch (error) {
-        // Our own form (it carries a token) without the cookie that goes with it: the browser
-        // refuses cookies, or has dropped them. Saying "the form expired" would send the buyer
-        // round the same loop; the page says cookies are needed and how to allow them.
-        if (error instanceof CSRFError && error.code === "missing_token_in_cookie" && (await carriesToken(request))) {
-          throw new Response(REFUSED_FORM.noCookies, { status: 403, statusText: "Forbidden" });
-        }
-        // A body that is not a form at all (JSON, garbage) has no token either.
-        if (error instanceof CSRFError || error instanceof TypeError) {
-          throw new Response(null, { status: 403, statusText: "Forbidden" });
-        }
-        throw error;
-      }
-    },
+    /** Throws a 403 response when a form arrives without this buyer's token (app/web/csrf.server.ts). */
+    verifyCsrf: (request: Request) => csrf.verify(request),
   };
-}
-
-/** Whether the body is a form holding a CSRF token (read from a clone: the action reads it too). */
-async function carriesToken(request: Request): Promise<boolean> {
-  try {
-    const token = (await request.clone().formData()).get(CSRF_FIELD);
-    return typeof token === "string" && token !== "";
-  } catch {
-    return false;
-  }
 }
 
 export type SessionService = ReturnType<typeof createSessionService>;

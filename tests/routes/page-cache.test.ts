@@ -4,16 +4,24 @@
 // afresh at once; an address with a query parameter its routes do not declare is never kept, nor
 // written back into the page; and a buyer's own checkout pages are never kept.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { unmaskCsrfToken } from "~/web/csrf.server";
 import { startServer } from "../support/app";
 import { buyerBrowser } from "../support/browser";
 import { seedSmall } from "../support/seed";
 
-/** The nonce the response's CSP allows, and the CSRF value its page's data carries for its forms. */
+/**
+ * The nonce the response's CSP allows, and the CSRF value its page's data carries for its forms:
+ * the token its cookie holds, masked for this response alone (app/web/csrf.server.ts).
+ */
 function secretsOf(response: Response, html: string) {
   const nonce = /'nonce-([^']+)'/.exec(response.headers.get("Content-Security-Policy") ?? "")?.[1];
   const csrf = /\\"csrf\\",\\"([A-Za-z0-9_-]+)\\"/.exec(html)?.[1];
   expect(nonce).toBeTruthy();
   expect(csrf).toBeTruthy();
+  const cookie = response.headers.getSetCookie().find((header) => header.startsWith("csrf="));
+  const signed = decodeURIComponent(cookie!.split(";")[0]!.slice("csrf=".length));
+  const token = JSON.parse(Buffer.from(signed.slice(0, signed.lastIndexOf(".")), "base64").toString()) as string;
+  expect(unmaskCsrfToken(csrf!)?.toString("base64url")).toBe(token);
   return { nonce: nonce!, csrf: csrf! };
 }
 

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { loader } from "~/root";
-import { testContext } from "../support/app";
+import { createCookie } from "~/web/cookies.server";
+import { unmaskCsrfToken } from "~/web/csrf.server";
+import { testContext, TEST_SECRET } from "../support/app";
 
 async function load(
   path: string,
@@ -26,8 +28,12 @@ describe("root loader", () => {
   it("a first visit gets the deployment's defaults, a visitor id and a CSRF token", async () => {
     const { data, cookies, session } = await load("/");
     expect(data).toMatchObject({ locale: "en-GB", theme: "default", wordingSet: "common" });
-    expect(data.csrf).toMatch(/^[A-Za-z0-9_-]{20,}$/);
-    expect(cookies.some((cookie) => cookie.startsWith("csrf="))).toBe(true);
+    // The page carries the cookie's token masked for this response (app/web/csrf.server.ts).
+    const csrfCookie = cookies.find((cookie) => cookie.startsWith("csrf="));
+    const token = await createCookie("csrf", { secrets: [TEST_SECRET] }).parse(csrfCookie!.split(";")[0]!);
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(data.csrf).toMatch(/^[A-Za-z0-9_-]{86}$/);
+    expect(unmaskCsrfToken(data.csrf)?.toString("base64url")).toBe(token);
     expect(session.get("visitorId")).toMatch(/^[0-9a-f-]{36}$/);
   });
 

@@ -1,11 +1,21 @@
+import { randomBytes } from "node:crypto";
 import { Agent, request as httpRequest } from "node:http";
 import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createCookie } from "@remix-run/node";
+import { createCookie as remixCookie } from "@remix-run/node";
 import { FORM_BODY_LIMIT } from "~/web/build.server";
+import { createCookie } from "~/web/cookies.server";
+import { maskCsrfToken } from "~/web/csrf.server";
 import { cookiesFrom, logLines, startServer, TEST_SECRET } from "../support/app";
 import { buyerBrowser } from "../support/browser";
 import { seedSmall } from "../support/seed";
+
+/** The CSRF token in the page's forms' hidden field. */
+function pageToken(html: string): string {
+  const token = /<input[^>]* name="csrf" value="([^"]*)"/.exec(html)?.[1];
+  if (token === undefined) throw new Error("the page has no CSRF field");
+  return token;
+}
 
 describe("security headers and caching", () => {
   let server: Awaited<ReturnType<typeof startServer>>;
@@ -129,15 +139,12 @@ describe("CSRF", () => {
   });
   afterAll(() => server.close());
 
-  // The token a page's forms carry is the one the buyer's signed CSRF cookie holds.
-  const csrfCookie = createCookie("csrf", { secrets: [TEST_SECRET] });
-  async function tokenAndCookies() {
-    const page = await fetch(server.url("/membership"));
-    await page.arrayBuffer();
-    const cookie = cookiesFrom(page);
-    const token = (await csrfCookie.parse(cookie)) as string;
-    expect(token).toMatch(/^[A-Za-z0-9_-]{20,}$/);
-    return { token, cookie };
+  // The token a page's forms carry: the one the buyer's signed CSRF cookie holds, masked for this page.
+  async function tokenAndCookies(cookie?: string) {
+    const page = await fetch(server.url("/account/sign-in"), { headers: cookie ? { Cookie: cookie } : {} });
+    const token = pageToken(await page.text());
+    expect(token).toMatch(/^[A-Za-z0-9_-]{86}$/);
+    return { token, cookie: cookie ?? cookiesFrom(page) };
   }
 
   it("a POST without a token is refused with 403 and a page that says what to do", async () => {
@@ -178,6 +185,50 @@ describe("CSRF", () => {
       method: "POST",
       headers: { Cookie: cookie },
       body: new URLSearchParams({ csrf: token }),
+    });
+    expect(response.status).toBe(405);
+  });
+
+  it("each page carries the buyer's token masked afresh, each passes, and the token as the cookie holds it does not", async () => {
+    const first = await tokenAndCookies();
+    const second = await tokenAndCookies(first.cookie);
+    expect(second.token).not.toBe(first.token);
+    const held = (await createCookie("csrf", { secrets: [TEST_SECRET] }).parse(first.cookie)) as string;
+    expect(held).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    for (const [token, status] of [
+      [first.token, 405],
+      [second.token, 405],
+      [held, 403],
+    ] as const) {
+      const response = await fetch(server.url("/legal/privacy-policy"), {
+        method: "POST",
+        headers: { Cookie: first.cookie },
+        body: new URLSearchParams({ csrf: token }),
+      });
+      expect(response.status).toBe(status);
+    }
+  });
+
+  it("a form sent with a CSRF cookie signed before issue 37 has expired, and reloading its page mends it", async () => {
+    const token = randomBytes(32);
+    const signedTheOldWay = await remixCookie("csrf", { secrets: [TEST_SECRET] }).serialize(
+      token.toString("base64url"),
+    );
+    const oldCookie = signedTheOldWay.split(";")[0]!;
+    const refused = await fetch(server.url("/legal/privacy-policy"), {
+      method: "POST",
+      headers: { Cookie: oldCookie },
+      body: new URLSearchParams({ csrf: maskCsrfToken(token) }),
+    });
+    expect(refused.status).toBe(403);
+    expect(await refused.text()).toContain("This form has expired");
+    const reloaded = await fetch(server.url("/account/sign-in"), { headers: { Cookie: oldCookie } });
+    const renewed = cookiesFrom(reloaded);
+    expect(renewed).toMatch(/(^|; )csrf=/);
+    const response = await fetch(server.url("/legal/privacy-policy"), {
+      method: "POST",
+      headers: { Cookie: renewed },
+      body: new URLSearchParams({ csrf: pageToken(await reloaded.text()) }),
     });
     expect(response.status).toBe(405);
   });
@@ -289,10 +340,7 @@ describe("forms from another site", () => {
 
   it("a form from this site's own pages still goes through", async () => {
     const buyer = buyerBrowser(server.url);
-    await (await buyer.get("/membership")).arrayBuffer();
-    const token = (await createCookie("csrf", { secrets: [TEST_SECRET] }).parse(
-      `csrf=${buyer.cookies.get("csrf")}`,
-    )) as string;
+    const token = pageToken(await (await buyer.get("/account/sign-in")).text());
     const response = await fetch(server.url("/legal/privacy-policy"), {
       method: "POST",
       headers: {

@@ -1,11 +1,12 @@
-import { createCookie } from "@remix-run/node";
 import { JSDOM } from "jsdom";
+import { createCookie } from "~/web/cookies.server";
+import { maskCsrfToken } from "~/web/csrf.server";
 import { TEST_SECRET } from "./app";
 
 /**
  * A buyer's browser without script, for route tests against a started server: it keeps cookies,
- * sends the CSRF token with every form as the page's forms do, and does not follow redirects (so
- * a test sees each one).
+ * sends the CSRF token with every form, masked afresh as a page of the site's would carry it, and
+ * does not follow redirects (so a test sees each one).
  */
 export function buyerBrowser(url: (path: string) => string) {
   const jar = new Map<string, string>();
@@ -31,7 +32,7 @@ export function buyerBrowser(url: (path: string) => string) {
       if (!jar.has("csrf")) await (await this.get("/legal/privacy-policy")).arrayBuffer();
       const token = (await csrfCookie.parse(`csrf=${jar.get("csrf")}`)) as string;
       const body = new URLSearchParams(Array.isArray(fields) ? fields : Object.entries(fields));
-      body.append("csrf", token);
+      body.append("csrf", maskCsrfToken(Buffer.from(token, "base64url")));
       return keep(
         await fetch(url(path), { method: "POST", headers: { Cookie: cookieHeader() }, body, redirect: "manual" }),
       );
