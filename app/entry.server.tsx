@@ -94,7 +94,7 @@ export default async function handleRequest(
     | undefined;
   const secrets: PageSecrets = { nonce: loadContext.cspNonce, csrf: rootData?.csrf ?? "" };
 
-  let key: string | undefined;
+  let key: { key: string; keepable: boolean } | undefined;
   const declared = keptPageQuery(request, responseStatusCode, remixContext);
   if (declared && remixContext.serverHandoffStream) {
     // The data Remix hands the browser is all there once the loaders have run (none defers any):
@@ -102,7 +102,7 @@ export default async function handleRequest(
     const [forKey, forRender] = remixContext.serverHandoffStream.tee();
     remixContext = { ...remixContext, serverHandoffStream: forRender };
     key = pageKey(new URL(request.url), declared, await new Response(forKey).text(), secrets);
-    const kept = key === undefined ? undefined : pages.serve(key, secrets);
+    const kept = key === undefined ? undefined : pages.serve(key.key, secrets);
     if (kept !== undefined) {
       void forRender.cancel();
       responseHeaders.set("Server-Timing", 'page-cache;desc="hit"');
@@ -128,8 +128,8 @@ export default async function handleRequest(
   );
 
   if (key !== undefined && status === 200) {
-    const keep = pages.worthKeeping(key);
-    if (keep) pages.keep(key, html, secrets);
+    const keep = key.keepable && pages.worthKeeping(key.key);
+    if (keep) pages.keep(key.key, html, secrets);
     responseHeaders.set("Server-Timing", `page-cache;desc="${keep ? "kept" : "miss"}"`);
   }
   return htmlResponse(html, responseHeaders, status);

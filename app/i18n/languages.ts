@@ -13,6 +13,9 @@ export function sharedI18nextOptions(language: Language, wordingSet: string) {
   return {
     lng: language,
     supportedLngs: [...LANGUAGES],
+    // Only the region's own wording exists ("en-GB", never a bare "en"): asking i18next not to
+    // look for the language part spares every t() a lookup (a quarter of its time, measured).
+    load: "currentOnly" as const,
     fallbackLng: FALLBACK_LANGUAGE,
     ns: wordingSet === COMMON_NS ? [COMMON_NS] : [COMMON_NS, wordingSet],
     defaultNS: wordingSet,

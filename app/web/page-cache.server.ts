@@ -6,11 +6,13 @@ import { namedCache, stringBytes } from "~/caches.server";
  * written and served again without rendering while its data is unchanged. What keeps this safe:
  *
  * - **The key is everything the page is written from** and nothing a visitor chooses beyond it:
- *   its path, the query parameters its routes declare they read (a request with any other is not
- *   kept, so random query strings cannot fill the cache or be written into another visitor's
- *   page), and the data Remix hands the browser, which is what the render reads (the browser
- *   hydrates the same markup from the same data, so a render that read anything else would already
- *   break). A seat taken or a price changed is new data, so a new key: nothing kept is stale.
+ *   its path, the query parameters its routes declare they read, and the data Remix hands the
+ *   browser, which is what the render reads (the browser hydrates the same markup from the same
+ *   data, so a render that read anything else would already break). A seat taken or a price
+ *   changed is new data, so a new key: nothing kept is stale. A page is written only from the
+ *   declared parameters (app/routing/page-query.ts), so an address with others is served the page
+ *   kept for it without them; but a page asked for with others is never kept, so random query
+ *   strings can neither fill the cache nor be written into another visitor's page.
  * - **Each response's own secrets are written in.** The CSP nonce and the masked CSRF value are
  *   cut out of the kept HTML by exact match (both are long random strings, fresh per response) and
  *   this response's are put in their place. The data is keyed with the CSRF value cut out too; a
@@ -80,25 +82,28 @@ export function withSecrets(parts: readonly Part[], secrets: PageSecrets): strin
 }
 
 /**
- * The key of a page, or undefined when it may not be kept: a query parameter no route of the page
- * declares, or data without this response's CSRF value in it.
+ * The key of a page, and whether it may be kept: not when its address has a query parameter no
+ * route of the page declares. Undefined when its data does not carry this response's CSRF value
+ * (the value is cut out of the key, and out of the page when it is kept).
  */
 export function pageKey(url: URL, declared: ReadonlySet<string>, data: string, secrets: PageSecrets) {
   if (secrets.nonce.length < SECRET_MIN_LENGTH || secrets.csrf.length < SECRET_MIN_LENGTH) return undefined;
   if (!data.includes(secrets.csrf)) return undefined;
   const query: string[] = [];
+  let keepable = true;
   for (const [name, value] of url.searchParams) {
-    if (!declared.has(name)) return undefined;
-    query.push(`${name}=${value}`);
+    if (declared.has(name)) query.push(`${name}=${value}`);
+    else keepable = false;
   }
   query.sort();
-  return createHash("sha256")
+  const key = createHash("sha256")
     .update(url.pathname)
     .update("\0")
     .update(query.join("&"))
     .update("\0")
     .update(data.replaceAll(secrets.csrf, "\0csrf"))
     .digest("base64url");
+  return { key, keepable };
 }
 
 /** A digest's bytes as kept in `pages-asked-once` (the key is counted by the cache). */

@@ -51,15 +51,22 @@ describe("the page cache's key and secrets", () => {
   it("is the same for the same path, declared parameters (in any order) and data, whoever's secrets", () => {
     const declared = new Set(["lng", "cfg"]);
     const theirs = { nonce: "an0therN0nce12345", csrf: "D".repeat(86) };
-    const key = pageKey(url("?lng=en-GB&cfg=a"), declared, data, secrets);
-    expect(key).toBeDefined();
-    expect(pageKey(url("?cfg=a&lng=en-GB"), declared, data.replace(secrets.csrf, theirs.csrf), theirs)).toBe(key);
-    expect(pageKey(url("?lng=en-US&cfg=a"), declared, data, secrets)).not.toBe(key);
-    expect(pageKey(url("?lng=en-GB&cfg=a"), declared, data.replace("en-GB", "en-US"), secrets)).not.toBe(key);
+    const key = pageKey(url("?lng=en-GB&cfg=a"), declared, data, secrets)!;
+    expect(key.keepable).toBe(true);
+    expect(pageKey(url("?cfg=a&lng=en-GB"), declared, data.replace(secrets.csrf, theirs.csrf), theirs)).toEqual(key);
+    expect(pageKey(url("?lng=en-US&cfg=a"), declared, data, secrets)!.key).not.toBe(key.key);
+    expect(pageKey(url("?lng=en-GB&cfg=a"), declared, data.replace("en-GB", "en-US"), secrets)!.key).not.toBe(key.key);
   });
 
-  it("is none for a parameter no route declares, or data without this response's CSRF value", () => {
-    expect(pageKey(url("?utm=x"), new Set(["lng"]), data, secrets)).toBeUndefined();
+  it("leaves out a parameter no route declares, and then may not be kept", () => {
+    const plain = pageKey(url("?lng=en-GB"), new Set(["lng"]), data, secrets)!;
+    expect(pageKey(url("?utm=x&lng=en-GB"), new Set(["lng"]), data, secrets)).toEqual({
+      key: plain.key,
+      keepable: false,
+    });
+  });
+
+  it("is none for data without this response's CSRF value", () => {
     expect(pageKey(url(""), new Set(), data.replace(secrets.csrf, "SPRING20"), secrets)).toBeUndefined();
     expect(pageKey(url(""), new Set(), data, { ...secrets, csrf: "SPRING20" })).toBeUndefined();
   });
