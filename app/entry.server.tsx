@@ -6,15 +6,12 @@ import { I18nextProvider } from "react-i18next";
 import { NonceProvider } from "~/components/nonce";
 import { COMMON_NS, isLanguage } from "~/i18n/languages";
 import { declaredQuery, type PageQueryHandle } from "~/routing/page-query";
-import { pageCache, pageKey, type PageSecrets } from "~/web/page-cache.server";
+import { pageKey, type PageSecrets } from "~/web/page-cache.server";
 
 // How a request becomes bytes is told in docs/rendering.md.
 
 /** A render that has not finished by then is abandoned (no loader defers data, so none should wait). */
 const RENDER_TIMEOUT_MS = 10_000;
-
-/** Up to 32 MB of pages (about 80 seat maps of the largest house), and 1 MB of digests asked for once. */
-const pages = pageCache({ maxBytes: 32 * 1024 * 1024, askedOnceBytes: 1024 * 1024 });
 
 /**
  * The query parameters the page's routes read, when every route of the page but the root says
@@ -37,7 +34,7 @@ function keptPageQuery(request: Request, status: number, context: EntryContext):
  */
 function renderPage(element: React.ReactElement, onError: (error: unknown) => void): Promise<string> {
   return new Promise((resolve, reject) => {
-    let html = "<!DOCTYPE html>";
+    let html = "";
     // React may call back before renderToPipeableStream returns: the timer is set first.
     let abort = () => {};
     const timeout = setTimeout(() => abort(), RENDER_TIMEOUT_MS);
@@ -102,7 +99,7 @@ export default async function handleRequest(
     const [forKey, forRender] = remixContext.serverHandoffStream.tee();
     remixContext = { ...remixContext, serverHandoffStream: forRender };
     key = pageKey(new URL(request.url), declared, await new Response(forKey).text(), secrets);
-    const kept = key === undefined ? undefined : pages.serve(key.key, secrets);
+    const kept = key === undefined ? undefined : loadContext.pages.serve(key.key, secrets);
     if (kept !== undefined) {
       void forRender.cancel();
       responseHeaders.set("Server-Timing", 'page-cache;desc="hit"');
@@ -128,8 +125,8 @@ export default async function handleRequest(
   );
 
   if (key !== undefined && status === 200) {
-    const keep = key.keepable && pages.worthKeeping(key.key);
-    if (keep) pages.keep(key.key, html, secrets);
+    const keep = key.keepable && loadContext.pages.worthKeeping(key.key);
+    if (keep) loadContext.pages.keep(key.key, html, secrets);
     responseHeaders.set("Server-Timing", `page-cache;desc="${keep ? "kept" : "miss"}"`);
   }
   return htmlResponse(html, responseHeaders, status);

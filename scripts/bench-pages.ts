@@ -28,7 +28,6 @@ import { calendarPath, showPath, ticketsPath } from "~/routing/paths";
 import { compressResponses, createServerApp, LISTEN_BACKLOG } from "~/web/app.server";
 import { createLogger } from "~/logging/logger.server";
 import { createAppServices } from "~/composition/app-services.server";
-import { cacheStats } from "~/caches.server";
 import { checkoutTo, noScriptBrowser, type BuyersBrief } from "./bench-buyers";
 import { JAVASCRIPT_AIM_KB, JAVASCRIPT_BUDGET_KB, javaScriptOf, pageWeights } from "./javascript-weight";
 
@@ -511,14 +510,20 @@ export async function benchCache(root: string) {
       return /page-cache;desc="(\w+)"/.exec(response.headers.get("Server-Timing") ?? "")?.[1] ?? "none";
     };
     const asked = [await outcome(), await outcome(), await outcome()];
-    // Warm first, so that what is measured is the cache and not the compiler settling in.
+    // Warm first, so that what is measured is the cache and not the compiler settling in; each
+    // figure after a full collection (npm run bench gives node --expose-gc), so that it is what
+    // the process holds, not garbage not yet collected.
     await randomQueries(seatMapUrl, RANDOM_QUERIES.warmup);
-    const before = process.memoryUsage().rss;
+    const collected = () => {
+      (globalThis as { gc?: () => void }).gc?.();
+      return process.memoryUsage();
+    };
+    const before = collected().rss;
     const load = await randomQueries(seatMapUrl, RANDOM_QUERIES.requests);
-    const after = process.memoryUsage().rss;
+    const after = collected().rss;
     const afterwards = await outcome();
     const grown = (after - before) / before;
-    const pages = cacheStats().find((cache) => cache.name === "pages");
+    const [pages] = site.services.pages.stats();
     const label = `cache (${house.venueName}, ${house.seats} seats)`;
     console.log(
       `${label}: the seat map asked for three times: ${asked.join(", ")}; then ${load.completed} requests with random query strings ` +

@@ -1,4 +1,5 @@
 import { join, resolve } from "node:path";
+import { pageCache } from "~/web/page-cache.server";
 import { sql } from "kysely";
 import type { Logger } from "pino";
 import { systemClock, type Clock } from "~/clock";
@@ -191,6 +192,8 @@ export async function createAppServices({
     customers: createCustomers(store, clock),
     memberships,
     waitingRoom: createWaitingRooms(store, clock, config.waitingRoom),
+    // 32 MB: about 80 seat maps of the largest house; 1 MB of digests asked for once.
+    pages: pageCache({ maxBytes: 32 * 1024 * 1024, askedOnceBytes: 1024 * 1024 }),
     ready: async () => {
       await sql`select 1`.execute(store.db);
       return true;

@@ -25,6 +25,7 @@ import type { Customers } from "~/services/customers.server";
 import type { OrderViews } from "~/services/order-view.server";
 import type { Summaries } from "~/services/summary.server";
 import type { WaitingRooms } from "~/ticketing/waiting-room.server";
+import type { PageCache } from "~/web/page-cache.server";
 
 /** What the server builds once at start-up and hands to every loader and action. */
 export interface AppServices {
@@ -61,6 +62,8 @@ export interface AppServices {
   memberships: Memberships;
   /** The waiting room: who may choose seats now, and the places of those who wait. */
   waitingRoom: WaitingRooms;
+  /** The pages every visitor sees alike, kept as written (app/web/page-cache.server.ts). */
+  pages: PageCache;
   /** Resolves when every dependency the site needs to answer is reachable. */
   ready(): Promise<boolean>;
   close(): Promise<void>;
