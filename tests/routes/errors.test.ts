@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { logLines, startServer } from "../support/app";
 import { buyerBrowser } from "../support/browser";
+import { smallCatalogueFacts } from "../support/checkout-journey";
 import { expectNoInternals } from "../support/internals";
 import { seedSmall } from "../support/seed";
 
@@ -45,13 +46,8 @@ describe("a loader or action that fails, with APP_ENV unset", () => {
   beforeAll(async () => {
     server = await startServer({ APP_ENV: undefined }, { seed: seedSmall, logger });
     const db = server.services.store.db;
-    const performance = await db
-      .selectFrom("performances")
-      .select("id")
-      .where("presale_from", "is", null)
-      .orderBy("starts_at")
-      .executeTakeFirstOrThrow();
-    page = `/shows/test-show/test-hall/tickets/${performance.id}`;
+    const { performanceId } = await smallCatalogueFacts(server.services.store);
+    page = `/shows/test-show/test-hall/tickets/${performanceId}`;
     visitor = buyerBrowser(server.url);
     expect((await visitor.get(page)).status).toBe(200);
     await sql`alter table seat_claims rename to seat_claims_gone`.execute(db);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { logLines, startServer } from "../support/app";
 import { buyerBrowser } from "../support/browser";
 import { expectNoInternals } from "../support/internals";
+import { smallCatalogueFacts } from "../support/checkout-journey";
 import { privatePostgres, wipeSqliteFile, type PrivatePostgres } from "../support/outage";
 import { seedSmall } from "../support/seed";
 
@@ -30,13 +31,8 @@ for (const dialect of ["sqlite", "postgres"] as const) {
         { seed: seedSmall, logger },
       );
       const db = server.services.store.db;
-      const performance = await db
-        .selectFrom("performances")
-        .select("id")
-        .where("presale_from", "is", null)
-        .orderBy("starts_at")
-        .executeTakeFirstOrThrow();
-      page = `/shows/test-show/test-hall/tickets/${performance.id}`;
+      const { performanceId } = await smallCatalogueFacts(server.services.store);
+      page = `/shows/test-show/test-hall/tickets/${performanceId}`;
       seatId = (await db.selectFrom("seats").select("id").orderBy("id").executeTakeFirstOrThrow()).id;
 
       // Before: the page is there, and the buyer has the cookies its form needs.

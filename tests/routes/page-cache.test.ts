@@ -5,6 +5,7 @@
 // written back into the page; and a buyer's own checkout pages are never kept.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { unmaskCsrfToken } from "~/web/csrf.server";
+import { smallCatalogueFacts } from "../support/checkout-journey";
 import { startServer } from "../support/app";
 import { buyerBrowser } from "../support/browser";
 import { seedSmall } from "../support/seed";
@@ -47,13 +48,8 @@ describe("the page cache", () => {
 
   /** The seat map of the first performance on sale. */
   const ticketsPage = async () => {
-    const performance = await server.services.store.db
-      .selectFrom("performances")
-      .select("id")
-      .where("presale_from", "is", null)
-      .orderBy("starts_at")
-      .executeTakeFirstOrThrow();
-    return `/shows/test-show/test-hall/tickets/${performance.id}`;
+    const { performanceId } = await smallCatalogueFacts(server.services.store);
+    return `/shows/test-show/test-hall/tickets/${performanceId}`;
   };
 
   it("keeps a page the second time it is asked for and serves it the third, with each response's own secrets", async () => {

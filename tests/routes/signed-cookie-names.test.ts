@@ -3,6 +3,7 @@
 // Sent with a request for a kept page not yet written (decision 0033), it was written into that
 // page for the next visitor, whose every form was then refused.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { smallCatalogueFacts } from "../support/checkout-journey";
 import { startServer } from "../support/app";
 import { htmlDriver } from "../support/html-driver";
 import { insertPromo } from "../support/money";
@@ -37,13 +38,8 @@ describe("a signed cookie sent under another cookie's name", () => {
     expect(promo).toBeDefined();
     const signedForPromo = promo!.slice("promo=".length);
 
-    const performance = await server.services.store.db
-      .selectFrom("performances")
-      .select("id")
-      .where("presale_from", "is", null)
-      .orderBy("starts_at")
-      .executeTakeFirstOrThrow();
-    const tickets = `/shows/test-show/test-hall/tickets/${performance.id}`;
+    const { performanceId } = await smallCatalogueFacts(server.services.store);
+    const tickets = `/shows/test-show/test-hall/tickets/${performanceId}`;
     const attacker = await fetch(server.url(tickets), { headers: { Cookie: `csrf=${signedForPromo}` } });
     expect(attacker.status).toBe(200);
     const attackersPage = await attacker.text();
