@@ -490,7 +490,7 @@ async function randomQueries(url: string, requests: number) {
   });
 }
 
-const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 /**
  * The page cache under random query strings (issue 37): the process's memory before and after,
