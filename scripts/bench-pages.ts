@@ -540,7 +540,7 @@ export async function benchCache(root: string) {
     );
     console.log(
       `${label}: process RSS ${megabytes(before)} before, ${megabytes(after)} after (${grown >= 0 ? "+" : ""}${(grown * 100).toFixed(1)}%, ` +
-        `budget within 10%)${Math.abs(grown) > 0.1 ? " OVER BUDGET" : ""}; the plain seat map afterwards: ${afterwards}` +
+        `budget: grows by at most 10%)${grown > 0.1 ? " OVER BUDGET" : ""}; the plain seat map afterwards: ${afterwards}` +
         `${afterwards === "hit" ? "" : " OVER BUDGET"}; the page cache holds ${pages?.entries ?? 0} pages, ${megabytes(pages?.bytes ?? 0)} ` +
         `of ${megabytes(pages?.maxBytes ?? 0)}`,
     );
