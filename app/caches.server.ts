@@ -1,7 +1,7 @@
 import { LRUCache } from "lru-cache";
 
 /**
- * Every cache the server keeps, in one place (docs/rendering.md, "Caches"). Each has a name, a
+ * How every cache the server keeps is made (the list: docs/rendering.md, "Caches"). Each has a name, a
  * bound in bytes and a reason; its keys are made only of what its values depend on. Values are
  * counted by `sizeOf` and keys by their UTF-8 length, so a visitor who sends long query strings or
  * headers cannot grow one past its bound. The least recently used entries go first.
@@ -30,12 +30,8 @@ export interface NamedCache<Value> {
   set(key: string, value: Value): void;
   /** The value for `key`, made and kept if there is none; a make that answers undefined keeps nothing. */
   getOrMake(key: string, make: () => Value | undefined): Value | undefined;
-  clear(): void;
   stats(): CacheStats;
 }
-
-/** The caches made so far (a list, not a cache: one entry per namedCache call in the code). */
-const caches: NamedCache<never>[] = [];
 
 export function namedCache<Value extends object | string>(
   name: string,
@@ -54,11 +50,9 @@ export function namedCache<Value extends object | string>(
     else hits += 1;
     return value;
   };
-  // An entry larger than the whole cache is not kept (lru-cache would refuse it anyway).
-  const set = (key: string, value: Value) => {
-    if (sizeOf(value) + Buffer.byteLength(key) <= maxBytes) lru.set(key, value);
-  };
-  const cache: NamedCache<Value> = {
+  // lru-cache keeps no entry larger than the whole cache.
+  const set = (key: string, value: Value) => void lru.set(key, value);
+  return {
     get,
     set,
     getOrMake(key, make) {
@@ -68,17 +62,6 @@ export function namedCache<Value extends object | string>(
       if (made !== undefined) set(key, made);
       return made;
     },
-    clear: () => lru.clear(),
     stats: () => ({ name, reason, hits, misses, entries: lru.size, bytes: lru.calculatedSize, maxBytes }),
   };
-  caches.push(cache as NamedCache<never>);
-  return cache;
 }
-
-/** Every named cache's figures, for the bench and for operators. */
-export function cacheStats(): CacheStats[] {
-  return caches.map((cache) => cache.stats());
-}
-
-/** The bytes of a string as UTF-8, which is how a kept string's size is counted. */
-export const stringBytes = (text: string) => Buffer.byteLength(text);

@@ -92,28 +92,21 @@ function answerOutages(route: ServerRoute): ServerRoute {
       headers: { "Retry-After": String(STORE_RETRY_AFTER_SECONDS) },
     });
   };
+  const answering =
+    <Args extends { context: LoaderFunctionArgs["context"] }, Answer>(run: (args: Args) => Answer) =>
+    async (args: Args) => {
+      try {
+        return await run(args);
+      } catch (error) {
+        throw unavailable(error, args.context);
+      }
+    };
   return {
     ...route,
     module: {
       ...route.module,
-      ...(loader && {
-        loader: async (args: LoaderFunctionArgs) => {
-          try {
-            return await loader(args);
-          } catch (error) {
-            throw unavailable(error, args.context);
-          }
-        },
-      }),
-      ...(action && {
-        action: async (args: ActionFunctionArgs) => {
-          try {
-            return await action(args);
-          } catch (error) {
-            throw unavailable(error, args.context);
-          }
-        },
-      }),
+      ...(loader && { loader: answering(loader) }),
+      ...(action && { action: answering(action) }),
       // A thrown Response's headers reach the answer only through the headers of the route that
       // shows the error; without a headers export of its own, a route passes its parent's on.
       headers: (args: HeadersArgs) => {

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { namedCache, stringBytes } from "~/caches.server";
+import { namedCache } from "~/caches.server";
 
 /**
  * The page cache (docs/rendering.md). A page every visitor sees alike, given its data, is kept as
@@ -133,7 +133,7 @@ export function pageCache({ maxBytes, askedOnceBytes }: { maxBytes: number; aske
       return false;
     },
     keep(key: string, html: string, secrets: PageSecrets) {
-      pages.set(key, { parts: cutSecrets(html, secrets), bytes: stringBytes(html) });
+      pages.set(key, { parts: cutSecrets(html, secrets), bytes: Buffer.byteLength(html) });
     },
     stats: () => [pages.stats(), askedOnce.stats()],
   };
