@@ -12,11 +12,14 @@ const from = (pattern, message) => ({ regex: pattern, message });
 const folders = (names) => `^~/(${names.join("|")})(/|$)`;
 const above = {
   routes: from(folders(["routes", "root", "entry\\.client", "entry\\.server"]), "nothing imports a route module."),
-  composition: from(folders(["composition/app-services"]), "only server.ts builds the services."),
+  composition: from(
+    folders(["composition"]),
+    "only server.ts builds the services; the request context is ~/web/context.",
+  ),
   web: from(folders(["web"]), "server-side web code (requests, cookies, responses) is for routes."),
   components: from(folders(["components"]), "presentational components are for routes and pages."),
   services: from(folders(["services"]), "services are called by the web layer, not from below it."),
-  domain: from(folders(["ticketing", "payments"]), "the domain is below this layer."),
+  domain: from(folders(["ticketing", "payments"]), "read what the domain shares through app/views, not the domain."),
   store: from(folders(["db"]), "only the domain and the services reach the store."),
 };
 const parentFolder = from("^\\.\\./", "import another folder through ~/, so the layer rules see it.");
@@ -85,7 +88,16 @@ export default tseslint.config(
   ),
   layer(["app/composition/**"], above.routes, above.components),
   layer(["app/web/**"], above.routes, above.composition, above.components),
-  layer(["app/components/**"], serverModule, above.routes, above.composition, above.web, above.services, above.store),
+  layer(
+    ["app/components/**"],
+    serverModule,
+    above.routes,
+    above.composition,
+    above.web,
+    above.services,
+    above.domain,
+    above.store,
+  ),
   layer(["app/services/**"], above.routes, above.composition, above.web, above.components),
   layer(
     ["app/ticketing/**", "app/payments/**"],
@@ -115,6 +127,7 @@ export default tseslint.config(
     above.web,
     above.components,
     above.services,
+    above.domain,
     above.store,
   ),
 );

@@ -1,13 +1,10 @@
 import { dateTimeFormat } from "~/i18n/format";
+import type { SaleState } from "~/views/sale-state";
 
 // Calendar arithmetic on plain calendar dates ("2026-03-14", months as "2026-03"), free of time
 // zones: the server has already placed each performance on its day in the venue's time zone.
 
 export type AvailabilityLevel = "good" | "medium" | "low" | "soldOut";
-
-import type { SaleState } from "~/ticketing/sale-window";
-
-export type { SaleState };
 
 /** One performance as the calendar and the show page show it. */
 export interface PerformanceView {

@@ -23,13 +23,13 @@ import {
   type SeatMapView,
   type SeatMark,
   type SeatTuple,
-} from "~/ticketing/seat-map-view";
+} from "~/views/seat-map";
 
 // The seat map: one real checkbox per seat the buyer can choose (name="seat", value = seat id),
 // named by a real <label>, inside the page's form, so choosing seats works without script and in
 // text browsers. Script adds arrow-key movement, one tab stop per part of
 // the house, zoom, and a line naming the seat under the pointer. The view is compact (see
-// seat-map-view.ts), so the big houses stay small in the page; so is the markup: a seat is a
+// app/views/seat-map.ts), so the big houses stay small in the page; so is the markup: a seat is a
 // single <input> (or <span>, when nobody can choose it) drawn by CSS from its class and its --x/--y
 // position, and its name.
 

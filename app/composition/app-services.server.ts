@@ -4,7 +4,7 @@ import { sql } from "kysely";
 import type { Logger } from "pino";
 import { systemClock, type Clock } from "~/clock";
 import type { Config } from "~/config/env.server";
-import type { AppServices } from "~/composition/context";
+import type { AppServices } from "~/web/context";
 import { openStore, type Store } from "~/db/connection.server";
 import { migrateToLatest } from "~/db/migrate.server";
 import { watchClaimChanges } from "~/db/change-feed.server";

@@ -1,19 +1,9 @@
+import type { CardBrand, CardDetails } from "~/forms/checkout/card-types";
+
 // The seam between the checkout and whoever takes the money. The checkout only ever talks to a
 // PaymentGateway; the built-in sandbox (sandbox.server.ts) is one, and a real provider's adapter is
 // another (README, "Taking real payments"). Card data passes through `authorise` once and is never
 // stored or logged on our side: only the brand and the last four digits come back.
-
-export type CardBrand = "visa" | "mastercard" | "amex";
-
-export interface CardDetails {
-  /** Digits only. */
-  number: string;
-  expiryMonth: number;
-  /** Four digits. */
-  expiryYear: number;
-  cvv: string;
-  holderName: string;
-}
 
 /**
  * A step the buyer must take at the gateway before it can answer: a page reached by a form POST

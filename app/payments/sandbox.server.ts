@@ -3,15 +3,8 @@ import type { Clock } from "~/clock";
 import type { Store } from "~/db/connection.server";
 import type { SandboxPaymentTable } from "~/db/schema";
 import { safeReturnPath } from "~/routing/return-path";
-import type {
-  CardBrand,
-  CardDetails,
-  GatewayAction,
-  GatewayResult,
-  PaymentFailure,
-  PaymentGateway,
-  PaymentRequest,
-} from "./gateway";
+import type { CardBrand, CardDetails } from "~/forms/checkout/card-types";
+import type { GatewayAction, GatewayResult, PaymentFailure, PaymentGateway, PaymentRequest } from "./gateway";
 
 // The built-in sandbox: a PaymentGateway that lives in this process, so the whole checkout (3-D
 // Secure, PayPal, wallets, declines, a gateway that never answers) can be exercised end to end

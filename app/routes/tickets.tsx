@@ -26,8 +26,7 @@ import {
   type ReserveOutcome,
 } from "~/services/reservations.server";
 import { orderFee } from "~/ticketing/pricing";
-import { parseSeatMapFilter } from "~/ticketing/seat-map.server";
-import { FILTER_PARAMS } from "~/ticketing/seat-map-view";
+import { FILTER_PARAMS, parseSeatMapFilter } from "~/views/seat-map";
 import { pathWithDeclaredQuery } from "~/routing/page-query";
 import { pushToDataLayer, type ClientEvent } from "~/views/events";
 import { CHECKOUT_START } from "~/web/checkout-flow.server";

@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import type { Clock } from "~/clock";
-import type { CardDetails, GatewayAction, GatewayResult, PaymentGateway, PaymentRequest } from "~/payments/gateway";
+import type { CardDetails } from "~/forms/checkout/card-types";
+import type { GatewayAction, GatewayResult, PaymentGateway, PaymentRequest } from "~/payments/gateway";
 import type { OrderLifecycle } from "~/ticketing/order-lifecycle.server";
 import type { Order, OrderPayment, Orders } from "~/ticketing/orders.server";
 import { DEFAULT_RECONCILE_AFTER_SECONDS } from "~/config/env.server";

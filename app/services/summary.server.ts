@@ -3,7 +3,7 @@ import type { IssuedTicket, Order } from "~/ticketing/orders.server";
 import type { PricedBasket } from "~/ticketing/pricing";
 import type { Reservation } from "~/ticketing/reservation-view.server";
 import type { Vouchers } from "~/ticketing/vouchers.server";
-import { summarise, type SummaryLabel, type SummaryView } from "~/views/summary";
+import type { SummaryLabel, SummaryLine, SummaryView } from "~/views/summary";
 
 // Names for the summary's lines, read from the catalogue: the seats of a reservation (before
 // payment) or the issued tickets of an order (after), price options, extras and vouchers.
@@ -69,4 +69,66 @@ async function orderSummary(reads: SummaryReads, order: Order, tickets: readonly
     ...(await catalogueNames(reads, priced)),
     ticket: (ref) => ({ key: "summary.plain", values: { text: labels.get(ref) ?? "" } }),
   });
+}
+
+interface SummaryNames {
+  /** A ticket's name by its priced ref ("seat:perf:12", "standing:claim:0"). */
+  ticket(ref: string): SummaryLabel;
+  priceOption(id: string): string | undefined;
+  extra(id: string): string | undefined;
+  voucher(id: string): SummaryLabel;
+}
+
+function summarise(priced: PricedBasket, names: SummaryNames): SummaryView {
+  const lines: SummaryLine[] = priced.lines.map((line, index): SummaryLine => {
+    const id = `${line.kind}-${index}`;
+    switch (line.kind) {
+      case "ticket": {
+        const option = names.priceOption(line.priceOptionId);
+        return {
+          id,
+          label: names.ticket(line.ref),
+          note: option ? { key: "summary.priceOption", values: { option } } : undefined,
+          amount: line.amount,
+        };
+      }
+      case "extra":
+        return {
+          id,
+          label: { key: "summary.extra", values: { name: names.extra(line.id) ?? "", count: line.quantity } },
+          amount: line.amount,
+        };
+      case "protection":
+        return {
+          id,
+          label: { key: "summary.protection", values: { count: line.tickets } },
+          note: line.included ? { key: "summary.includedWithMembership" } : undefined,
+          amount: line.amount,
+        };
+      case "membership":
+        return {
+          id,
+          label: { key: "summary.membership", values: { name: line.name, count: line.months } },
+          amount: line.amount,
+        };
+      case "delivery":
+        return { id, label: { key: `delivery.${line.method}` }, amount: line.amount };
+      case "transactionFee":
+        return {
+          id,
+          label: { key: "summary.transactionFee" },
+          note: line.waived ? { key: "summary.waivedForMembers" } : undefined,
+          amount: line.amount,
+        };
+      case "discount":
+        return { id, label: { key: "summary.discount", values: { code: line.code } }, amount: line.amount };
+    }
+  });
+  return {
+    currency: priced.currency,
+    lines,
+    total: priced.total,
+    vouchers: priced.vouchers.map((voucher) => ({ ...voucher, label: names.voucher(voucher.id) })),
+    toPay: priced.toPay,
+  };
 }

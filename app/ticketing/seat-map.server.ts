@@ -31,9 +31,7 @@ import {
   type SeatMapView,
   type PreparedSeat,
   type SeatTuple,
-} from "./seat-map-view";
-
-export * from "./seat-map-view";
+} from "~/views/seat-map";
 
 const TYPE_FLAGS: Record<string, number> = {
   wheelchair: WHEELCHAIR,

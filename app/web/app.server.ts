@@ -6,7 +6,7 @@ import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import helmet from "helmet";
 import type { Logger } from "pino";
-import type { AppServices } from "~/composition/context";
+import type { AppServices } from "~/web/context";
 import { WALLET_ORIGINS } from "~/config/env.server";
 import { prepareBuild } from "./build.server";
 import { randomToken } from "./random-tokens.server";

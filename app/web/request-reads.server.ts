@@ -1,4 +1,4 @@
-import type { AppContext } from "~/composition/context";
+import type { AppContext } from "~/web/context";
 
 // A page's loaders (the layout's beside the step's) each read the buyer's basket or order; on a
 // GET nothing changes between them, so they share one read, and a page costs one round trip to

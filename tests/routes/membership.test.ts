@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { fixedClock } from "~/clock";
-import type { AppServices } from "~/composition/context";
+import type { AppServices } from "~/web/context";
 import { importCatalogue } from "~/ticketing/import-catalogue.server";
 import { startServer } from "../support/app";
 import { buyerBrowser } from "../support/browser";

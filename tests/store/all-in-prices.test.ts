@@ -9,16 +9,8 @@ import { RESTRICTIONS } from "~/ticketing/catalogue-file";
 import { importCatalogue } from "~/ticketing/import-catalogue.server";
 import { createInventory, type Entitlements } from "~/ticketing/inventory.server";
 import { createReservations } from "~/ticketing/reservation-view.server";
-import {
-  COMPANION,
-  createSeatMaps,
-  FILTERED,
-  FREE,
-  seatedSections,
-  STATE_MASK,
-  WHEELCHAIR,
-  type SeatMapView,
-} from "~/ticketing/seat-map.server";
+import { createSeatMaps } from "~/ticketing/seat-map.server";
+import { COMPANION, FILTERED, FREE, seatedSections, STATE_MASK, WHEELCHAIR, type SeatMapView } from "~/views/seat-map";
 import { createSeatSearch } from "~/ticketing/seat-search.server";
 import { ROOT } from "../support/app";
 import { DIALECTS, createTestStore, type TestStore } from "../support/stores";

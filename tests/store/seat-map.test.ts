@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { CatalogueInput } from "~/ticketing/catalogue-file";
 import { GUEST, type Entitlements, type Inventory } from "~/ticketing/inventory.server";
+import { createSeatMaps, type SeatMaps } from "~/ticketing/seat-map.server";
 import {
   COMPANION,
-  createSeatMaps,
   decodeSeats,
   encodeSeats,
   FILTERED,
@@ -16,10 +16,9 @@ import {
   WHEELCHAIR,
   ACCESS,
   type SeatedSection,
-  type SeatMaps,
   type SeatMapView,
   type StandingSection,
-} from "~/ticketing/seat-map.server";
+} from "~/views/seat-map";
 import { smallCatalogue } from "../support/catalogue";
 import { useSeededStore, type SeededStore } from "../support/engine";
 import { DIALECTS, type TestStore } from "../support/stores";

@@ -6,7 +6,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import type { AppLoadContext, ServerBuild } from "@remix-run/node";
 import { loadConfig } from "~/config/env.server";
 import type { Clock } from "~/clock";
-import type { AppServices } from "~/composition/context";
+import type { AppServices } from "~/web/context";
 import { createServerApp } from "~/web/app.server";
 import { createLogger, type Logger } from "~/logging/logger.server";
 import { createAppServices } from "~/composition/app-services.server";

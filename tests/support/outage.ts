@@ -3,7 +3,7 @@ import { closeSync, existsSync, openSync, readdirSync, statSync, writeSync } fro
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { sql } from "kysely";
-import type { AppServices } from "~/composition/context";
+import type { AppServices } from "~/web/context";
 
 // Store outages for the tests. PostgreSQL: a cluster of the test's own, stopped as a crash or a
 // restart stops one; the shared server at 5432 serves every other test file and is left alone.

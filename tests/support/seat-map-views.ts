@@ -19,7 +19,7 @@ import {
   type SeatedSection,
   type SeatMapView,
   type SeatTuple,
-} from "~/ticketing/seat-map-view";
+} from "~/views/seat-map";
 
 const option = (id: string, faceValue: number) => ({
   id,

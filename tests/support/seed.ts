@@ -1,5 +1,5 @@
 import { fixedClock } from "~/clock";
-import type { AppServices } from "~/composition/context";
+import type { AppServices } from "~/web/context";
 import { importCatalogue } from "~/ticketing/import-catalogue.server";
 import { smallCatalogue } from "./catalogue";
 

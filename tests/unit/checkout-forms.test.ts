@@ -23,7 +23,7 @@ import {
   voucherSchema,
   type ContactsOptions,
 } from "~/forms/checkout";
-import type { CardBrand } from "~/payments/gateway";
+import type { CardBrand } from "~/forms/checkout/card-types";
 import { readLocaleFiles } from "~/i18n/i18n.server";
 import { sharedI18nextOptions, type Language } from "~/i18n/languages";
 

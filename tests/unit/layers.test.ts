@@ -15,18 +15,32 @@ async function refusals(filePath: string, line: string) {
 describe("layers", () => {
   it.each([
     ["routes never reach the store", "app/routes/x.tsx", 'import { x } from "~/db/connection.server";'],
-    [
-      "components import no .server module",
-      "app/components/x.tsx",
-      'import { x } from "~/ticketing/inventory.server";',
-    ],
+    ["components import no .server module", "app/components/x.tsx", 'import { x } from "~/i18n/i18n.server";'],
     ["components do not reach the web layer", "app/components/x.tsx", 'import { x } from "~/web/refusals";'],
+    [
+      "components read views, not the domain",
+      "app/components/x.tsx",
+      'import type { x } from "~/ticketing/sale-window";',
+    ],
+    ["components read no payments code", "app/components/x.tsx", 'import { x } from "~/payments/gateway";'],
     ["the domain knows no Remix", "app/ticketing/x.ts", 'import { x } from "@remix-run/node";'],
     ["the domain imports no service", "app/payments/x.ts", 'import { x } from "~/services/tracker.server";'],
     ["the domain imports no web code", "app/ticketing/x.ts", 'import { x } from "~/web/session.server";'],
     ["the store imports nothing above it", "app/db/x.ts", 'import { x } from "~/ticketing/sale-window";'],
     ["services do not call the web layer", "app/services/x.server.ts", 'import { x } from "~/web/track.server";'],
     ["shared modules import no component", "app/forms/x.ts", 'import { x } from "~/components/error-summary";'],
+    ["a view does not read the domain", "app/views/x.ts", 'import type { x } from "~/ticketing/pricing";'],
+    [
+      "a form does not read the payments domain",
+      "app/forms/checkout/x.ts",
+      'import type { x } from "~/payments/gateway";',
+    ],
+    [
+      "the web layer imports no composition module",
+      "app/web/x.server.ts",
+      'import type { x } from "~/composition/context";',
+    ],
+    ["nor the composition's builder", "app/web/x.server.ts", 'import { x } from "~/composition/app-services.server";'],
     ["no folder is reached with ../", "app/web/x.server.ts", 'import { x } from "../db/schema";'],
   ])("%s", async (_, filePath, line) => {
     expect(await refusals(filePath, line)).toHaveLength(1);
@@ -35,6 +49,16 @@ describe("layers", () => {
   it.each([
     ["a route calls a service", "app/routes/x.tsx", 'import { x } from "~/services/tracker.server";'],
     ["a component reads a view type", "app/components/x.tsx", 'import type { x } from "~/views/hold";'],
+    ["a component reads the seat map view", "app/components/x.tsx", 'import { x } from "~/views/seat-map";'],
+    ["a view reads another shared module", "app/views/x.ts", 'import { x } from "~/i18n/format";'],
+    ["the domain reads a shared shape", "app/payments/x.ts", 'import type { x } from "~/forms/checkout/card-types";'],
+    ["the web layer reads the request context", "app/web/x.server.ts", 'import type { x } from "~/web/context";'],
+    [
+      "the composition builds the request context",
+      "app/composition/x.server.ts",
+      'import type { x } from "~/web/context";',
+    ],
+    ["a service reads the domain", "app/services/x.server.ts", 'import type { x } from "~/ticketing/pricing";'],
     ["the domain reads the store and the clock", "app/ticketing/x.ts", 'import { x } from "~/db/schema";'],
     ["the store reads the clock", "app/db/x.ts", 'import { x } from "~/clock";'],
   ])("allows: %s", async (_, filePath, line) => {

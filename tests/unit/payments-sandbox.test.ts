@@ -2,7 +2,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { fixedClock } from "~/clock";
 import { openSqlite, type Store } from "~/db/connection.server";
 import { migrateToLatest } from "~/db/migrate.server";
-import type { CardDetails, GatewayResult, PaymentRequest } from "~/payments/gateway";
+import type { CardDetails } from "~/forms/checkout/card-types";
+import type { GatewayResult, PaymentRequest } from "~/payments/gateway";
 import {
   SANDBOX_CARDS,
   cardBrandOf,

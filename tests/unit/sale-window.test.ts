@@ -1,5 +1,13 @@
-import { describe, expect, it } from "vitest";
-import { offersTickets, saleRefusal, saleState, saleWindowOf, type SaleWindow } from "~/ticketing/sale-window";
+import { describe, expect, expectTypeOf, it } from "vitest";
+import {
+  offersTickets,
+  saleRefusal,
+  saleState,
+  saleWindowOf,
+  type SaleState,
+  type SaleWindow,
+} from "~/ticketing/sale-window";
+import type { SaleState as SaleStateView } from "~/views/sale-state";
 
 describe("where a performance stands for a buyer", () => {
   const window: SaleWindow = {
@@ -88,5 +96,9 @@ describe("which performances link to their tickets page", () => {
     expect(offersTickets("notYetOnSale", false)).toBe(false);
     expect(offersTickets("closed", false)).toBe(false);
     expect(offersTickets("cancelled", false)).toBe(false);
+  });
+
+  it("is the union the calendar's components read (checked by tsc, not at run time)", () => {
+    expectTypeOf<SaleStateView>().toEqualTypeOf<SaleState>();
   });
 });

@@ -35,7 +35,7 @@ import {
   COMPANION,
   type SeatedSection,
   type SeatTuple,
-} from "~/ticketing/seat-map-view";
+} from "~/views/seat-map";
 
 // vitest runs from the project root.
 const files = readLocaleFiles(join(process.cwd(), "locales"));

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { CardBrand, CardDetails } from "~/payments/gateway";
+import type { CardBrand, CardDetails } from "./card-types";
 import { cardFields, cardSchema, paymentMethodSchema } from ".";
 
 // The Pay form's one schema, for the server and for Conform in the browser: the payment method,

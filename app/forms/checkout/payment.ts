@@ -1,8 +1,7 @@
 import cardValidator from "card-validator";
 import { z } from "zod";
-import type { CardBrand } from "~/payments/gateway";
 import { choiceField } from "./fields";
-import { cardTypeNames } from "./card-types";
+import { cardTypeNames, type CardBrand } from "./card-types";
 import { message } from "./messages";
 
 export { cardTypeNames };

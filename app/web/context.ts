@@ -27,6 +27,10 @@ import type { Summaries } from "~/services/summary.server";
 import type { WaitingRooms } from "~/ticketing/waiting-room.server";
 import type { PageCache } from "~/web/page-cache.server";
 
+// The request context's type is the web layer's, beside the sessions and the page cache it names:
+// web code reads it without importing the composition above it, which builds it
+// (app/composition/app-services.server.ts).
+
 /** What the server builds once at start-up and hands to every loader and action. */
 export interface AppServices {
   config: Config;
