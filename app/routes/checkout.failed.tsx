@@ -5,6 +5,7 @@ import { readBuyer } from "~/web/buyer.server";
 import { reservationPaths } from "~/web/hold.server";
 import { guardPaymentPage } from "~/web/order-pages.server";
 import { checkoutPath } from "~/routing/paths";
+import { LAST_STEP } from "~/ticketing/checkout-steps";
 import { PostForm } from "~/components/post-form";
 import { useSupportPhone } from "~/components/support-phone";
 
@@ -45,7 +46,7 @@ export default function Failed() {
       <div className="form-actions">
         {holdLive ? (
           <>
-            <Link to={checkoutPath("payment")} className="button">
+            <Link to={checkoutPath(LAST_STEP)} className="button">
               {t("failed.retry")}
             </Link>
             <Link to={ticketsHref} className="button button--secondary">

@@ -5,6 +5,7 @@ import { useTranslation } from "react-i18next";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { basketOrder, guardPaymentPage, redirectForPayment } from "~/web/order-pages.server";
 import { checkoutPath } from "~/routing/paths";
+import { LAST_STEP } from "~/ticketing/checkout-steps";
 import { useSupportPhone } from "~/components/support-phone";
 import { track } from "~/web/track.server";
 import type { ClientEvent } from "~/views/events";
@@ -145,7 +146,7 @@ export default function Verify() {
         <p>{t("processing.timeoutBody")}</p>
         <p>{t("processing.timeoutEmail", { phone })}</p>
         <p>
-          <Link to={checkoutPath("payment")} className="button">
+          <Link to={checkoutPath(LAST_STEP)} className="button">
             {t("processing.tryAgain")}
           </Link>
         </p>
