@@ -8,6 +8,7 @@ import { formatMoney } from "~/i18n/format";
 import { PostForm } from "./post-form";
 import type { SummaryError } from "~/views/errors";
 import type { StepFrame } from "~/views/checkout-step";
+import { checkoutPath } from "~/routing/paths";
 
 /** The itemised order: the engine's lines, the vouchers used, what is left to pay. */
 export function BasketSummary({ summary, heading = "h2" }: { summary: SummaryView; heading?: "h2" | "h3" }) {
@@ -74,7 +75,7 @@ export function PriceChangeAlert() {
     <div className="message message--error" role="alert">
       <h2>{t("summary.priceChangedTitle")}</h2>
       <p>{t("summary.priceChangedBody")}</p>
-      <PostForm action="/checkout/hold">
+      <PostForm action={checkoutPath("hold")}>
         <input type="hidden" name="returnTo" value={location.pathname} />
         <button type="submit" name="intent" value="acknowledge-prices" className="button">
           {t("summary.priceChangedAcknowledge")}

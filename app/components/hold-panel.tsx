@@ -8,13 +8,14 @@ import { formatDateTime as dateTime, formatTime as time } from "~/i18n/format";
 import { PostForm } from "./post-form";
 import type { HoldView } from "~/views/hold";
 import { pathWithDeclaredQuery } from "~/routing/page-query";
+import { checkoutPath } from "~/routing/paths";
 
 /** Two minutes before the hold runs out the buyer is warned and offered more time. */
 export const WARNING_SECONDS = 120;
 /** With script: after this long without input, the page offers a refresh of availability. */
 const INACTIVITY_MS = 10 * 60 * 1000;
 
-export const HOLD_ACTION = "/checkout/hold";
+export const HOLD_ACTION = checkoutPath("hold");
 
 export function formatClock(seconds: number): string {
   const safe = Math.max(0, Math.floor(seconds));

@@ -16,6 +16,7 @@ import {
   type Country,
   type FieldCheck,
 } from "~/forms/checkout/fields";
+import { checkoutPath } from "~/routing/paths";
 import { safeReturnPath } from "~/routing/return-path";
 
 export { DETAILS_FIELDS, SIGN_UP_FAILED } from "./account-names";
@@ -181,6 +182,6 @@ export const DETAILS_SAVED_PATH = "/account?saved=details";
 export const detailsSaved = (request: Request) => new URL(request.url).searchParams.get("saved") === "details";
 
 /** Where a successful sign-up on the confirmation page lands, saying so. */
-export const ACCOUNT_CREATED_PATH = "/checkout/confirmation?account=created";
+export const ACCOUNT_CREATED_PATH = `${checkoutPath("confirmation")}?account=created`;
 
 export const accountCreated = (request: Request) => new URL(request.url).searchParams.get("account") === "created";

@@ -2,7 +2,9 @@ import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Clock } from "~/clock";
 import type { Store } from "~/db/connection.server";
 import type { SandboxPaymentTable } from "~/db/schema";
+import { checkoutPath } from "~/routing/paths";
 import { safeReturnPath } from "~/routing/return-path";
+import { WAITING_PAGE } from "~/ticketing/checkout-steps";
 import type { CardBrand, CardDetails } from "~/forms/checkout/card-types";
 import type { GatewayAction, GatewayResult, PaymentFailure, PaymentGateway, PaymentRequest } from "./gateway";
 
@@ -83,7 +85,7 @@ export interface SandboxGateway extends PaymentGateway {
 /** Long enough for any buyer to finish a step; short enough that a long benchmark stays small. */
 const RETENTION_MS = 2 * 60 * 60 * 1000;
 const PRUNE_EVERY_MS = 10 * 60 * 1000;
-const FALLBACK_RETURN = "/checkout/verify";
+const FALLBACK_RETURN = checkoutPath(WAITING_PAGE);
 const SIGNATURE_HEADER = "x-sandbox-signature";
 
 export const SANDBOX_CARDS = {

@@ -8,6 +8,7 @@ import { currentCustomer, signInCookie } from "~/web/session.server";
 import { parseContactDetails } from "~/views/contact-details";
 import { errorsForSummary } from "~/forms/checkout/messages";
 import { paidOrder } from "~/web/order-pages.server";
+import { checkoutPath } from "~/routing/paths";
 import { BasketSummary } from "~/components/checkout-step";
 import { ErrorSummary } from "~/components/error-summary";
 import { NewPasswordField } from "~/components/form-fields";
@@ -66,7 +67,7 @@ type Registered = Awaited<ReturnType<AuthService["register"]>>;
 export async function action({ request, context }: ActionFunctionArgs) {
   const order = await paidOrder(request, context);
   // No order of this buyer's, or they are signed in already: the page shows what there is to show.
-  if (!order || (await currentCustomer(request, context))) return redirect("/checkout/confirmation", 303);
+  if (!order || (await currentCustomer(request, context))) return redirect(checkoutPath("confirmation"), 303);
   const submission = parseWithZod(await request.formData(), { schema: signUpSchema });
   const hideFields = ["password"];
   if (submission.status !== "success") return data(submission.reply({ hideFields }), { status: 400 });

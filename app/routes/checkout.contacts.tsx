@@ -6,11 +6,11 @@ import {
   answerStep,
   type CheckoutState,
   guardStep,
-  needsAddress,
   profileContacts,
   rememberForNextTime,
   stepFrame,
 } from "~/web/checkout-flow.server";
+import { needsAddress } from "~/ticketing/checkout-steps";
 import { contactsSchema } from "~/forms/schemas.server";
 import { errorsForSummary } from "~/forms/checkout/messages";
 import { CheckoutStep, CheckoutStepBoundary, ContinueButton, stepErrorTitleKey } from "~/components/checkout-step";

@@ -4,6 +4,8 @@ import { useTranslation } from "react-i18next";
 import { readBuyer } from "~/web/buyer.server";
 import { reservationPaths } from "~/web/hold.server";
 import { guardPaymentPage } from "~/web/order-pages.server";
+import { checkoutPath } from "~/routing/paths";
+import { LAST_STEP } from "~/ticketing/checkout-steps";
 import { PostForm } from "~/components/post-form";
 import { useSupportPhone } from "~/components/support-phone";
 
@@ -44,7 +46,7 @@ export default function Failed() {
       <div className="form-actions">
         {holdLive ? (
           <>
-            <Link to="/checkout/payment" className="button">
+            <Link to={checkoutPath(LAST_STEP)} className="button">
               {t("failed.retry")}
             </Link>
             <Link to={ticketsHref} className="button button--secondary">
@@ -52,7 +54,7 @@ export default function Failed() {
             </Link>
           </>
         ) : (
-          <PostForm action="/checkout/hold">
+          <PostForm action={checkoutPath("hold")}>
             <button type="submit" name="intent" value="reselect" className="button">
               {t("failed.reselect")}
             </button>

@@ -24,6 +24,8 @@ import {
 import { cardTypeNames } from "~/forms/checkout/card-types";
 import { errorsForSummary } from "~/forms/checkout/messages";
 import { redirectForPayment } from "~/web/order-pages.server";
+import { WAITING_PAGE } from "~/ticketing/checkout-steps";
+import { checkoutPath } from "~/routing/paths";
 import { CheckoutStep, CheckoutStepBoundary, stepErrorTitleKey } from "~/components/checkout-step";
 import { RadioGroup, TextField } from "~/components/form-fields";
 import { formatMoney } from "~/i18n/format";
@@ -133,7 +135,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     await acceptOwnChange(context, state);
     headers.append("Set-Cookie", outcome.cookie);
     await flashEvents(context, headers, outcome.events);
-    return redirect("/checkout/payment", { headers });
+    return redirect(checkoutPath("payment"), { headers });
   }
 
   if (intent === "voucher") {
@@ -153,14 +155,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
     await unlockForChange(context, state.order);
     await context.baskets.addVoucher(state.basketId, found.voucher.id);
     await acceptOwnChange(context, state);
-    return redirect("/checkout/payment");
+    return redirect(checkoutPath("payment"));
   }
 
   if (intent === "remove-voucher") {
     await unlockForChange(context, state.order);
     await context.baskets.removeVoucher(state.basketId, String(form.get("voucherId") ?? ""));
     await acceptOwnChange(context, state);
-    return redirect("/checkout/payment");
+    return redirect(checkoutPath("payment"));
   }
 
   // Pay.
@@ -216,7 +218,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const result = await context.payments.pay(
     placed.order,
     input,
-    { description: `${placed.order.show_name} ${placed.order.number}`, returnUrl: "/checkout/verify" },
+    { description: `${placed.order.show_name} ${placed.order.number}`, returnUrl: checkoutPath(WAITING_PAGE) },
     { fresh: placed.fresh },
   );
   return redirectForPayment(context, placed.order, result, events);
@@ -292,7 +294,9 @@ export default function Payment() {
         {promo ? (
           <p>
             {t("promo.appliedCode", { code: promo })}{" "}
-            <Link to={`/checkout/hold?confirm=remove-promo&returnTo=${encodeURIComponent("/checkout/payment")}`}>
+            <Link
+              to={`${checkoutPath("hold")}?confirm=remove-promo&returnTo=${encodeURIComponent(checkoutPath("payment"))}`}
+            >
               {t("promo.remove")}
             </Link>
           </p>

@@ -9,7 +9,8 @@ import { formatDateTime } from "~/i18n/format";
 import { PostForm } from "~/components/post-form";
 import { TicketChoices } from "~/components/ticket-choices";
 import { releaseReservation } from "~/services/reservations.server";
-import { CHECKOUT_START } from "~/web/checkout-flow.server";
+import { FIRST_STEP, HOLD_REVIEW } from "~/ticketing/checkout-steps";
+import { checkoutPath } from "~/routing/paths";
 import { flashEvents, track } from "~/web/track.server";
 import type { FieldErrors } from "~/views/ticket-choices";
 
@@ -39,7 +40,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const buyer = await readBuyer(request, context);
   const reservation = buyer.basketId ? await context.reservations.current(buyer.basketId) : null;
-  if (!reservation || reservation.expired || !buyer.basketId) return redirect("/checkout/reservations");
+  if (!reservation || reservation.expired || !buyer.basketId) return redirect(checkoutPath(HOLD_REVIEW));
   const form = await request.formData();
   const headers = new Headers();
   if (form.get("intent") === "again") {
@@ -51,7 +52,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { errors, events } = await saveTicketChoices(context, reservation, form, await benefitsFor(context, buyer));
   if (Object.keys(errors).length) return data({ errors: errors as FieldErrors }, { status: 400 });
   await flashEvents(context, headers, events);
-  return redirect(CHECKOUT_START, { headers });
+  return redirect(checkoutPath(FIRST_STEP), { headers });
 }
 
 export default function Reservations() {

@@ -4,6 +4,8 @@ import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { basketOrder, guardPaymentPage, redirectForPayment } from "~/web/order-pages.server";
+import { checkoutPath } from "~/routing/paths";
+import { LAST_STEP } from "~/ticketing/checkout-steps";
 import { useSupportPhone } from "~/components/support-phone";
 import { track } from "~/web/track.server";
 import type { ClientEvent } from "~/views/events";
@@ -84,13 +86,15 @@ function Processing({ stage: serverStage, autoRefresh }: { stage: number; autoRe
         {autoRefresh ? (
           <p>
             {t("processing.autoRefresh")}{" "}
-            <a href={`/checkout/verify?${REFRESH_OFF.name}=${REFRESH_OFF.value}`}>{t("processing.stopRefresh")}</a>
+            <a href={`${checkoutPath("verify")}?${REFRESH_OFF.name}=${REFRESH_OFF.value}`}>
+              {t("processing.stopRefresh")}
+            </a>
           </p>
         ) : (
           <p>{t("processing.refreshStopped")}</p>
         )}
       </noscript>
-      <Form method="get" action="/checkout/verify">
+      <Form method="get" action={checkoutPath("verify")}>
         {autoRefresh ? null : <input type="hidden" name={REFRESH_OFF.name} value={REFRESH_OFF.value} />}
         <button type="submit" className="button button--secondary">
           {t("processing.checkAgain")}
@@ -142,7 +146,7 @@ export default function Verify() {
         <p>{t("processing.timeoutBody")}</p>
         <p>{t("processing.timeoutEmail", { phone })}</p>
         <p>
-          <Link to="/checkout/payment" className="button">
+          <Link to={checkoutPath(LAST_STEP)} className="button">
             {t("processing.tryAgain")}
           </Link>
         </p>

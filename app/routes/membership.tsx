@@ -7,6 +7,8 @@ import { requireCustomer, signInPath } from "~/web/session.server";
 import { benefitsFor, membershipOf, readBuyer } from "~/web/buyer.server";
 import { ensureBasket } from "~/web/tickets-page.server";
 import { unlockForChange } from "~/web/checkout-flow.server";
+import { LAST_STEP } from "~/ticketing/checkout-steps";
+import { checkoutPath } from "~/routing/paths";
 import { errorsForSummary } from "~/forms/checkout/messages";
 import { ErrorSummary } from "~/components/error-summary";
 import { CheckboxField, RadioGroup, TextField } from "~/components/form-fields";
@@ -64,7 +66,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const after = await context.baskets.price(basketId, benefits);
     if (before && !before.changed && after) await context.baskets.acknowledgePrices(basketId, after.fingerprint);
     context.logger.info({ customerId: customer.id, intent }, "membership in basket changed");
-    return redirect(intent === "join" ? "/checkout/payment" : "/membership", { status: 303, headers });
+    return redirect(intent === "join" ? checkoutPath(LAST_STEP) : "/membership", { status: 303, headers });
   }
 
   if (intent === "leave-access") {
@@ -135,7 +137,7 @@ export default function Membership() {
               <>
                 <p>{t("membership.plus.inBasket")}</p>
                 <div className="form-actions">
-                  <Link to="/checkout/payment" className="button">
+                  <Link to={checkoutPath(LAST_STEP)} className="button">
                     {t("membership.plus.checkout")}
                   </Link>
                   <PostForm>

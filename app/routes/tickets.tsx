@@ -29,7 +29,8 @@ import { orderFee } from "~/ticketing/pricing";
 import { FILTER_PARAMS, parseSeatMapFilter } from "~/views/seat-map";
 import { pathWithDeclaredQuery } from "~/routing/page-query";
 import { pushToDataLayer, type ClientEvent } from "~/views/events";
-import { CHECKOUT_START } from "~/web/checkout-flow.server";
+import { FIRST_STEP, HOLD_REVIEW } from "~/ticketing/checkout-steps";
+import { checkoutPath } from "~/routing/paths";
 import { flashEvents, track } from "~/web/track.server";
 import type { FieldErrors } from "~/views/ticket-choices";
 import type { SummaryError } from "~/views/errors";
@@ -141,7 +142,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     const { errors, events } = await saveTicketChoices(context, ownReservation, form, page.benefits);
     if (Object.keys(errors).length) return fail({ errors }, events);
     await flashEvents(context, headers, events);
-    return redirect(CHECKOUT_START, { headers });
+    return redirect(checkoutPath(FIRST_STEP), { headers });
   }
 
   // An access member registered as a wheelchair user has the entitlement already, with the number
@@ -202,7 +203,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       const groupLimit = Number(outcome.error.values?.seatSelectionLimit ?? 0);
       return fail({ error: outcome.error, groupLimit }, outcome.events);
     }
-    return done(outcome, "/checkout/reservations");
+    return done(outcome, checkoutPath(HOLD_REVIEW));
   }
 
   if (intent === "standing") {

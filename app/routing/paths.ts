@@ -1,4 +1,4 @@
-import type { RoutingMode } from "./route-table.js";
+import type { CheckoutPageName, RoutingMode } from "./route-table.js";
 
 // Where a show's pages live in each routing mode (spec section 2). Pages build links with these,
 // never by hand, so a deployment can change ROUTING_TYPE and every link follows.
@@ -28,4 +28,12 @@ export function ticketsPath(mode: RoutingMode, titleSlug: string, venueSlug: str
 
 export function venuePath(venueSlug: string): string {
   return `/venues/${venueSlug}`;
+}
+
+/**
+ * A checkout page's address, by its name: the one place the /checkout/ URLs are written. Which
+ * page a buyer belongs on is the domain's to say (ticketing/checkout-steps.ts); this only finds it.
+ */
+export function checkoutPath(name: CheckoutPageName): `/checkout/${CheckoutPageName}` {
+  return `/checkout/${name}`;
 }

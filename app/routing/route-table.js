@@ -40,8 +40,11 @@ export const MODE_ROUTES = {
   SINGLE_SHOW: showPages(""),
 };
 
-/** The checkout steps, in the order a buyer meets them (design.md section 5). */
-export const CHECKOUT_STEPS = [
+/**
+ * The checkout's pages, each mounted under /checkout/ by its name. Which comes when, and which
+ * a buyer belongs on, is ticketing/checkout-steps.ts's to say; this list only gives them addresses.
+ */
+export const CHECKOUT_STEPS = /** @type {const} */ ([
   "reservations",
   "extras",
   "ticket-protection",
@@ -51,7 +54,12 @@ export const CHECKOUT_STEPS = [
   "verify",
   "confirmation",
   "failed",
-];
+]);
+
+/**
+ * A page under /checkout/: a step's, or the hold's (the reservation's own actions).
+ * @typedef {(typeof CHECKOUT_STEPS)[number] | "hold"} CheckoutPageName
+ */
 
 /** Each step's route module. @type {Record<string, string>} */
 const STEP_FILES = {

@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import type { Clock } from "~/clock";
 import type { CardDetails } from "~/forms/checkout/card-types";
 import type { GatewayAction, GatewayResult, PaymentGateway, PaymentRequest } from "~/payments/gateway";
+import type { PaymentFailureReason, PaymentState } from "~/payments/payment-state";
 import type { OrderLifecycle } from "~/ticketing/order-lifecycle.server";
 import type { Order, OrderPayment, Orders } from "~/ticketing/orders.server";
 import { DEFAULT_RECONCILE_AFTER_SECONDS } from "~/config/env.server";
@@ -23,24 +24,8 @@ export type PayInput =
   | { method: "paypal" }
   | { method: "googlePay" | "applePay"; token: string };
 
-export type PaymentFailureReason =
-  | "declined"
-  | "insufficientFunds"
-  | "challengeFailed"
-  | "cancelled"
-  | "brandNotAccepted"
-  | "holdExpired"
-  | "timeout"
-  | "error";
-
-/** Where an order's payment stands, as /checkout/verify shows it. */
-export type PaymentState =
-  | { kind: "none" }
-  | { kind: "processing"; startedAt: string; method: OrderPayment["method"] }
-  | { kind: "action"; action: GatewayAction; method: OrderPayment["method"] }
-  | { kind: "paid" }
-  | { kind: "failed"; failure: PaymentFailureReason; method: OrderPayment["method"] }
-  | { kind: "timedOut"; method: OrderPayment["method"] };
+// The states live in the domain, which gives each its page; callers keep importing them from here.
+export type { PaymentFailureReason, PaymentState } from "~/payments/payment-state";
 
 const IN_FLIGHT: readonly OrderPayment["status"][] = ["attempted", "action"];
 

@@ -13,22 +13,28 @@ import type { VenueOffer, VenueQuestion } from "~/ticketing/catalogue.server";
 import type { Order } from "~/ticketing/orders.server";
 import type { Reservation } from "~/ticketing/reservation-view.server";
 import { benefitsFor, readBasket, readBuyer, type Buyer } from "./buyer.server";
-
 import { basketOrder, toConfirmation } from "./order-pages.server";
 import type { StepFrame } from "~/views/checkout-step";
 import type { ContactDetails } from "~/views/contact-details";
+import {
+  nextStep,
+  pageForOrder,
+  stepsFor,
+  stepToShow,
+  WAITING_PAGE,
+  type CheckoutFacts,
+  type StepName,
+} from "~/ticketing/checkout-steps";
+import { checkoutPath } from "~/routing/paths";
 
-// The checkout as a state machine (design.md section 5; pretix's checkout flow): the steps are
-// data, each with "applies?" and "done?", and one guard, called by every step's loader and action,
-// sends the buyer to the first step not yet done. Remix runs the layout's loader beside a step's,
-// so the layout cannot guard for them.
+// The checkout's HTTP side: reading the basket for a request, and answering a step's loader or
+// action with the page the domain's state machine (ticketing/checkout-steps.ts) says the buyer
+// belongs on. Remix runs the layout's loader beside a step's, so the layout cannot guard for them:
+// every step's loader and action calls the guard below.
 
-/** The steps, by name, in their order: STEPS below is the one list. */
-export type StepName = (typeof STEPS)[number]["name"];
+export type { StepName, VenueQuestion };
 
-export type { VenueQuestion };
-
-export interface CheckoutState {
+export interface CheckoutState extends CheckoutFacts {
   buyer: Buyer;
   basketId: string;
   /** The basket as this request read it, once: everything below is derived from it. */
@@ -47,77 +53,6 @@ export interface CheckoutState {
   price: BasketPrice;
   /** The basket's order, once the buyer has pressed Pay. */
   order: Order | undefined;
-}
-
-interface Step {
-  name: string;
-  applies(state: CheckoutState): boolean;
-  done(state: CheckoutState): boolean;
-}
-
-export function deliveryKind(state: CheckoutState) {
-  return state.deliveryMethods.find((method) => method.id === state.answers.deliveryMethodId)?.kind ?? null;
-}
-
-/** Post (mail in the US) needs an address; e-tickets and collection do not. */
-export function needsAddress(state: CheckoutState): boolean {
-  return deliveryKind(state) === "post";
-}
-
-function contactsComplete(state: CheckoutState): boolean {
-  const contacts = state.answers.contacts;
-  if (!contacts) return false;
-  if (needsAddress(state) && !contacts.address) return false;
-  return state.questions.every((question) => Boolean(contacts.answers[question.id]));
-}
-
-const STEPS = [
-  {
-    name: "extras",
-    applies: (state) => state.extras.length > 0,
-    done: (state) => state.answers.extrasDone,
-  },
-  {
-    name: "ticket-protection",
-    // A member has it included: there is nothing to ask (the summary says so).
-    applies: (state) =>
-      state.reservation !== null && (state.venue?.protectionFee ?? 0) > 0 && !state.benefits.protectionIncluded,
-    done: (state) => state.answers.protection !== null,
-  },
-  {
-    name: "collection",
-    applies: (state) => state.deliveryMethods.length > 0,
-    done: (state) => state.deliveryMethods.some((method) => method.id === state.answers.deliveryMethodId),
-  },
-  { name: "contacts", applies: () => true, done: contactsComplete },
-  { name: "payment", applies: () => true, done: () => false },
-] as const satisfies readonly Step[];
-
-/** A step's page. */
-export const stepPath = (name: StepName) => `/checkout/${name}`;
-
-/**
- * Where a buyer goes from the tickets page or best available: the first step, whose guard sends
- * them on to the first one that applies and is not done.
- */
-export const CHECKOUT_START = stepPath(STEPS[0].name);
-
-/** The steps this basket goes through, for the progress list. */
-export function stepsFor(state: CheckoutState): { name: StepName; done: boolean }[] {
-  return STEPS.filter((step) => step.applies(state)).map((step) => ({ name: step.name, done: step.done(state) }));
-}
-
-/**
- * Where a buyer asking for `wanted` should be: there, if every step before it is done and it
- * applies; otherwise the first step before it not yet done, or the next step that applies.
- */
-export function stepToShow(state: CheckoutState, wanted: StepName): StepName {
-  const index = STEPS.findIndex((step) => step.name === wanted);
-  for (const step of STEPS.slice(0, index)) {
-    if (step.applies(state) && !step.done(state)) return step.name;
-  }
-  const next = STEPS.slice(index).find((step) => step.applies(state));
-  return next?.name ?? "payment";
 }
 
 /**
@@ -193,10 +128,10 @@ export async function guardStep(
   // A paid order is finished (its seats are sold, so there is no reservation): its page is the
   // confirmation.
   const order = state ? state.order : await basketOrder(request, context);
-  if (order?.status === "paid") throw await toConfirmation(context, order);
+  if (order && pageForOrder(order) === "confirmation") throw await toConfirmation(context, order);
   if (!state) throw emptyCheckout();
   const target = stepToShow(state, step);
-  if (target !== step) throw redirect(stepPath(target));
+  if (target !== step) throw redirect(checkoutPath(target));
   return state;
 }
 
@@ -266,18 +201,11 @@ export async function answerStep<Schema extends z.ZodTypeAny>(
   const change = await answer(state, submission.value, headers);
   // A change the buyer had not yet acknowledged stays unacknowledged.
   await context.baskets.answer(state.basket, change, { benefits: state.benefits, acknowledge: !state.price.changed });
-  return redirect(nextStepPath(state, step), { headers });
+  return redirect(checkoutPath(nextStep(state, step)), { headers });
 }
 
 /** What tracked events name the basket by: its performance (a membership has none). */
 export const trackedPerformance = (state: CheckoutState) => state.reservation?.performanceId ?? "";
-
-/** The step after this one that applies to the basket (where a step's action sends the buyer on). */
-export function nextStepPath(state: CheckoutState, after: StepName): string {
-  const index = STEPS.findIndex((step) => step.name === after);
-  const next = STEPS.slice(index + 1).find((step) => step.applies(state));
-  return stepPath(next?.name ?? "payment");
-}
 
 /** What every step page shows around its own content: progress, summary, alerts. */
 export async function stepFrame(context: AppLoadContext, state: CheckoutState): Promise<StepFrame> {
@@ -297,7 +225,7 @@ export async function stepFrame(context: AppLoadContext, state: CheckoutState): 
  */
 export async function unlockForChange(context: AppLoadContext, order: Order | undefined): Promise<void> {
   if (order?.status === "pending_payment" && !(await context.payments.abandon(order))) {
-    throw redirect("/checkout/verify");
+    throw redirect(checkoutPath(WAITING_PAGE));
   }
 }
 

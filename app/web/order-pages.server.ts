@@ -1,5 +1,7 @@
 import { redirect, type AppLoadContext } from "@remix-run/node";
-import type { PaymentState } from "~/services/payments.server";
+import type { PaymentState } from "~/payments/payment-state";
+import { checkoutPath } from "~/routing/paths";
+import { pageForPayment } from "~/ticketing/checkout-steps";
 import type { Order } from "~/ticketing/orders.server";
 import type { ClientEvent } from "~/views/events";
 import { flashEvents, track } from "~/web/track.server";
@@ -37,7 +39,7 @@ export async function toConfirmation(
   headers.append("Set-Cookie", await context.sessions.orderCookie.serialize(order.id));
   headers.append("Set-Cookie", await basketCookieHeader(context, null));
   headers.append("Set-Cookie", await promoCookieHeader(context, null));
-  return redirect("/checkout/confirmation", { headers });
+  return redirect(checkoutPath("confirmation"), { headers });
 }
 
 const OUTCOME_EVENT: Partial<Record<PaymentState["kind"], "makePayment.success" | "makePayment.failure">> = {
@@ -45,37 +47,6 @@ const OUTCOME_EVENT: Partial<Record<PaymentState["kind"], "makePayment.success" 
   failed: "makePayment.failure",
   timedOut: "makePayment.failure",
 };
-
-/** The pages around Pay, each the one place a buyer belongs for a state of their order's payment. */
-export type PaymentPage = "payment" | "verify" | "failed" | "confirmation";
-
-const PAGE_PATHS: Record<PaymentPage, string> = {
-  payment: "/checkout/payment",
-  verify: "/checkout/verify",
-  failed: "/checkout/failed",
-  confirmation: "/checkout/confirmation",
-};
-
-/**
- * The state enforcer's table (GOV.UK Pay's): the one page a buyer may be on for each state of
- * their payment. Nothing tried yet, or cancelled at PayPal or the bank (the buyer chose to): the
- * payment page. Paid: the confirmation. Failed: the failed page. A step at the gateway, still
- * waiting, or too long without an answer: the verify page.
- */
-export function pageForPayment(state: PaymentState): PaymentPage {
-  switch (state.kind) {
-    case "none":
-      return "payment";
-    case "paid":
-      return "confirmation";
-    case "failed":
-      return state.failure === "cancelled" ? "payment" : "failed";
-    case "processing":
-    case "action":
-    case "timedOut":
-      return "verify";
-  }
-}
 
 /**
  * Where a payment in this state sends the buyer, with the events of its outcome: the
@@ -98,7 +69,7 @@ export async function redirectForPayment(
   await flashEvents(context, headers, events);
   const page = pageForPayment(state);
   if (page === "confirmation") return toConfirmation(context, order, headers);
-  return redirect(PAGE_PATHS[page], { headers });
+  return redirect(checkoutPath(page), { headers });
 }
 
 /** The payment states the table puts on each page after Pay. */
@@ -119,13 +90,17 @@ export async function guardPaymentPage<Page extends "verify" | "failed">(
   order?: Order,
 ): Promise<{ order: Order; state: StateOn<Page> }> {
   const found = order ?? (await basketOrder(request, context));
-  // No basket: a buyer who has paid (their basket finished) belongs on their confirmation.
-  if (!found) throw redirect((await paidOrder(request, context)) ? PAGE_PATHS.confirmation : PAGE_PATHS.payment);
+  // No basket: a buyer who has paid (their basket finished) has a paid order; anyone else has
+  // nothing tried yet.
+  if (!found) {
+    const paid = await paidOrder(request, context);
+    throw redirect(checkoutPath(pageForPayment(paid ? { kind: "paid" } : { kind: "none" })));
+  }
   const state = await context.payments.state(found);
   if (pageForPayment(state) === page) return { order: found, state: state as StateOn<Page> };
   // The verify page is where an outcome is first learned, so leaving it tracks the outcome; any
   // other page was reached after it had been tracked, so a wrong visit is only sent on.
   if (page === "verify") throw await redirectForPayment(context, found, state);
   const target = pageForPayment(state);
-  throw target === "confirmation" ? await toConfirmation(context, found) : redirect(PAGE_PATHS[target]);
+  throw target === "confirmation" ? await toConfirmation(context, found) : redirect(checkoutPath(target));
 }

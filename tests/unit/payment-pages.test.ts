@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { pageForPayment } from "~/web/order-pages.server";
+import { pageForPayment } from "~/ticketing/checkout-steps";
 
 // The state enforcer's table: one page for each state of a payment, which every page after Pay
-// checks before it shows anything (web/order-pages.server.ts, guardPaymentPage).
+// checks before it shows anything (ticketing/checkout-steps.ts; web/order-pages.server.ts, guardPaymentPage).
 
 describe("the page a buyer belongs on after Pay", () => {
   it.each([
