@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
-import { CalendarPerformance } from "./calendar-performance";
-import { formatLongDay, formatMonth, monthWeeks, weekdayNames, type PerformanceView } from "./calendar-format";
+import { CalendarPerformance, type CalendarPerformanceView } from "./calendar-performance";
+import { formatLongDay, formatMonth, monthWeeks, weekdayNames } from "./calendar-format";
 
 /**
  * A month as a table: a caption naming it, a header per weekday, a cell per day listing that
@@ -14,13 +14,13 @@ export function CalendarMonth({
   captionId,
 }: {
   month: string;
-  performances: PerformanceView[];
+  performances: CalendarPerformanceView[];
   timeZone: string;
   captionId?: string;
 }) {
   const { i18n } = useTranslation();
   const locale = i18n.language;
-  const byDay = new Map<string, PerformanceView[]>();
+  const byDay = new Map<string, CalendarPerformanceView[]>();
   for (const performance of performances) {
     byDay.set(performance.day, [...(byDay.get(performance.day) ?? []), performance]);
   }

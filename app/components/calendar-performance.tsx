@@ -3,6 +3,12 @@ import { useTranslation } from "react-i18next";
 import { formatDateTime as dateTime, formatTime as time } from "~/i18n/format";
 import { formatLongDay, type PerformanceView } from "./calendar-format";
 
+/** A performance with what the server decided of its sale (sale-window.ts), so no page decides it again. */
+export interface CalendarPerformanceView extends PerformanceView {
+  /** Places are on sale (to everyone, or in presale to its audience): say how many are left. */
+  bookable: boolean;
+}
+
 /**
  * One performance: its time, its availability in words (with a colour that only repeats them),
  * and a link to its tickets page where there is something to book. `date` puts the date in view
@@ -14,13 +20,13 @@ export function CalendarPerformance({
   timeZone,
   date = "hidden",
 }: {
-  performance: PerformanceView;
+  performance: CalendarPerformanceView;
   timeZone: string;
   date?: "hidden" | "visible";
 }) {
   const { t, i18n } = useTranslation();
   const locale = i18n.language;
-  const { state, level, href } = performance;
+  const { state, level, href, bookable } = performance;
   const when =
     date === "visible" ? (
       <span className="calendar-performance__time">{dateTime(performance.startsAt, timeZone, locale)}</span>
@@ -57,9 +63,7 @@ export function CalendarPerformance({
       {presale ? <> {presale}</> : null}
     </>
   );
-  const className = `calendar-performance calendar-performance--${
-    state === "onSale" || state === "presale" || state === "presaleUnlocked" ? level : "unavailable"
-  }`;
+  const className = `calendar-performance calendar-performance--${bookable ? level : "unavailable"}`;
   return href ? (
     <Link to={href} className={`${className} calendar-performance--bookable`}>
       {content}

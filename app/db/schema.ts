@@ -469,10 +469,12 @@ export interface JobLeaseTable {
   until: string;
 }
 
+/**
+ * A run's scheduled on-sale room: its limits only. When it opens and when the sale starts are its
+ * performances' `queue_opens_at` and `on_sale_from`, stored once (decision 0029).
+ */
 export interface OnSaleRoomTable {
   run_id: string;
-  pre_queue_from: string;
-  on_sale_at: string;
   active_buyers: number;
   new_buyers_per_minute: number | null;
 }

@@ -3,11 +3,14 @@ import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
+import type { Kysely } from "kysely";
 import { openPostgres, openSqlite, type DialectName, type Store } from "./connection.server";
 import { migrateToLatest } from "./migrate.server";
+import type { Database } from "./schema";
 
 // Throw-away databases for the test suites and the benchmark: a SQLite file in the temp folder,
-// or a fresh PostgreSQL database on the given server; migrated, and removed by drop().
+// or a fresh PostgreSQL database on the given server; migrated (to the latest, unless a migration
+// test wants it as it was before one), and removed by drop().
 
 export const LOCAL_POSTGRES_URL = "postgres://postgres@127.0.0.1:5432/postgres";
 
@@ -44,11 +47,12 @@ export async function createScratchStore(
   dialect: DialectName,
   postgresUrl = LOCAL_POSTGRES_URL,
   poolSize = 20,
+  migrate: (db: Kysely<Database>) => Promise<unknown> = migrateToLatest,
 ): Promise<ScratchStore> {
   if (dialect === "sqlite") {
     const file = join(tmpdir(), `box-office-scratch-${randomUUID()}.sqlite`);
     const store = openSqlite(file);
-    await migrateToLatest(store.db);
+    await migrate(store.db);
     return {
       ...store,
       location: file,
@@ -63,7 +67,7 @@ export async function createScratchStore(
   const url = new URL(postgresUrl);
   url.pathname = `/${name}`;
   const store = openPostgres(url.toString(), poolSize);
-  await migrateToLatest(store.db);
+  await migrate(store.db);
   return {
     ...store,
     location: url.toString(),

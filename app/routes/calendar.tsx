@@ -16,9 +16,10 @@ import { benefitsOf } from "~/ticketing/memberships";
 import { buyerEntitlements } from "~/ticketing/entitlements.server";
 import { AllInNote } from "~/components/all-in-note";
 import { CalendarFilters, filterSummary, type CalendarFilterValues } from "~/components/calendar-filters";
-import { addMonths, formatMonth, type PerformanceView } from "~/components/calendar-format";
+import { addMonths, formatMonth } from "~/components/calendar-format";
 import { formatMoney } from "~/i18n/format";
 import { CalendarMonth } from "~/components/calendar-month";
+import type { CalendarPerformanceView } from "~/components/calendar-performance";
 import { CalendarPromo, type PromoOutcome, type PromoRuleView } from "~/components/calendar-promo";
 import { ErrorPage } from "~/components/error-page";
 import { calendarParams, parseParams } from "~/routing/params";
@@ -26,7 +27,7 @@ import { calendarPath, showPath, ticketsPath } from "~/routing/paths";
 import type { RoutingMode } from "~/routing/route-table.js";
 import { showFromParams } from "~/web/show-params.server";
 import type { AvailabilityFilter } from "~/ticketing/availability.server";
-import { offersTickets, saleState } from "~/ticketing/sale-window";
+import { bookable, offersTickets, saleState } from "~/ticketing/sale-window";
 import { orderFee, specialPriceRange } from "~/ticketing/pricing";
 import { isWellFormedCode, type PromoCode } from "~/ticketing/promotions.server";
 import type { ClientEvent } from "~/views/events";
@@ -222,18 +223,19 @@ async function loadCalendar(request: Request, context: AppLoadContext, show: Sho
 
   const membership = await membershipOf(context, buyer);
   const audiences = buyerEntitlements(membership, promo.promo).presale;
-  const views: PerformanceView[] = performances.map((performance) => {
+  const views: CalendarPerformanceView[] = performances.map((performance) => {
     const state = saleState(performance, now, audiences);
     const level = facts.availability.get(performance.id)?.level ?? "soldOut";
-    const bookable = offersTickets(state, level === "soldOut");
+    const offered = offersTickets(state, level === "soldOut");
     return {
       id: performance.id,
       startsAt: performance.startsAt,
       day: venueDay(performance.startsAt, zone, "yyyy-MM-dd"),
       level,
       state,
+      bookable: bookable(state),
       onSaleFrom: performance.onSaleFrom,
-      href: bookable ? ticketsPath(mode, show.slug, show.venueSlug, performance.id) : null,
+      href: offered ? ticketsPath(mode, show.slug, show.venueSlug, performance.id) : null,
     };
   });
 

@@ -2,12 +2,11 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { venueDay } from "~/routing/venue-days";
 import { useTranslation } from "react-i18next";
-import { CalendarPerformance } from "~/components/calendar-performance";
-import type { PerformanceView } from "~/components/calendar-format";
+import { CalendarPerformance, type CalendarPerformanceView } from "~/components/calendar-performance";
 import { formatDate } from "~/i18n/format";
 import { calendarPath, ticketsPath, venuePath } from "~/routing/paths";
 import { showFromParams } from "~/web/show-params.server";
-import { offersTickets, saleState } from "~/ticketing/sale-window";
+import { bookable, offersTickets, saleState } from "~/ticketing/sale-window";
 import { buyerEntitlements } from "~/ticketing/entitlements.server";
 import { membershipOf, readBuyer } from "~/web/buyer.server";
 import { track } from "~/web/track.server";
@@ -40,19 +39,20 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     const availability = await context.availability.summary(next.map((performance) => performance.id));
     const membership = await membershipOf(context, await readBuyer(request, context));
     const { presale } = buyerEntitlements(membership, null);
-    const performances: PerformanceView[] = next.map((performance) => {
+    const performances: CalendarPerformanceView[] = next.map((performance) => {
       // Presale performances say so to anyone not in their audience, whose tickets page explains who can book.
       const state = saleState(performance, now, presale);
       const level = availability.get(performance.id)?.level ?? "soldOut";
-      const bookable = offersTickets(state, level === "soldOut");
+      const offered = offersTickets(state, level === "soldOut");
       return {
         id: performance.id,
         startsAt: performance.startsAt,
         day: venueDay(performance.startsAt, show.timeZone, "yyyy-MM-dd"),
         level,
         state,
+        bookable: bookable(state),
         onSaleFrom: performance.onSaleFrom,
-        href: bookable ? ticketsPath(mode, show.slug, show.venueSlug, performance.id) : null,
+        href: offered ? ticketsPath(mode, show.slug, show.venueSlug, performance.id) : null,
       };
     });
     const page = {

@@ -1,6 +1,7 @@
 import { systemClock, type Clock } from "~/clock";
 import type { Store } from "~/db/connection.server";
 import { CATALOGUE_MAX_AGE_MS, remembered } from "./catalogue-facts.server";
+import { saleBegun } from "./sale-window";
 
 // What the browsing pages read: shows, where they play, and venues.
 
@@ -332,14 +333,10 @@ export function createCatalogue(store: Store, clock: Clock = systemClock, maxAge
       const at = now.toISOString();
       const selling = (await runPerformances(runId)).filter((p) => upcoming(p, at) && p.onSaleUntil > at);
       if (selling.length === 0) return null;
-      const begun = (p: RunPerformance) =>
-        p.onSaleFrom <= at ||
-        (p.queueOpensAt !== null && p.queueOpensAt <= at) ||
-        (p.presaleFrom !== null && p.presaleFrom <= at && p.presaleUntil !== null && p.presaleUntil > at);
       return {
         first: selling[0]!.startsAt,
         last: selling[selling.length - 1]!.startsAt,
-        firstOnSale: selling.find(begun)?.startsAt ?? null,
+        firstOnSale: selling.find((p) => saleBegun(p, now))?.startsAt ?? null,
       };
     },
 

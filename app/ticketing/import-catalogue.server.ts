@@ -653,6 +653,7 @@ async function importShow(
     const rows: Insertable<Database["performances"]>[] = [];
     const presaleFrom = schedule.presale ? now.toISOString() : null;
     // A scheduled on-sale: every performance goes on sale at its time, its queue opening before.
+    // The times are the performances' own; the run's room keeps only its limits (decision 0029).
     const onSale = schedule.onSale
       ? {
           at: new Date(schedule.onSale.at).toISOString(),
@@ -666,8 +667,6 @@ async function importShow(
         .insertInto("on_sale_rooms")
         .values({
           run_id: runId,
-          pre_queue_from: onSale.queueOpensAt,
-          on_sale_at: onSale.at,
           active_buyers: schedule.onSale.activeBuyers,
           new_buyers_per_minute: schedule.onSale.newBuyersPerMinute ?? null,
         })

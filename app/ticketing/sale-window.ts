@@ -17,20 +17,11 @@ export interface SaleWindow {
 }
 
 /** Where a performance stands for a buyer at a moment. */
-export type SaleState =
-  /** On general sale. */
-  | "onSale"
-  /** In presale, and this buyer does not (yet) qualify: members and code holders can book. */
-  | "presale"
-  /** In presale, and this buyer's entitlements (a presale code) let them book now. */
-  | "presaleUnlocked"
-  /** Not on sale yet, but its waiting room is open: buyers queue for the on-sale time. */
-  | "queueOpen"
-  /** Neither on sale nor in presale yet. */
-  | "notYetOnSale"
-  /** Online sales have ended. */
-  | "closed"
-  | "cancelled";
+// The states are a view's words (app/views/sale-state.ts): the calendar's components read them
+// there, and this module decides which one a performance is in.
+import type { SaleState } from "~/views/sale-state";
+
+export type { SaleState };
 
 /** Before the on-sale date only a presale audience inside the presale window may book. */
 export function saleState(window: SaleWindow, now: Date, presaleAudiences: ReadonlySet<string>): SaleState {
@@ -46,14 +37,39 @@ export function saleState(window: SaleWindow, now: Date, presaleAudiences: Reado
 }
 
 /**
- * Whether a performance in this state links to its tickets page: on sale, or in presale (its
- * tickets page tells a buyer outside the audience who can book), or queueing for its on-sale (the
- * tickets page sends the buyer to the waiting room), while places are left.
+ * What each state offers a buyer browsing the calendar. `places`: places are on sale, to everyone
+ * or, in presale, to its audience (its tickets page tells anyone else who can book), so a page says
+ * how many are left. `queue`: not on sale yet, but its waiting room is open, and the tickets page
+ * sends the buyer there. Null: nothing to offer.
  */
+const OFFERS: Record<SaleState, "places" | "queue" | null> = {
+  onSale: "places",
+  presale: "places",
+  presaleUnlocked: "places",
+  queueOpen: "queue",
+  notYetOnSale: null,
+  closed: null,
+  cancelled: null,
+};
+
+/** Whether places are on sale in this state (to this buyer, or in presale to its audience). */
+export function bookable(state: SaleState): boolean {
+  return OFFERS[state] === "places";
+}
+
+/** Whether a performance in this state links to its tickets page: places or a queue, while places are left. */
 export function offersTickets(state: SaleState, soldOut: boolean): boolean {
-  return (
-    (state === "onSale" || state === "presale" || state === "presaleUnlocked" || state === "queueOpen") && !soldOut
-  );
+  return OFFERS[state] !== null && !soldOut;
+}
+
+const NO_AUDIENCE: ReadonlySet<string> = new Set();
+
+/**
+ * Whether a performance's sale, queue or presale is open at `now` for anyone at all: where the
+ * calendar opens, on the first month with something to offer.
+ */
+export function saleBegun(window: SaleWindow, now: Date): boolean {
+  return OFFERS[saleState(window, now, NO_AUDIENCE)] !== null;
 }
 
 export type SaleRefusal = "not-found" | "sales-closed" | "not-on-sale" | "presale";

@@ -357,15 +357,6 @@ interface OnSale {
   newBuyersPerMinute: number | null;
 }
 
-/** An on-sale room's columns, as OnSale names them. */
-const ON_SALE_FIELDS = [
-  "on_sale_rooms.run_id as runId",
-  "on_sale_rooms.pre_queue_from as preQueueFrom",
-  "on_sale_rooms.on_sale_at as at",
-  "on_sale_rooms.active_buyers as activeBuyers",
-  "on_sale_rooms.new_buyers_per_minute as newBuyersPerMinute",
-] as const;
-
 const runRule = (room: OnSale): RoomRule => ({
   id: `run:${room.runId}`,
   activeBuyers: room.activeBuyers,
@@ -391,6 +382,23 @@ export function createWaitingRooms(
       ? { id: "site", activeBuyers: site.activeBuyers, newBuyersPerMinute: site.newBuyersPerMinute }
       : null;
   const room = createWaitingRoom(store, clock, { idleMs: site.idleMs });
+  // Each run's on-sale: its room's limits, and its times as its performances' sale windows have
+  // them (decision 0029: stored once, there), so the room draws its pre-queue at the moment holds
+  // are first allowed. Every performance of a scheduled run has the same times; min() makes one
+  // row per run whatever an edit has done to a single performance.
+  const onSales = () =>
+    db
+      .selectFrom("on_sale_rooms")
+      .innerJoin("performances", "performances.run_id", "on_sale_rooms.run_id")
+      .where("performances.queue_opens_at", "is not", null)
+      .select((eb) => [
+        "on_sale_rooms.run_id as runId",
+        "on_sale_rooms.active_buyers as activeBuyers",
+        "on_sale_rooms.new_buyers_per_minute as newBuyersPerMinute",
+        eb.fn.min<string>("performances.queue_opens_at").as("preQueueFrom"),
+        eb.fn.min<string>("performances.on_sale_from").as("at"),
+      ])
+      .groupBy(["on_sale_rooms.run_id", "on_sale_rooms.active_buyers", "on_sale_rooms.new_buyers_per_minute"]);
   // A run's on-sale never changes once imported (decision 0024): kept per performance, as the
   // catalogue's facts are. `null`: the performance exists and its run has none.
   const onSaleOf = remembered(
@@ -398,8 +406,14 @@ export function createWaitingRooms(
     async (performanceId: string): Promise<OnSale | null | undefined> => {
       const row = await db
         .selectFrom("performances")
-        .leftJoin("on_sale_rooms", "on_sale_rooms.run_id", "performances.run_id")
-        .select(ON_SALE_FIELDS)
+        .leftJoin(onSales().as("on_sale"), "on_sale.runId", "performances.run_id")
+        .select([
+          "on_sale.runId",
+          "on_sale.preQueueFrom",
+          "on_sale.at",
+          "on_sale.activeBuyers",
+          "on_sale.newBuyersPerMinute",
+        ])
         .where("performances.id", "=", performanceId)
         .executeTakeFirst();
       if (!row) return undefined;
@@ -432,10 +446,10 @@ export function createWaitingRooms(
     /** Every room whose queue is open now, for operators' monitoring. */
     async rules(): Promise<RoomRule[]> {
       const open = await db
-        .selectFrom("on_sale_rooms")
-        .select(ON_SALE_FIELDS)
-        .where("on_sale_rooms.pre_queue_from", "<=", clock.now().toISOString())
-        .orderBy("on_sale_rooms.on_sale_at", "desc")
+        .selectFrom(onSales().as("on_sale"))
+        .selectAll()
+        .where("on_sale.preQueueFrom", "<=", clock.now().toISOString())
+        .orderBy("on_sale.at", "desc")
         .limit(100)
         .execute();
       return [...(siteRule ? [siteRule] : []), ...open.map(runRule)];

@@ -1,7 +1,6 @@
 // Where a performance stands for a buyer, as the calendar and the show page word it. The domain
-// decides it (saleState in app/ticketing/sale-window.ts, whose type is this union); components read
-// views, not the domain, so the browser's copy is here. tests/unit/sale-window.test.ts fails the
-// type check if the two part.
+// decides which (saleState in app/ticketing/sale-window.ts) and takes this union from here, so
+// components, which read views and not the domain, share the one list.
 
 export type SaleState =
   /** On general sale. */

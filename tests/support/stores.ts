@@ -1,4 +1,6 @@
+import { Migrator } from "kysely";
 import type { DialectName } from "~/db/connection.server";
+import { MIGRATIONS } from "~/db/migrations";
 import {
   createScratchStore,
   LOCAL_POSTGRES_URL,
@@ -26,4 +28,14 @@ export type TestStore = ScratchStore;
 
 export function createTestStore(dialect: DialectName, poolSize = 20): Promise<TestStore> {
   return createScratchStore(dialect, POSTGRES_URL, poolSize);
+}
+
+/** A store migrated up to and including `migration` only, for a migration's own test to fill and move on. */
+export function createTestStoreAt(dialect: DialectName, migration: string): Promise<TestStore> {
+  return createScratchStore(dialect, POSTGRES_URL, 5, async (db) => {
+    const { error } = await new Migrator({ db, provider: { getMigrations: async () => MIGRATIONS } }).migrateTo(
+      migration,
+    );
+    if (error) throw error;
+  });
 }

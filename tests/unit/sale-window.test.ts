@@ -1,13 +1,14 @@
-import { describe, expect, expectTypeOf, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
+  bookable,
   offersTickets,
+  saleBegun,
   saleRefusal,
   saleState,
   saleWindowOf,
   type SaleState,
   type SaleWindow,
 } from "~/ticketing/sale-window";
-import type { SaleState as SaleStateView } from "~/views/sale-state";
 
 describe("where a performance stands for a buyer", () => {
   const window: SaleWindow = {
@@ -97,8 +98,61 @@ describe("which performances link to their tickets page", () => {
     expect(offersTickets("closed", false)).toBe(false);
     expect(offersTickets("cancelled", false)).toBe(false);
   });
+});
 
-  it("is the union the calendar's components read (checked by tsc, not at run time)", () => {
-    expectTypeOf<SaleStateView>().toEqualTypeOf<SaleState>();
+describe("which states sell places", () => {
+  const states: SaleState[] = [
+    "onSale",
+    "presale",
+    "presaleUnlocked",
+    "queueOpen",
+    "notYetOnSale",
+    "closed",
+    "cancelled",
+  ];
+
+  it("on sale and in presale (locked or not); not a queue waiting for its sale, nor before, after or cancelled", () => {
+    expect(states.filter(bookable)).toEqual(["onSale", "presale", "presaleUnlocked"]);
+  });
+
+  // A page shows how many places are left wherever places are sold, and links to the tickets page
+  // there and where a queue is open: never one without the other.
+  it("every state that sells places links to its tickets page, and only a queue links without selling", () => {
+    for (const state of states) {
+      if (bookable(state)) expect(offersTickets(state, false), state).toBe(true);
+    }
+    expect(states.filter((state) => offersTickets(state, false) && !bookable(state))).toEqual(["queueOpen"]);
+  });
+});
+
+describe("whether a performance's sale has begun for anyone", () => {
+  const window: SaleWindow = {
+    status: "on_sale",
+    onSaleFrom: "2026-12-01T10:00:00.000Z",
+    onSaleUntil: "2026-12-20T19:30:00.000Z",
+    presaleFrom: null,
+    presaleUntil: null,
+    presaleAudience: "",
+    queueOpensAt: null,
+  };
+  const at = (iso: string) => new Date(iso);
+
+  it("from its sale, its queue or its presale, whoever is asking; not before, and not once sales end", () => {
+    expect(saleBegun(window, at("2026-12-01T09:59:59.000Z"))).toBe(false);
+    expect(saleBegun(window, at("2026-12-01T10:00:00.000Z"))).toBe(true);
+    expect(saleBegun(window, at("2026-12-20T19:30:00.000Z"))).toBe(false);
+    const queued = { ...window, queueOpensAt: "2026-12-01T09:30:00.000Z" };
+    expect(saleBegun(queued, at("2026-12-01T09:29:59.000Z"))).toBe(false);
+    expect(saleBegun(queued, at("2026-12-01T09:30:00.000Z"))).toBe(true);
+    // A presale for members has begun, though the guest asking could not book it.
+    const presale = {
+      ...window,
+      presaleFrom: "2026-11-24T10:00:00.000Z",
+      presaleUntil: "2026-12-01T10:00:00.000Z",
+      presaleAudience: "plus-member",
+    };
+    expect(saleBegun(presale, at("2026-11-24T09:59:59.000Z"))).toBe(false);
+    expect(saleBegun(presale, at("2026-11-24T10:00:00.000Z"))).toBe(true);
+    expect(saleBegun({ ...window, status: "cancelled" }, at("2026-12-05T12:00:00.000Z"))).toBe(false);
   });
 });

@@ -10,6 +10,7 @@ import * as ticketsAndHoldsKeys from "./2026-11-25T0100-tickets-and-holds-keys";
 import * as waitingRoom from "./2026-11-25T0200-waiting-room";
 import * as onSaleRooms from "./2026-11-25T0400-on-sale-rooms";
 import * as severalProcesses from "./2026-11-25T0300-several-processes";
+import * as onSaleMomentOnce from "./2026-11-27T0900-on-sale-moment-once";
 
 // Every migration, by its date-prefixed name. Listed here (not read from the folder) so the same
 // list works under tsx, vitest and any bundler.
@@ -25,4 +26,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   "2026-11-25T0200-waiting-room": waitingRoom,
   "2026-11-25T0300-several-processes": severalProcesses,
   "2026-11-25T0400-on-sale-rooms": onSaleRooms,
+  "2026-11-27T0900-on-sale-moment-once": onSaleMomentOnce,
 };
