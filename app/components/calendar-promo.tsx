@@ -1,14 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { formatMoney } from "~/i18n/format";
+import type { PromoRuleView } from "~/views/promo";
 import { RemovePromoLink } from "./promo-removal";
-
-export type PromoRuleView =
-  | { kind: "percentageOff"; percent: number }
-  | { kind: "amountOff"; amount: number; currency: string }
-  /** The all-in prices the code brings its tickets to; null when this show sells none of them. */
-  | { kind: "specialPrice"; price: { min: number; max: number } | null; currency: string }
-  | { kind: "unlockPresale" }
-  | { kind: "unlockPromoSeats" };
 
 /** What happened to the code a link brought, or the code the buyer already has. */
 export type PromoOutcome =

@@ -11,7 +11,7 @@ import {
 import { fromZonedTime } from "date-fns-tz";
 import { venueDay } from "~/routing/venue-days";
 import { useTranslation } from "react-i18next";
-import { membershipOf, readBuyer, promoCookieHeader, type Buyer } from "~/web/buyer.server";
+import { membershipOf, promoFromLink, readBuyer } from "~/web/buyer.server";
 import { benefitsOf } from "~/ticketing/memberships";
 import { buyerEntitlements } from "~/ticketing/entitlements.server";
 import { AllInNote } from "~/components/all-in-note";
@@ -20,7 +20,7 @@ import { addMonths, formatMonth } from "~/components/calendar-format";
 import { formatMoney } from "~/i18n/format";
 import { CalendarMonth } from "~/components/calendar-month";
 import type { CalendarPerformanceView } from "~/components/calendar-performance";
-import { CalendarPromo, type PromoOutcome, type PromoRuleView } from "~/components/calendar-promo";
+import { CalendarPromo, type PromoOutcome } from "~/components/calendar-promo";
 import { ErrorPage } from "~/components/error-page";
 import { calendarParams, parseParams } from "~/routing/params";
 import { calendarPath, showPath, ticketsPath } from "~/routing/paths";
@@ -28,8 +28,8 @@ import type { RoutingMode } from "~/routing/route-table.js";
 import { showFromParams } from "~/web/show-params.server";
 import type { AvailabilityFilter } from "~/ticketing/availability.server";
 import { bookable, offersTickets, saleState } from "~/ticketing/sale-window";
-import { orderFee, specialPriceRange } from "~/ticketing/pricing";
-import { isWellFormedCode, type PromoCode } from "~/ticketing/promotions.server";
+import { orderFee } from "~/ticketing/pricing";
+import { promoRuleView } from "~/ticketing/promotions.server";
 import type { ClientEvent } from "~/views/events";
 import { track } from "~/web/track.server";
 import type { loader as rootLoader } from "~/root";
@@ -86,78 +86,19 @@ function filterQuery(filter: CalendarFilterValues): string {
   return text ? `?${text}` : "";
 }
 
-async function ruleView(context: AppLoadContext, promo: PromoCode, show: Show): Promise<PromoRuleView> {
-  switch (promo.rule_key) {
-    case "percentageOff":
-      return { kind: "percentageOff", percent: promo.percent ?? 0 };
-    case "amountOff":
-      return { kind: "amountOff", amount: promo.amount ?? 0, currency: promo.currency ?? show.currency };
-    case "specialPrice":
-      // Prices are all-in: the special price as the basket will charge it, booking fee included.
-      return {
-        kind: "specialPrice",
-        price: specialPriceRange(await context.catalogue.priceOptionsOfRun(show.runId), {
-          priceOptionKind: promo.price_option_kind ?? "full",
-          faceValue: promo.special_face_value ?? 0,
-        }),
-        currency: show.currency,
-      };
-    default:
-      return { kind: promo.rule_key };
-  }
-}
-
 /**
- * The code in play on this page: the one a link brought (`?pc=`), checked and reported whatever
- * the outcome, or else the one the buyer already holds, if it is good for this show here. The
- * code itself never goes into a tracked event.
+ * What the page says of the code in play: the outcome of a link's (`?pc=`), or else the code the
+ * buyer already holds, if it is good for this show here, as a quiet note.
  */
-async function promoFor(context: AppLoadContext, buyer: Buyer, show: Show, url: URL, headers: Headers) {
-  const events: ClientEvent[] = [];
-  const promoContext = { runId: show.runId, titleSlug: show.slug, venueSlug: show.venueSlug, currency: show.currency };
-  const fromLink = url.searchParams.get("pc");
-  if (fromLink !== null) {
-    if (!isWellFormedCode(fromLink)) {
-      events.push(track(context, "promoDeeplinkError", { reason: "invalidLink" }));
-      return { outcome: { outcome: "invalidLink" } as PromoOutcome, promo: null, events };
-    }
-    const check = await context.promotions.checkForRun(fromLink, promoContext);
-    if (check.ok) {
-      headers.append("Set-Cookie", await promoCookieHeader(context, check.promo.code));
-      events.push(track(context, "promoSuccess", { rule: check.promo.rule_key, source: "link" }));
-      const outcome: PromoOutcome = {
-        outcome: "applied",
-        code: check.promo.code,
-        rule: await ruleView(context, check.promo, show),
-        fromLink: true,
-      };
-      return { outcome, promo: check.promo, events };
-    }
-    const reason = check.reason === "empty" ? "invalidLink" : check.reason;
-    events.push(
-      reason === "alreadyUsed"
-        ? track(context, "promoSingleUseError", { source: "link" })
-        : track(context, "promoDeeplinkError", { reason }),
-    );
-    // A bad link leaves a code the buyer already holds as it was.
-    const held = await heldPromo(context, buyer, promoContext);
-    return { outcome: { outcome: reason } as PromoOutcome, promo: held, events };
-  }
-  const held = await heldPromo(context, buyer, promoContext);
-  const outcome: PromoOutcome | null = held
-    ? { outcome: "applied", code: held.code, rule: await ruleView(context, held, show), fromLink: false }
-    : null;
-  return { outcome, promo: held, events };
-}
-
-async function heldPromo(
+async function promoOutcome(
   context: AppLoadContext,
-  { promoCode }: Buyer,
-  promoContext: Parameters<AppLoadContext["promotions"]["checkForRun"]>[1],
-): Promise<PromoCode | null> {
-  if (!promoCode) return null;
-  const check = await context.promotions.checkForRun(promoCode, promoContext);
-  return check.ok ? check.promo : null;
+  show: Show,
+  { link, promo }: Awaited<ReturnType<typeof promoFromLink>>,
+): Promise<PromoOutcome | null> {
+  if (link && !link.ok) return { outcome: link.reason };
+  if (!promo) return null;
+  const rule = promoRuleView(promo, await context.catalogue.priceOptionsOfRun(show.runId), show.currency);
+  return { outcome: "applied", code: promo.code, rule, fromLink: link !== null };
 }
 
 function monthStart(month: string, timeZone: string): Date {
@@ -192,7 +133,9 @@ async function loadCalendar(request: Request, context: AppLoadContext, show: Sho
   const headers = new Headers();
   // Read once: the promo code and the membership both come from the buyer's cookies.
   const buyer = await readBuyer(request, context);
-  const promo = await promoFor(context, buyer, show, url, headers);
+  const target = { runId: show.runId, titleSlug: show.slug, venueSlug: show.venueSlug, currency: show.currency };
+  const promo = await promoFromLink(context, buyer, target, url.searchParams.get("pc"));
+  if (promo.link?.ok) headers.append("Set-Cookie", promo.link.cookie);
 
   const span = await context.catalogue.runSpan(show.runId, now);
   const month = date ? date.slice(0, 7) : venueDay(span ? (span.firstOnSale ?? span.first) : now, zone, "yyyy-MM");
@@ -222,7 +165,7 @@ async function loadCalendar(request: Request, context: AppLoadContext, show: Sho
   }
 
   const membership = await membershipOf(context, buyer);
-  const audiences = buyerEntitlements(membership, promo.promo).presale;
+  const audiences = buyerEntitlements(membership, promo.promo).entitlements.presale;
   const views: CalendarPerformanceView[] = performances.map((performance) => {
     const state = saleState(performance, now, audiences);
     const level = facts.availability.get(performance.id)?.level ?? "soldOut";
@@ -270,10 +213,11 @@ async function loadCalendar(request: Request, context: AppLoadContext, show: Sho
       shown: views.some((view) => view.state === "presale"),
       unlocked: views.some((view) => view.state === "presaleUnlocked"),
       // Whose key opened it: the membership when the buyer has one that qualifies, else the code.
-      unlockedBy: buyerEntitlements(membership, null).presale.size > 0 ? ("membership" as const) : ("code" as const),
+      unlockedBy:
+        buyerEntitlements(membership, null).entitlements.presale.size > 0 ? ("membership" as const) : ("code" as const),
     },
-    promo: promo.outcome,
-    trackedEvents: promo.events,
+    promo: await promoOutcome(context, show, promo),
+    trackedEvents: promo.link ? promo.link.events : [],
   };
   return { page, headers };
 }

@@ -118,6 +118,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (!state.reservation || !state.venue)
       return fail(submission.reply({ fieldErrors: { promoCode: ["promo.notForEvent"] } }));
     const outcome = await applyPromoCode(context, {
+      source: "form",
       code: submission.value.promoCode,
       target: {
         performanceId,

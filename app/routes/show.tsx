@@ -38,7 +38,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     ]);
     const availability = await context.availability.summary(next.map((performance) => performance.id));
     const membership = await membershipOf(context, await readBuyer(request, context));
-    const { presale } = buyerEntitlements(membership, null);
+    const { presale } = buyerEntitlements(membership, null).entitlements;
     const performances: CalendarPerformanceView[] = next.map((performance) => {
       // Presale performances say so to anyone not in their audience, whose tickets page explains who can book.
       const state = saleState(performance, now, presale);

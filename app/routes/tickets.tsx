@@ -4,7 +4,8 @@ import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { applyPromoCode } from "~/web/buyer.server";
 import { holdView } from "~/web/hold.server";
-import { ensureBasket, ticketsContext, ticketsPageBack, withAccessDeclaration } from "~/web/tickets-page.server";
+import { ensureBasket, ticketsContext, ticketsPageBack } from "~/web/tickets-page.server";
+import { buyerEntitlements } from "~/ticketing/entitlements.server";
 import { saveTicketChoices, ticketsView } from "~/services/ticket-choices.server";
 import { AllInNote } from "~/components/all-in-note";
 import { Confirmation } from "~/components/confirmation";
@@ -41,14 +42,15 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const page = await ticketsContext(request, params, context);
   const { show, venue, performance, refusal, ownReservation, otherReservation, buyer } = page;
   const url = new URL(request.url);
+  // Wheelchair spaces are drawn as selectable: the form's access declaration decides.
+  const drawn = buyerEntitlements(page.membership, page.promo, { wheelchair: true });
   const trackedEvents: ClientEvent[] = [track(context, "fetchSeats.request", { performanceId: performance.id })];
   const view = refusal
     ? null
     : await context.seatMaps.view({
         performanceId: performance.id,
         basketId: buyer.basketId,
-        // Wheelchair spaces are drawn as selectable: the form's access declaration decides.
-        entitlements: withAccessDeclaration(page.entitlements, true),
+        entitlements: drawn.entitlements,
         filter: parseSeatMapFilter(url.searchParams),
       });
   trackedEvents.push(
@@ -85,9 +87,9 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
           ticketsHref: holdView(context, otherReservation).ticketsHref,
         }
       : null,
-    promo: page.promo?.ok ? { code: page.promo.promo.code } : null,
+    promo: page.promo ? { code: page.promo.code } : null,
     /** The access membership already records a wheelchair user: no declaration to tick. */
-    accessRegistered: page.membership.access?.wheelchair === true,
+    accessRegistered: drawn.accessRegistered,
     trackedEvents,
   };
 }
@@ -122,6 +124,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 
   if (intent === "promo") {
     const outcome = await applyPromoCode(context, {
+      source: "form",
       code: String(form.get("promoCode") ?? ""),
       target: {
         performanceId: performance.id,
@@ -145,11 +148,9 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     return redirect(checkoutPath(FIRST_STEP), { headers });
   }
 
-  // An access member registered as a wheelchair user has the entitlement already, with the number
-  // of companions they registered; the declaration is for everyone else.
-  const registered = page.membership.access?.wheelchair === true;
-  const declared = registered || form.get("access") === "wheelchair";
-  const entitlements = registered ? page.entitlements : withAccessDeclaration(page.entitlements, declared);
+  const { entitlements, wheelchairUser: declared } = buyerEntitlements(page.membership, page.promo, {
+    wheelchair: form.get("access") === "wheelchair",
+  });
   const basketId = await ensureBasket(context, page.buyer.basketId, headers);
   const current = ownReservation;
 

@@ -150,10 +150,11 @@ export function createCatalogue(store: Store, clock: Clock = systemClock, maxAge
         .selectFrom("price_options")
         .innerJoin("price_bands", "price_bands.id", "price_options.price_band_id")
         .innerJoin("price_plans", "price_plans.id", "price_bands.price_plan_id")
-        .select(["price_options.kind", "price_options.face_value", "price_options.booking_fee"])
+        .select(["price_options.id", "price_options.kind", "price_options.face_value", "price_options.booking_fee"])
         .where("price_plans.run_id", "=", runId)
         .execute();
       return rows.map((row) => ({
+        id: row.id,
         kind: row.kind,
         faceValue: Number(row.face_value),
         bookingFee: Number(row.booking_fee),

@@ -111,17 +111,17 @@ export function orderFee(
 }
 
 /**
- * The all-in prices a special-price code brings tickets down to, lowest and highest: for each
- * option of its kind dearer than the special face value, that face value plus the option's booking
- * fee, which is what priceBasket charges for such a ticket once the discount is taken off. Null
- * when no option is brought down.
+ * The all-in prices a special-price rule brings tickets down to, lowest and highest: for each of
+ * its options dearer than the special face value, that face value plus the option's booking fee,
+ * which is what priceBasket charges for such a ticket once the discount is taken off. Null when no
+ * option is brought down.
  */
 export function specialPriceRange(
-  options: readonly { kind: string; faceValue: number; bookingFee: number }[],
-  rule: { priceOptionKind: string; faceValue: number },
+  options: readonly { id: string; faceValue: number; bookingFee: number }[],
+  rule: { priceOptionIds: readonly string[]; faceValue: number },
 ): { min: number; max: number } | null {
   const prices = options
-    .filter((option) => option.kind === rule.priceOptionKind && option.faceValue > rule.faceValue)
+    .filter((option) => rule.priceOptionIds.includes(option.id) && option.faceValue > rule.faceValue)
     .map((option) => allInTicketPrice({ faceValue: rule.faceValue, bookingFee: option.bookingFee }));
   return prices.length ? { min: Math.min(...prices), max: Math.max(...prices) } : null;
 }

@@ -4,7 +4,8 @@ import type { Store } from "~/db/connection.server";
 import type { PromoCodeTable } from "~/db/schema";
 import type { Restriction } from "./catalogue-file";
 import type { Entitlements } from "./inventory.server";
-import type { PromoPriceRule } from "./pricing";
+import type { PromoRuleView } from "~/views/promo";
+import { specialPriceRange, type PromoPriceRule } from "./pricing";
 
 // Promo codes (spec sections 4, 5 and 8). A code has a rule (a price rule, or unlocking presale or
 // promotional seats), a scope (everything, a show, a venue or one performance), a validity window
@@ -12,9 +13,17 @@ import type { PromoPriceRule } from "./pricing";
 
 export type PromoCode = Omit<PromoCodeTable, "used_count"> & { used_count: number };
 
-export type PromoRefusal = "empty" | "invalid" | "notForEvent" | "alreadyUsed";
+export type PromoRefusal = "empty" | "invalid" | "notForEvent" | "alreadyUsed" | "invalidLink";
 
-export type PromoCheck = { ok: true; promo: PromoCode } | { ok: false; reason: PromoRefusal };
+/** Why a code a link brought is refused: never "empty", which a link says as "invalidLink". */
+export type LinkRefusal = Exclude<PromoRefusal, "empty">;
+
+export type PromoCheck<Refusal extends PromoRefusal = PromoRefusal> =
+  | { ok: true; promo: PromoCode }
+  | { ok: false; reason: Refusal };
+
+/** How a code came: typed into a form by the buyer, or in a link they followed (`?pc=`). */
+export type PromoSource = "form" | "link";
 
 export interface PromoContext {
   performanceId: string;
@@ -30,11 +39,6 @@ export function normaliseCode(input: string): string {
 
 const CODE_SHAPE = /^[A-Z0-9-]{3,32}$/;
 
-/** Whether input could be a code at all (a link carrying anything else is a broken link). */
-export function isWellFormedCode(input: string): boolean {
-  return CODE_SHAPE.test(normaliseCode(input));
-}
-
 /** A run of a show at a venue: where a buyer lands from a promo link, before choosing a date. */
 export interface RunPromoContext {
   runId: string;
@@ -42,6 +46,9 @@ export interface RunPromoContext {
   venueSlug: string;
   currency: string;
 }
+
+/** Where a code is to be used: one performance, or any performance of a run. */
+export type PromoTarget = PromoContext | RunPromoContext;
 
 function inWiderScope(promo: PromoCode, context: { titleSlug: string; venueSlug: string }): boolean {
   return (
@@ -54,19 +61,39 @@ function inWiderScope(promo: PromoCode, context: { titleSlug: string; venueSlug:
 export function createPromotions(store: Store, clock: Clock) {
   const { db } = store;
 
-  async function evaluate(
-    input: string,
-    currency: string,
-    inScope: (promo: PromoCode) => Promise<boolean>,
-  ): Promise<PromoCheck> {
+  async function inScope(promo: PromoCode, target: PromoTarget): Promise<boolean> {
+    if (promo.scope_kind !== "performance") return inWiderScope(promo, target);
+    if ("performanceId" in target) return promo.scope_ref === target.performanceId;
+    // A code for one performance is good for its run; the tickets page checks it again against
+    // the performance the buyer chooses.
+    if (!promo.scope_ref) return false;
+    const performance = await db
+      .selectFrom("performances")
+      .select("id")
+      .where("id", "=", promo.scope_ref)
+      .where("run_id", "=", target.runId)
+      .executeTakeFirst();
+    return performance !== undefined;
+  }
+
+  /**
+   * Whether a code is good here now (a performance, or some performance of a run), and if not, why
+   * not; when it is, the code says what it does (its rule: priceRuleOf, promoRuleView and
+   * withPromoEntitlements read it). Every page that takes a code asks this, whether the buyer typed
+   * it or a link brought it: a link carrying something that could not be a code is a broken link,
+   * where a typed one is a mistyped code.
+   */
+  function check(input: string, target: PromoTarget, source: "link"): Promise<PromoCheck<LinkRefusal>>;
+  function check(input: string, target: PromoTarget, source?: PromoSource): Promise<PromoCheck>;
+  async function check(input: string, target: PromoTarget, source: PromoSource = "form"): Promise<PromoCheck> {
     const code = normaliseCode(input);
-    if (!code) return { ok: false, reason: "empty" };
-    if (!CODE_SHAPE.test(code)) return { ok: false, reason: "invalid" };
+    if (!CODE_SHAPE.test(code))
+      return { ok: false, reason: source === "link" ? "invalidLink" : code ? "invalid" : "empty" };
     const promo = await db.selectFrom("promo_codes").selectAll().where("code", "=", code).executeTakeFirst();
     const now = clock.now().toISOString();
     if (!promo || now < promo.valid_from || now >= promo.valid_until) return { ok: false, reason: "invalid" };
     // An amount off is in one currency; it means nothing to a basket in another.
-    if (!(await inScope(promo)) || (promo.currency !== null && promo.currency !== currency))
+    if (!(await inScope(promo, target)) || (promo.currency !== null && promo.currency !== target.currency))
       return { ok: false, reason: "notForEvent" };
     if (promo.usage_limit !== null && promo.used_count >= promo.usage_limit)
       return { ok: false, reason: "alreadyUsed" };
@@ -74,31 +101,7 @@ export function createPromotions(store: Store, clock: Clock) {
   }
 
   return {
-    /** Whether a code can be used for this performance now, and if not, why not. */
-    async check(input: string, context: PromoContext): Promise<PromoCheck> {
-      return evaluate(input, context.currency, async (promo) =>
-        promo.scope_kind === "performance" ? promo.scope_ref === context.performanceId : inWiderScope(promo, context),
-      );
-    },
-
-    /**
-     * Whether a code can be used for some performance of this run now. A code for one performance
-     * is in scope when that performance belongs to the run; the tickets page checks it again
-     * against the performance the buyer chooses.
-     */
-    async checkForRun(input: string, context: RunPromoContext): Promise<PromoCheck> {
-      return evaluate(input, context.currency, async (promo) => {
-        if (promo.scope_kind !== "performance") return inWiderScope(promo, context);
-        if (!promo.scope_ref) return false;
-        const performance = await db
-          .selectFrom("performances")
-          .select("id")
-          .where("id", "=", promo.scope_ref)
-          .where("run_id", "=", context.runId)
-          .executeTakeFirst();
-        return performance !== undefined;
-      });
-    },
+    check,
 
     /**
      * Spends one use of a code, atomically: the update only succeeds while uses are left, so
@@ -141,6 +144,31 @@ export function priceRuleOf(promo: PromoCode, optionIdsOfKind: (kind: string) =>
       };
     default:
       return null;
+  }
+}
+
+/**
+ * What a code does, as a page states it before the buyer has a basket: the rule priceRuleOf gives
+ * it over the run's price options, so the page promises what the basket will charge. A special
+ * price is stated all-in, booking fee included; an amount off in the code's currency.
+ */
+export function promoRuleView(
+  promo: PromoCode,
+  options: readonly { id: string; kind: string; faceValue: number; bookingFee: number }[],
+  currency: string,
+): PromoRuleView {
+  const rule = priceRuleOf(promo, (kind) =>
+    options.filter((option) => option.kind === kind).map((option) => option.id),
+  );
+  // priceRuleOf prices every rule but those that unlock presale or promotional seats.
+  if (!rule) return { kind: promo.rule_key as "unlockPresale" | "unlockPromoSeats" };
+  switch (rule.kind) {
+    case "percentageOff":
+      return rule;
+    case "amountOff":
+      return { ...rule, currency: promo.currency ?? currency };
+    case "specialPrice":
+      return { kind: "specialPrice", price: specialPriceRange(options, rule), currency };
   }
 }
 

@@ -1,8 +1,13 @@
 import type { Selectable } from "kysely";
 import type { PerformanceTable } from "~/db/schema";
+// The states are a view's words (app/views/sale-state.ts), which the calendar's components read;
+// this module decides which one a performance is in.
+import type { SaleState } from "~/views/sale-state";
 
 // When a performance may be booked, and by whom: one rule, read by the calendar and the show page
 // (what to offer) and by the hold (what to refuse), so neither offers what the other would refuse.
+
+export type { SaleState };
 
 export interface SaleWindow {
   status: "on_sale" | "cancelled";
@@ -16,12 +21,6 @@ export interface SaleWindow {
   queueOpensAt: string | null;
 }
 
-/** Where a performance stands for a buyer at a moment. */
-// The states are a view's words (app/views/sale-state.ts): the calendar's components read them
-// there, and this module decides which one a performance is in.
-import type { SaleState } from "~/views/sale-state";
-
-export type { SaleState };
 
 /** Before the on-sale date only a presale audience inside the presale window may book. */
 export function saleState(window: SaleWindow, now: Date, presaleAudiences: ReadonlySet<string>): SaleState {

@@ -6,7 +6,15 @@ import type { Entitlements } from "~/ticketing/inventory.server";
 import { buyerEntitlements } from "~/ticketing/entitlements.server";
 import { benefitsOf, type MembershipStatus } from "~/ticketing/memberships";
 import type { MemberBenefits } from "~/ticketing/baskets.server";
-import { normaliseCode, type PromoCheck, type PromoContext } from "~/ticketing/promotions.server";
+import {
+  normaliseCode,
+  type LinkRefusal,
+  type PromoCode,
+  type PromoContext,
+  type PromoRefusal,
+  type PromoTarget,
+  type RunPromoContext,
+} from "~/ticketing/promotions.server";
 
 // What the buyer brings to a request: their basket (an id in a signed, HttpOnly cookie), a
 // promo code they arrived with or entered before they had a basket, and the account they are
@@ -63,58 +71,102 @@ export async function benefitsFor(context: AppLoadContext, buyer: Buyer): Promis
   return benefitsOf(await membershipOf(context, buyer));
 }
 
+/** The code the buyer holds, when it is good here now; a code that has lapsed is simply not in play. */
+export async function heldPromo(context: AppLoadContext, buyer: Buyer, target: PromoTarget): Promise<PromoCode | null> {
+  if (!buyer.promoCode) return null;
+  const check = await context.promotions.check(buyer.promoCode, target);
+  return check.ok ? check.promo : null;
+}
+
 /**
- * What this buyer may book for a performance: a guest's entitlements, widened by their promo code
- * when it is valid for this performance now, and by their memberships.
+ * What this buyer may book for a performance before they declare anything: a guest's entitlements,
+ * widened by their promo code when it is valid for this performance now, and by their memberships.
  */
 export async function entitlementsFor(
   context: AppLoadContext,
   buyer: Buyer,
   promoContext: PromoContext,
-): Promise<{ entitlements: Entitlements; promo: PromoCheck | null; membership: MembershipStatus }> {
+): Promise<{ entitlements: Entitlements; promo: PromoCode | null; membership: MembershipStatus }> {
   const membership = await membershipOf(context, buyer);
-  if (!buyer.promoCode) return { entitlements: buyerEntitlements(membership, null), promo: null, membership };
-  const promo = await context.promotions.check(buyer.promoCode, promoContext);
-  return { entitlements: buyerEntitlements(membership, promo.ok ? promo.promo : null), promo, membership };
+  const promo = await heldPromo(context, buyer, promoContext);
+  return { entitlements: buyerEntitlements(membership, promo).entitlements, promo, membership };
 }
 
 /**
- * Applying a promo code, the one way: on the tickets page or at payment, the code is checked for
- * the performance, tracked as the spec names it, put on the basket when it applies, and kept in
- * the buyer's promo cookie (the Set-Cookie header to send).
+ * A code the buyer typed into a form (the tickets page, the payment page) for a performance, which
+ * goes on their basket when they have one; or one a link brought to a show's calendar, before any
+ * performance is chosen, which goes on no basket (the tickets page checks it again against the one
+ * they choose).
  */
-export type PromoOutcome =
-  | { ok: true; cookie: string; events: ClientEvent[] }
-  | { ok: false; reason: string; events: ClientEvent[] };
+export type PromoEntry =
+  | {
+      source: "form";
+      code: string;
+      target: PromoContext;
+      /** The basket to carry the code; none yet on a tickets page before any seat is held. */
+      basketId: string | null;
+      /** Runs once the code is known to apply, before the basket changes (payment unlocks its order). */
+      beforeSaving?: () => Promise<void>;
+    }
+  | { source: "link"; code: string; target: RunPromoContext };
 
+export type PromoApplied<Refusal extends PromoRefusal = PromoRefusal> =
+  | { ok: true; promo: PromoCode; cookie: string; events: ClientEvent[] }
+  | { ok: false; reason: Refusal; events: ClientEvent[] };
+
+/**
+ * Applying a promo code, the one way: the code is checked where it is to be used, tracked as the
+ * spec names it for where it came from, put on the basket when it applies, and kept in the buyer's
+ * promo cookie (the Set-Cookie header to send). A refused code leaves the one the buyer holds as it
+ * was. The code itself never goes into a tracked event.
+ */
 export async function applyPromoCode(
   context: AppLoadContext,
-  input: {
-    code: string;
-    target: PromoContext;
-    /** The basket to carry the code; none yet on a tickets page before any seat is held. */
-    basketId: string | null;
-    /** Runs once the code is known to apply, before the basket changes (payment unlocks its order). */
-    beforeSaving?: () => Promise<void>;
-  },
-): Promise<PromoOutcome> {
-  const performanceId = input.target.performanceId;
-  const check = await context.promotions.check(input.code, input.target);
-  if (!check.ok) {
-    const event = check.reason === "alreadyUsed" ? "promoSingleUseError" : "promoManualError";
-    return {
-      ok: false,
-      reason: check.reason,
-      events: [track(context, event, { performanceId, reason: check.reason })],
-    };
+  entry: Extract<PromoEntry, { source: "link" }>,
+): Promise<PromoApplied<LinkRefusal>>;
+export async function applyPromoCode(context: AppLoadContext, entry: PromoEntry): Promise<PromoApplied>;
+export async function applyPromoCode(context: AppLoadContext, entry: PromoEntry): Promise<PromoApplied> {
+  const check = await context.promotions.check(entry.code, entry.target, entry.source);
+  if (!check.ok) return { ok: false, reason: check.reason, events: [refusalEvent(context, entry, check.reason)] };
+  if (entry.source === "form") {
+    await entry.beforeSaving?.();
+    if (entry.basketId) await context.baskets.setPromo(entry.basketId, check.promo.id);
   }
-  await input.beforeSaving?.();
-  if (input.basketId) await context.baskets.setPromo(input.basketId, check.promo.id);
+  const success =
+    entry.source === "link"
+      ? track(context, "promoSuccess", { rule: check.promo.rule_key, source: "link" })
+      : track(context, "promoSuccess", { performanceId: entry.target.performanceId });
   return {
     ok: true,
+    promo: check.promo,
     cookie: await promoCookieHeader(context, check.promo.code),
-    events: [track(context, "promoSuccess", { performanceId })],
+    events: [success],
   };
+}
+
+function refusalEvent(context: AppLoadContext, entry: PromoEntry, reason: PromoRefusal): ClientEvent {
+  if (entry.source === "link")
+    return reason === "alreadyUsed"
+      ? track(context, "promoSingleUseError", { source: "link" })
+      : track(context, "promoDeeplinkError", { reason });
+  const event = reason === "alreadyUsed" ? "promoSingleUseError" : "promoManualError";
+  return track(context, event, { performanceId: entry.target.performanceId, reason });
+}
+
+/**
+ * The code in play where a promo link lands (a show's calendar): the link's (`?pc=`, null when it
+ * brought none), applied and reported whatever the outcome, or else the one the buyer already
+ * holds, if it is good here. A bad link leaves a code the buyer holds as it was.
+ */
+export async function promoFromLink(
+  context: AppLoadContext,
+  buyer: Buyer,
+  target: RunPromoContext,
+  code: string | null,
+): Promise<{ link: PromoApplied<LinkRefusal> | null; promo: PromoCode | null }> {
+  const link = code === null ? null : await applyPromoCode(context, { source: "link", code, target });
+  if (link?.ok) return { link, promo: link.promo };
+  return { link, promo: await heldPromo(context, buyer, target) };
 }
 
 /** The session's visitor id: what a place in the waiting room belongs to. */

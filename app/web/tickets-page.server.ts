@@ -4,14 +4,14 @@ import type { Params } from "@remix-run/react";
 import { notFound, parseParams, performanceParams } from "~/routing/params";
 import { safeReturnPath } from "~/routing/return-path";
 import { showFromParams } from "~/web/show-params.server";
-import type { Entitlements } from "~/ticketing/inventory.server";
 import { saleRefusal, saleWindowOf } from "~/ticketing/sale-window";
 import { benefitsOf } from "~/ticketing/memberships";
 import { basketCookieHeader, entitlementsFor, readBuyer } from "./buyer.server";
 import { admitOrQueue } from "./waiting-room.server";
 
 // What the tickets page and its actions both need: the show and performance from the URL, who the
-// buyer is and what they may book, and what their basket already holds.
+// buyer is (their membership and promo code, from which buyerEntitlements says what they may book
+// once the form says what they declare), and what their basket already holds.
 
 /**
  * Where the tickets page's actions send the buyer back to: the page itself, through the one
@@ -49,7 +49,7 @@ export async function ticketsContext(request: Request, params: Params, context: 
     venue,
     performance,
     buyer,
-    entitlements,
+    /** The buyer's promo code when it is good for this performance now. */
     promo,
     membership,
     benefits: benefitsOf(membership),
@@ -60,20 +60,6 @@ export async function ticketsContext(request: Request, params: Params, context: 
       reservation && !reservation.expired && reservation.performanceId !== performance.id ? reservation : null,
     /** The reservation for this performance, live or expired. */
     ownReservation: reservation && reservation.performanceId === performance.id ? reservation : null,
-  };
-}
-
-/**
- * Wheelchair spaces and companion seats are for wheelchair users and their companions. A guest
- * says so when booking them (the access declaration on the form); an access membership records it
- * once (accounts issue). The engine refuses them to anyone without this entitlement.
- */
-export function withAccessDeclaration(entitlements: Entitlements, declared: boolean): Entitlements {
-  if (!declared) return entitlements;
-  return {
-    ...entitlements,
-    restrictions: new Set([...entitlements.restrictions, "wheelchair"]),
-    companions: Math.max(entitlements.companions, 1),
   };
 }
 

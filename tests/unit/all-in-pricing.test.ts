@@ -64,8 +64,9 @@ describe("all-in ticket prices", () => {
       option("full", 4500, 400),
       option("full", 2500, 250),
       option("child", 2000, 250),
-    ];
-    const range = specialPriceRange(options, { priceOptionKind: "full", faceValue: 4000 });
+    ].map((priced, index) => ({ ...priced, id: `${priced.kind}-${index}` }));
+    const fullPrice = options.filter(({ kind }) => kind === "full").map(({ id }) => id);
+    const range = specialPriceRange(options, { priceOptionIds: fullPrice, faceValue: 4000 });
     // £40 + £7 and £40 + £4; the £25 ticket is cheaper already, so the code does not bring it down.
     expect(range).toEqual({ min: 4400, max: 4700 });
     const tickets = options.slice(0, 2).map(({ faceValue, bookingFee }, index) => ({
@@ -84,6 +85,6 @@ describe("all-in ticket prices", () => {
       .filter((line) => line.kind === "ticket")
       .reduce((sum, line) => sum + line.amount, 0);
     expect(ticketTotal - priced.discount).toBe(range!.min + range!.max);
-    expect(specialPriceRange(options, { priceOptionKind: "concession", faceValue: 4000 })).toBeNull();
+    expect(specialPriceRange(options, { priceOptionIds: [], faceValue: 4000 })).toBeNull();
   });
 });

@@ -24,7 +24,13 @@ const REFUSALS: Record<RefusalReason, true> = {
   "extension-limit": true,
   busy: true,
 };
-const PROMO: Record<PromoRefusal, true> = { empty: true, invalid: true, notForEvent: true, alreadyUsed: true };
+const PROMO: Record<PromoRefusal, true> = {
+  empty: true,
+  invalid: true,
+  notForEvent: true,
+  alreadyUsed: true,
+  invalidLink: true,
+};
 const VOUCHER: Record<Extract<VoucherLookup, { ok: false }>["reason"], true> = {
   invalid: true,
   expired: true,
