@@ -21,7 +21,6 @@ export interface SaleWindow {
   queueOpensAt: string | null;
 }
 
-
 /** Before the on-sale date only a presale audience inside the presale window may book. */
 export function saleState(window: SaleWindow, now: Date, presaleAudiences: ReadonlySet<string>): SaleState {
   const at = now.toISOString();
