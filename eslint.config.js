@@ -18,9 +18,9 @@ const above = {
   ),
   web: from(folders(["web"]), "server-side web code (requests, cookies, responses) is for routes."),
   components: from(folders(["components"]), "presentational components are for routes and pages."),
-  services: from(folders(["services"]), "services are called by the web layer, not from below it."),
+  services: from(folders(["use-cases"]), "use cases (app/use-cases) are called by the web layer, not from below it."),
   domain: from(folders(["ticketing", "payments"]), "read what the domain shares through app/views, not the domain."),
-  store: from(folders(["db"]), "only the domain and the services reach the store."),
+  store: from(folders(["db"]), "only the domain and the use cases reach the store."),
 };
 const parentFolder = from("^\\.\\./", "import another folder through ~/, so the layer rules see it.");
 const serverModule = from("\\.server(\\.[jt]sx?)?$", "components run in the browser: no .server modules.");
@@ -98,7 +98,7 @@ export default tseslint.config(
     above.domain,
     above.store,
   ),
-  layer(["app/services/**"], above.routes, above.composition, above.web, above.components),
+  layer(["app/use-cases/**"], above.routes, above.composition, above.web, above.components),
   layer(
     ["app/ticketing/**", "app/payments/**"],
     remix,
@@ -114,7 +114,7 @@ export default tseslint.config(
       "app/config/**",
       "app/forms/**",
       "app/i18n/**",
-      "app/routing/**",
+      "app/urls/**",
       "app/themes/**",
       "app/views/**",
       "app/logging/**",

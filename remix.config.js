@@ -1,8 +1,8 @@
-import { mountRoutes } from "./app/routing/route-table.js";
+import { mountRoutes } from "./app/urls/route-table.js";
 
 /** @type {import('@remix-run/dev').AppConfig} */
 export default {
-  // Every route is declared in app/routing/route-table.js; no file-system routing.
+  // Every route is declared in app/urls/route-table.js; no file-system routing.
   ignoredRouteFiles: ["**/*"],
   routes: (defineRoutes) => defineRoutes(mountRoutes),
   serverModuleFormat: "esm",

@@ -5,7 +5,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
 import { NonceProvider } from "~/components/nonce";
 import { COMMON_NS, isLanguage } from "~/i18n/languages";
-import { declaredQuery, type PageQueryHandle } from "~/routing/page-query";
+import { declaredQuery, type PageQueryHandle } from "~/urls/page-query";
 import { pageKey, type PageSecrets } from "~/web/page-cache.server";
 
 // How a request becomes bytes is told in docs/rendering.md.

@@ -19,7 +19,7 @@ import { currentCustomer } from "~/web/session.server";
 import { captureQueryParameters, resolveTheme } from "~/web/visitor.server";
 import { ErrorPage, errorKind } from "~/components/error-page";
 import { useNonce } from "~/components/nonce";
-import type { PageQueryHandle } from "~/routing/page-query";
+import type { PageQueryHandle } from "~/urls/page-query";
 import { SiteFooter } from "~/components/site-footer";
 import { SiteHeader } from "~/components/site-header";
 import { POLYFILL_LOADER } from "~/web/polyfill-loader.server";

@@ -24,7 +24,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import { loadConfig } from "~/config/env.server";
 import type { DialectName, Store } from "~/db/connection.server";
 import { createScratchStore, LOCAL_POSTGRES_URL } from "~/db/scratch-store.server";
-import { calendarPath, showPath, ticketsPath } from "~/routing/paths";
+import { calendarPath, showPath, ticketsPath } from "~/urls/paths";
 import { compressResponses, createServerApp, LISTEN_BACKLOG } from "~/web/app.server";
 import { createLogger } from "~/logging/logger.server";
 import { createAppServices } from "~/composition/app-services.server";

@@ -8,7 +8,7 @@ import { formatMoney } from "~/i18n/format";
 import { PostForm } from "./post-form";
 import type { SummaryError } from "~/views/errors";
 import type { StepFrame } from "~/views/checkout-step";
-import { checkoutPath } from "~/routing/paths";
+import { checkoutPath } from "~/urls/paths";
 
 /** The itemised order: the engine's lines, the vouchers used, what is left to pay. */
 export function BasketSummary({ summary, heading = "h2" }: { summary: SummaryView; heading?: "h2" | "h3" }) {

@@ -7,8 +7,8 @@ import { Confirmation, ConfirmActions } from "./confirmation";
 import { formatDateTime as dateTime, formatTime as time } from "~/i18n/format";
 import { PostForm } from "./post-form";
 import type { HoldView } from "~/views/hold";
-import { pathWithDeclaredQuery } from "~/routing/page-query";
-import { checkoutPath } from "~/routing/paths";
+import { pathWithDeclaredQuery } from "~/urls/page-query";
+import { checkoutPath } from "~/urls/paths";
 
 /** Two minutes before the hold runs out the buyer is warned and offered more time. */
 export const WARNING_SECONDS = 120;

@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { Confirmation, ConfirmActions } from "./confirmation";
 import { HOLD_ACTION } from "./hold-panel";
-import { pathWithDeclaredQuery } from "~/routing/page-query";
+import { pathWithDeclaredQuery } from "~/urls/page-query";
 
 /**
  * "Remove code", which warns first that prices and the seats on offer may change: a link to a

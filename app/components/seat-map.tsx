@@ -4,7 +4,7 @@ import type { i18n as I18n, TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { formatMoney } from "~/i18n/format";
-import { declaredParams } from "~/routing/page-query";
+import { declaredParams } from "~/urls/page-query";
 import { PriceAndSectionFields } from "./select-field";
 import {
   FILTER_PARAMS,

@@ -2,7 +2,7 @@ import { Link, useLocation, useMatches } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { LEGAL_DOCUMENTS } from "~/legal";
 import { LANGUAGES } from "~/i18n/languages";
-import { pathWithDeclaredQuery } from "~/routing/page-query";
+import { pathWithDeclaredQuery } from "~/urls/page-query";
 
 export function SiteFooter() {
   const { t, i18n } = useTranslation();

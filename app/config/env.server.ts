@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { ROUTING_MODES } from "~/routing/route-table.js";
+import { ROUTING_MODES } from "~/urls/route-table.js";
 import { LANGUAGES } from "~/i18n/languages";
 import { THEMES } from "~/themes/themes";
-import { slug } from "~/routing/params";
+import { slug } from "~/urls/params";
 import { experimentsSchema } from "~/config/experiments";
 
 export const WALLETS = ["googlePay", "applePay"] as const;

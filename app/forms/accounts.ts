@@ -16,8 +16,8 @@ import {
   type Country,
   type FieldCheck,
 } from "~/forms/checkout/fields";
-import { checkoutPath } from "~/routing/paths";
-import { safeReturnPath } from "~/routing/return-path";
+import { checkoutPath } from "~/urls/paths";
+import { safeReturnPath } from "~/urls/return-path";
 
 export { DETAILS_FIELDS, SIGN_UP_FAILED } from "./account-names";
 

@@ -8,8 +8,8 @@ import { ErrorSummary } from "~/components/error-summary";
 import { TextField } from "~/components/form-fields";
 import { PostForm } from "~/components/post-form";
 import { useSchemaForm } from "~/components/use-schema-form";
-import { renderPasswordReset } from "~/services/email/password-reset-email";
-import { DEFAULT_AUTH_POLICY } from "~/services/auth.server";
+import { renderPasswordReset } from "~/use-cases/email/password-reset-email";
+import { DEFAULT_AUTH_POLICY } from "~/use-cases/auth.server";
 
 // Asks for a reset link. The answer is the same whether the email has an account or not; only
 // an account's owner receives anything.

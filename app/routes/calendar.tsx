@@ -9,7 +9,7 @@ import {
   useRouteLoaderData,
 } from "@remix-run/react";
 import { fromZonedTime } from "date-fns-tz";
-import { venueDay } from "~/routing/venue-days";
+import { venueDay } from "~/urls/venue-days";
 import { useTranslation } from "react-i18next";
 import { membershipOf, promoFromLink, readBuyer } from "~/web/buyer.server";
 import { benefitsOf } from "~/ticketing/memberships";
@@ -22,9 +22,9 @@ import { CalendarMonth } from "~/components/calendar-month";
 import type { CalendarPerformanceView } from "~/components/calendar-performance";
 import { CalendarPromo, type PromoOutcome } from "~/components/calendar-promo";
 import { ErrorPage } from "~/components/error-page";
-import { calendarParams, parseParams } from "~/routing/params";
-import { calendarPath, showPath, ticketsPath } from "~/routing/paths";
-import type { RoutingMode } from "~/routing/route-table.js";
+import { calendarParams, parseParams } from "~/urls/params";
+import { calendarPath, showPath, ticketsPath } from "~/urls/paths";
+import type { RoutingMode } from "~/urls/route-table.js";
 import { showFromParams } from "~/web/show-params.server";
 import type { AvailabilityFilter } from "~/ticketing/availability.server";
 import { bookable, offersTickets, saleState } from "~/ticketing/sale-window";

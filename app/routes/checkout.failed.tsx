@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { readBuyer } from "~/web/buyer.server";
 import { reservationPaths } from "~/web/hold.server";
 import { guardPaymentPage } from "~/web/order-pages.server";
-import { checkoutPath } from "~/routing/paths";
+import { checkoutPath } from "~/urls/paths";
 import { LAST_STEP } from "~/ticketing/checkout-steps";
 import { PostForm } from "~/components/post-form";
 import { useSupportPhone } from "~/components/support-phone";

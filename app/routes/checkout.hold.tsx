@@ -6,8 +6,8 @@ import { unlockForChange } from "~/web/checkout-flow.server";
 import { reservationPaths } from "~/web/hold.server";
 import { ReleaseDialog } from "~/components/hold-panel";
 import { RemovePromoDialog } from "~/components/promo-removal";
-import { safeReturnPath } from "~/routing/return-path";
-import { releaseReservation, refusalMessage, type Message } from "~/services/reservations.server";
+import { safeReturnPath } from "~/urls/return-path";
+import { releaseReservation, refusalMessage, type Message } from "~/use-cases/reservations.server";
 import { flashEvents, track } from "~/web/track.server";
 
 // The reservation's own actions, answered the same way whether a buyer pressed a button in a

@@ -25,14 +25,14 @@ import { cardTypeNames } from "~/forms/checkout/card-types";
 import { errorsForSummary } from "~/forms/checkout/messages";
 import { redirectForPayment } from "~/web/order-pages.server";
 import { WAITING_PAGE } from "~/ticketing/checkout-steps";
-import { checkoutPath } from "~/routing/paths";
+import { checkoutPath } from "~/urls/paths";
 import { CheckoutStep, CheckoutStepBoundary, stepErrorTitleKey } from "~/components/checkout-step";
 import { RadioGroup, TextField } from "~/components/form-fields";
 import { formatMoney } from "~/i18n/format";
 import { PostForm } from "~/components/post-form";
 import { useSchemaForm } from "~/components/use-schema-form";
 import { WalletButtons } from "~/components/wallet-buttons";
-import type { PayInput } from "~/services/payments.server";
+import type { PayInput } from "~/use-cases/pay.server";
 import { flashEvents, track } from "~/web/track.server";
 import type { ClientEvent } from "~/views/events";
 

@@ -3,14 +3,14 @@ import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { benefitsFor, readBuyer } from "~/web/buyer.server";
 import { reservationPaths } from "~/web/hold.server";
-import { saveTicketChoices, ticketsView } from "~/services/ticket-choices.server";
+import { saveTicketChoices, ticketsView } from "~/use-cases/ticket-prices.server";
 import { ErrorSummary } from "~/components/error-summary";
 import { formatDateTime } from "~/i18n/format";
 import { PostForm } from "~/components/post-form";
 import { TicketChoices } from "~/components/ticket-choices";
-import { releaseReservation } from "~/services/reservations.server";
+import { releaseReservation } from "~/use-cases/reservations.server";
 import { FIRST_STEP, HOLD_REVIEW } from "~/ticketing/checkout-steps";
-import { checkoutPath } from "~/routing/paths";
+import { checkoutPath } from "~/urls/paths";
 import { flashEvents, track } from "~/web/track.server";
 import type { FieldErrors } from "~/views/ticket-choices";
 

@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { basketOrder, guardPaymentPage, redirectForPayment } from "~/web/order-pages.server";
-import { checkoutPath } from "~/routing/paths";
+import { checkoutPath } from "~/urls/paths";
 import { LAST_STEP } from "~/ticketing/checkout-steps";
 import { useSupportPhone } from "~/components/support-phone";
 import { track } from "~/web/track.server";

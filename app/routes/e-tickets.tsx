@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { formatDateTime } from "~/i18n/format";
-import { barcodeSvg } from "~/services/barcode.server";
+import { barcodeSvg } from "~/use-cases/barcode.server";
 
 // A paid order's e-tickets, one per place, each with a QR code drawn on the server: printable,
 // and readable on a phone at the door. The link's key is a secret of its own (not the order

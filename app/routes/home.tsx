@@ -2,7 +2,7 @@ import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { ShowList } from "~/components/show-list";
-import { showPath } from "~/routing/paths";
+import { showPath } from "~/urls/paths";
 import { showListFor } from "~/web/show-links.server";
 
 export const handle = { titleKey: "home.title", keptPage: true };

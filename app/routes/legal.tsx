@@ -3,7 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 // Zod stays out of this module (its schema is in routing/params): a route module that imports it
 // makes every visit to the page preload it, 14 KB the page never runs.
-import { legalParams, parseParams } from "~/routing/params";
+import { legalParams, parseParams } from "~/urls/params";
 
 export const handle = {
   titleKey: (data: { document?: string } | undefined) => (data?.document ? `legal.${data.document}.title` : ""),

@@ -8,7 +8,7 @@ import { benefitsFor, membershipOf, readBuyer } from "~/web/buyer.server";
 import { ensureBasket } from "~/web/tickets-page.server";
 import { unlockForChange } from "~/web/checkout-flow.server";
 import { LAST_STEP } from "~/ticketing/checkout-steps";
-import { checkoutPath } from "~/routing/paths";
+import { checkoutPath } from "~/urls/paths";
 import { errorsForSummary } from "~/forms/checkout/messages";
 import { ErrorSummary } from "~/components/error-summary";
 import { CheckboxField, RadioGroup, TextField } from "~/components/form-fields";

@@ -1,10 +1,10 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { venueDay } from "~/routing/venue-days";
+import { venueDay } from "~/urls/venue-days";
 import { useTranslation } from "react-i18next";
 import { CalendarPerformance, type CalendarPerformanceView } from "~/components/calendar-performance";
 import { formatDate } from "~/i18n/format";
-import { calendarPath, ticketsPath, venuePath } from "~/routing/paths";
+import { calendarPath, ticketsPath, venuePath } from "~/urls/paths";
 import { showFromParams } from "~/web/show-params.server";
 import { bookable, offersTickets, saleState } from "~/ticketing/sale-window";
 import { buyerEntitlements } from "~/ticketing/entitlements.server";

@@ -6,7 +6,7 @@ import { applyPromoCode } from "~/web/buyer.server";
 import { holdView } from "~/web/hold.server";
 import { ensureBasket, ticketsContext, ticketsPageBack } from "~/web/tickets-page.server";
 import { buyerEntitlements } from "~/ticketing/entitlements.server";
-import { saveTicketChoices, ticketsView } from "~/services/ticket-choices.server";
+import { saveTicketChoices, ticketsView } from "~/use-cases/ticket-prices.server";
 import { AllInNote } from "~/components/all-in-note";
 import { Confirmation } from "~/components/confirmation";
 import { ErrorSummary } from "~/components/error-summary";
@@ -25,13 +25,13 @@ import {
   reserveBestAvailable,
   type Message,
   type ReserveOutcome,
-} from "~/services/reservations.server";
+} from "~/use-cases/reservations.server";
 import { orderFee } from "~/ticketing/pricing";
 import { FILTER_PARAMS, parseSeatMapFilter } from "~/views/seat-map";
-import { pathWithDeclaredQuery } from "~/routing/page-query";
+import { pathWithDeclaredQuery } from "~/urls/page-query";
 import { pushToDataLayer, type ClientEvent } from "~/views/events";
 import { FIRST_STEP, HOLD_REVIEW } from "~/ticketing/checkout-steps";
-import { checkoutPath } from "~/routing/paths";
+import { checkoutPath } from "~/urls/paths";
 import { flashEvents, track } from "~/web/track.server";
 import type { FieldErrors } from "~/views/ticket-choices";
 import type { SummaryError } from "~/views/errors";

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { ShowList } from "~/components/show-list";
-import { notFound, parseParams, venueParams } from "~/routing/params";
+import { notFound, parseParams, venueParams } from "~/urls/params";
 import { showListFor } from "~/web/show-links.server";
 
 export const handle = {

@@ -4,7 +4,7 @@ import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { dateTimeFormat } from "~/i18n/format";
 import { track } from "~/web/track.server";
-import { waitingRoomVisit, type WaitingView } from "~/web/waiting-room.server";
+import { waitingRoomVisit, type WaitingView } from "~/web/queue-gate.server";
 
 // /waiting-room: the buyer's place in the queue for a tickets page. Without script the page reloads
 // itself every few seconds (a <meta> refresh, in a <noscript>) and has a link to stop that and a

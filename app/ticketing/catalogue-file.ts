@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { slug } from "~/routing/params";
+import { slug } from "~/urls/params";
 
 // The catalogue file operators import (`npm run catalogue:import -- FILE`) and the demo catalogue
 // is written in. Seat maps are described the way venues draw them (sections of rows with a seat

@@ -1,6 +1,6 @@
 // The itemised summary a buyer reads on every checkout step, the confirmation page and the email:
 // the engine's priced lines with words to name them. Amounts come from the engine only; nothing
-// here adds up. The shapes only: app/services/summary.server.ts words the priced basket, since a
+// here adds up. The shapes only: app/use-cases/summary.server.ts words the priced basket, since a
 // shared module does not read the domain.
 
 /** A line's name: a translation key and its values. */

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, HeadersArgs, LoaderFunctionArgs, ServerBuild } from "@remix-run/node";
-import { modeOfRouteId, type RoutingMode } from "~/routing/route-table";
+import { modeOfRouteId, type RoutingMode } from "~/urls/route-table";
 import { isStoreUnreachable } from "~/ticketing/errors";
 import { REFUSED_FORM } from "~/views/refusals";
 

@@ -1,5 +1,5 @@
 import type { AppLoadContext } from "@remix-run/node";
-import { track } from "~/services/tracker.server";
+import { track } from "~/use-cases/tracker.server";
 import type { ClientEvent } from "~/views/events";
 import { authToken } from "~/web/session.server";
 import type { Entitlements } from "~/ticketing/inventory.server";
@@ -174,7 +174,7 @@ export async function visitorOf(request: Request, context: AppLoadContext): Prom
   return (await context.sessions.getSession(request)).get("visitorId");
 }
 
-// The buyer's place in the waiting room (app/web/waiting-room.server.ts), kept and given up from
+// The buyer's place in the waiting room (app/web/queue-gate.server.ts), kept and given up from
 // the checkout's pages. Here rather than there: a route's browser bundle keeps an empty stand-in
 // for each server module it imports, and the payment page is a few bytes under its budget.
 

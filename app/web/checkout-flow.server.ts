@@ -25,7 +25,7 @@ import {
   type CheckoutFacts,
   type StepName,
 } from "~/ticketing/checkout-steps";
-import { checkoutPath } from "~/routing/paths";
+import { checkoutPath } from "~/urls/paths";
 
 // The checkout's HTTP side: reading the basket for a request, and answering a step's loader or
 // action with the page the domain's state machine (ticketing/checkout-steps.ts) says the buyer

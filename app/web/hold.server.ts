@@ -1,5 +1,5 @@
 import type { AppLoadContext } from "@remix-run/node";
-import { calendarPath, showPath, ticketsPath } from "~/routing/paths";
+import { calendarPath, showPath, ticketsPath } from "~/urls/paths";
 import type { Reservation } from "~/ticketing/reservation-view.server";
 import type { HoldView } from "~/views/hold";
 

@@ -1,6 +1,6 @@
 import { redirect, type AppLoadContext } from "@remix-run/node";
 import type { PaymentState } from "~/payments/payment-state";
-import { checkoutPath } from "~/routing/paths";
+import { checkoutPath } from "~/urls/paths";
 import { pageForPayment } from "~/ticketing/checkout-steps";
 import type { Order } from "~/ticketing/orders.server";
 import type { ClientEvent } from "~/views/events";

@@ -10,7 +10,7 @@ import { namedCache } from "~/caches.server";
  *   browser, which is what the render reads (the browser hydrates the same markup from the same
  *   data, so a render that read anything else would already break). A seat taken or a price
  *   changed is new data, so a new key: nothing kept is stale. A page is written only from the
- *   declared parameters (app/routing/page-query.ts), so an address with others is served the page
+ *   declared parameters (app/urls/page-query.ts), so an address with others is served the page
  *   kept for it without them; but a page asked for with others is never kept, so random query
  *   strings can neither fill the cache nor be written into another visitor's page.
  * - **Each response's own secrets are written in.** The CSP nonce and the masked CSRF value are

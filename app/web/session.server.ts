@@ -1,7 +1,7 @@
 import type { AppLoadContext, Cookie, Session } from "@remix-run/node";
 import type { Config } from "~/config/env.server";
 import type { ForcedVariations } from "~/config/experiments";
-import { DEFAULT_AUTH_POLICY, type Customer } from "~/services/auth.server";
+import { DEFAULT_AUTH_POLICY, type Customer } from "~/use-cases/auth.server";
 import { createCookie, createCookieSessionStorage } from "./cookies.server";
 import { csrfTokens } from "./csrf.server";
 

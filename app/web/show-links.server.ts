@@ -1,6 +1,6 @@
 import type { AppLoadContext } from "@remix-run/node";
 
-import { showPath } from "~/routing/paths";
+import { showPath } from "~/urls/paths";
 import type { ShowListItem } from "~/views/show-list";
 
 /** Shows on sale (at one venue, when given), each run with the link to its page in this routing mode. */

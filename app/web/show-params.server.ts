@@ -1,6 +1,6 @@
 import type { AppLoadContext } from "@remix-run/node";
 import type { Params } from "@remix-run/react";
-import { notFound, parseParams, showParams } from "~/routing/params";
+import { notFound, parseParams, showParams } from "~/urls/params";
 
 /**
  * The show a page belongs to, as it plays at its venue. In the single-show mode it is the

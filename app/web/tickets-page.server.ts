@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
 import type { AppLoadContext } from "@remix-run/node";
 import type { Params } from "@remix-run/react";
-import { notFound, parseParams, performanceParams } from "~/routing/params";
-import { safeReturnPath } from "~/routing/return-path";
+import { notFound, parseParams, performanceParams } from "~/urls/params";
+import { safeReturnPath } from "~/urls/return-path";
 import { showFromParams } from "~/web/show-params.server";
 import { saleRefusal, saleWindowOf } from "~/ticketing/sale-window";
 import { benefitsOf } from "~/ticketing/memberships";
 import { basketCookieHeader, entitlementsFor, readBuyer } from "./buyer.server";
-import { admitOrQueue } from "./waiting-room.server";
+import { admitOrQueue } from "./queue-gate.server";
 
 // What the tickets page and its actions both need: the show and performance from the URL, who the
 // buyer is (their membership and promo code, from which buyerEntitlements says what they may book

@@ -3,7 +3,7 @@ import { isTrackedEventName, type ClientEvent } from "~/views/events";
 
 // Routes take `track` from here with the flash cookie's helpers: every .server module a route
 // imports becomes an empty chunk in the browser's first load (the payment page has 0.1 KB to spare).
-export { track } from "~/services/tracker.server";
+export { track } from "~/use-cases/tracker.server";
 
 const MAX_FLASHED = 20;
 

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixedClock } from "~/clock";
-import { ticketsView } from "~/services/ticket-choices.server";
+import { ticketsView } from "~/use-cases/ticket-prices.server";
 import { createAvailability } from "~/ticketing/availability-service.server";
 import { createBaskets, type MemberBenefits } from "~/ticketing/baskets.server";
 import { RESTRICTIONS } from "~/ticketing/catalogue-file";

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { fixedClock } from "~/clock";
-import { hashPassword, needsRehash, verifyPassword } from "~/services/passwords.server";
-import { createAuth, DEFAULT_AUTH_POLICY, type AuthService } from "~/services/auth.server";
+import { hashPassword, needsRehash, verifyPassword } from "~/use-cases/passwords.server";
+import { createAuth, DEFAULT_AUTH_POLICY, type AuthService } from "~/use-cases/auth.server";
 import { createTestStore, DIALECTS, type TestStore } from "../support/stores";
 
 // Cheap scrypt for the suite's many hashes; the production cost is checked on its own below.

@@ -8,7 +8,7 @@ import {
   type MailMessage,
   type MailTransport,
   type OutboxMessage,
-} from "~/services/email/outbox.server";
+} from "~/use-cases/email/outbox.server";
 import { createLogger } from "~/logging/logger.server";
 import { createTestStore, DIALECTS, type TestStore } from "../support/stores";
 

@@ -4,7 +4,7 @@ import { openPostgres, openSqlite, type Store } from "~/db/connection.server";
 import type { GatewayResult } from "~/payments/gateway";
 import { createSandboxGateway, SANDBOX_CARDS, type SandboxGateway } from "~/payments/sandbox.server";
 import { createLogger } from "~/logging/logger.server";
-import { createPaymentService } from "~/services/payments.server";
+import { createPaymentService } from "~/use-cases/pay.server";
 import type { Order } from "~/ticketing/orders.server";
 import { createEngine, seedSmallCatalogue } from "../support/engine";
 import { insertPromo, insertVoucher } from "../support/money";

@@ -2,7 +2,7 @@ import { addMinutes } from "date-fns";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { GatewayResult, PaymentGateway } from "~/payments/gateway";
 import { createLogger } from "~/logging/logger.server";
-import { createPaymentService } from "~/services/payments.server";
+import { createPaymentService } from "~/use-cases/pay.server";
 import type { Order } from "~/ticketing/orders.server";
 import { createEngine, seedSmallCatalogue } from "../support/engine";
 import { insertVoucher } from "../support/money";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { PaymentState } from "~/payments/payment-state";
-import { checkoutPath } from "~/routing/paths";
-import { CHECKOUT_STEPS } from "~/routing/route-table.js";
+import { checkoutPath } from "~/urls/paths";
+import { CHECKOUT_STEPS } from "~/urls/route-table.js";
 import {
   CHECKOUT_PAGES,
   FIRST_STEP,

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readLocaleFiles } from "~/i18n/i18n.server";
 import { LANGUAGES } from "~/i18n/languages";
-import { refusalMessage } from "~/services/reservations.server";
+import { refusalMessage } from "~/use-cases/reservations.server";
 import type { RefusalReason } from "~/ticketing/errors";
 import type { PromoRefusal } from "~/ticketing/promotions.server";
 import type { VoucherLookup } from "~/ticketing/vouchers.server";

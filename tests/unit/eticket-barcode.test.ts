@@ -1,6 +1,6 @@
 import QRCode from "qrcode";
 import { describe, expect, it } from "vitest";
-import { BARCODE_ALPHABET, BARCODE_LENGTH, barcodeSvg, newBarcode } from "~/services/barcode.server";
+import { BARCODE_ALPHABET, BARCODE_LENGTH, barcodeSvg, newBarcode } from "~/use-cases/barcode.server";
 
 // A barcode is the whole of a ticket's admission: it must be unguessable, unique in practice, free
 // of characters a steward could misread, and small enough to scan from a phone held at the door.

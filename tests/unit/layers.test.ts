@@ -24,10 +24,10 @@ describe("layers", () => {
     ],
     ["components read no payments code", "app/components/x.tsx", 'import { x } from "~/payments/gateway";'],
     ["the domain knows no Remix", "app/ticketing/x.ts", 'import { x } from "@remix-run/node";'],
-    ["the domain imports no service", "app/payments/x.ts", 'import { x } from "~/services/tracker.server";'],
+    ["the domain imports no service", "app/payments/x.ts", 'import { x } from "~/use-cases/tracker.server";'],
     ["the domain imports no web code", "app/ticketing/x.ts", 'import { x } from "~/web/session.server";'],
     ["the store imports nothing above it", "app/db/x.ts", 'import { x } from "~/ticketing/sale-window";'],
-    ["services do not call the web layer", "app/services/x.server.ts", 'import { x } from "~/web/track.server";'],
+    ["services do not call the web layer", "app/use-cases/x.server.ts", 'import { x } from "~/web/track.server";'],
     ["shared modules import no component", "app/forms/x.ts", 'import { x } from "~/components/error-summary";'],
     ["a view does not read the domain", "app/views/x.ts", 'import type { x } from "~/ticketing/pricing";'],
     [
@@ -47,7 +47,7 @@ describe("layers", () => {
   });
 
   it.each([
-    ["a route calls a service", "app/routes/x.tsx", 'import { x } from "~/services/tracker.server";'],
+    ["a route calls a service", "app/routes/x.tsx", 'import { x } from "~/use-cases/tracker.server";'],
     ["a component reads a view type", "app/components/x.tsx", 'import type { x } from "~/views/hold";'],
     ["a component reads the seat map view", "app/components/x.tsx", 'import { x } from "~/views/seat-map";'],
     ["a view reads another shared module", "app/views/x.ts", 'import { x } from "~/i18n/format";'],
@@ -58,7 +58,7 @@ describe("layers", () => {
       "app/composition/x.server.ts",
       'import type { x } from "~/web/context";',
     ],
-    ["a service reads the domain", "app/services/x.server.ts", 'import type { x } from "~/ticketing/pricing";'],
+    ["a service reads the domain", "app/use-cases/x.server.ts", 'import type { x } from "~/ticketing/pricing";'],
     ["the domain reads the store and the clock", "app/ticketing/x.ts", 'import { x } from "~/db/schema";'],
     ["the store reads the clock", "app/db/x.ts", 'import { x } from "~/clock";'],
   ])("allows: %s", async (_, filePath, line) => {

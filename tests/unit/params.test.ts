@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isoDate, parseParams, performanceId, showParams, slug } from "~/routing/params";
+import { isoDate, parseParams, performanceId, showParams, slug } from "~/urls/params";
 
 describe("route parameters (spec section 2)", () => {
   it.each(["hamlet", "a", "les-mis.2026", "rock&roll", "wow!", "c++", "a".repeat(255)])("slug %s is valid", (value) => {

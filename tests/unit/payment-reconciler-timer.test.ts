@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createLogger } from "~/logging/logger.server";
-import { startReconciler } from "~/services/payments.server";
+import { startReconciler } from "~/use-cases/pay.server";
 
 // Each server's reconciler timer: a pass every interval, never two at once, and stop() waits for
 // the pass under way so the store is not closed beneath it. Fake timers: nothing really waits.

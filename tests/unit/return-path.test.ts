@@ -1,7 +1,7 @@
 import { validateHeaderValue } from "node:http";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { safeReturnPath } from "~/routing/return-path";
+import { safeReturnPath } from "~/urls/return-path";
 
 // The page a buyer is on when the redirect arrives: a browser resolves Location against it.
 const PAGE = "https://box-office.example/account/sign-in?redirectTo=x";

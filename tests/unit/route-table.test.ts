@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CHECKOUT_STEPS, modeOfRouteId, mountRoutes } from "~/routing/route-table.js";
+import { CHECKOUT_STEPS, modeOfRouteId, mountRoutes } from "~/urls/route-table.js";
 
 interface Mounted {
   path: string | undefined;

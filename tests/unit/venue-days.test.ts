@@ -1,6 +1,6 @@
 import { formatInTimeZone } from "date-fns-tz";
 import { describe, expect, it } from "vitest";
-import { venueDay } from "~/routing/venue-days";
+import { venueDay } from "~/urls/venue-days";
 
 describe("the day an instant falls on at the venue", () => {
   // Either side of midnight and of the clocks changing, in the demo's zones and one far east.

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { redirect, type AppLoadContext } from "@remix-run/node";
-import { calendarPath } from "~/routing/paths";
-import { safeReturnPath } from "~/routing/return-path";
+import { calendarPath } from "~/urls/paths";
+import { safeReturnPath } from "~/urls/return-path";
 import type { Pass } from "~/ticketing/waiting-room.server";
 import { visitorOf } from "./buyer.server";
 

@@ -3,7 +3,7 @@ import { NO_BENEFITS, type BasketPrice, type MemberBenefits } from "~/ticketing/
 import { allInTicketPrice, mayChoosePriceOption, ticketsAmount, ticketsWithFee } from "~/ticketing/pricing";
 import type { Reservation } from "~/ticketing/reservation-view.server";
 import type { ClientEvent } from "~/views/events";
-import { track } from "~/services/tracker.server";
+import { track } from "~/use-cases/tracker.server";
 import type { FieldErrors, TicketLine, TicketsView } from "~/views/ticket-choices";
 
 // The buyer's tickets between choosing seats and the checkout: one line per seat or standing

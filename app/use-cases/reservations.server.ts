@@ -4,7 +4,7 @@ import { isStoreUnreachable, type Refusal } from "~/ticketing/errors";
 import type { Entitlements, Held } from "~/ticketing/inventory.server";
 import type { Reservation } from "~/ticketing/reservation-view.server";
 import type { ClientEvent, EventProperties } from "~/views/events";
-import { track } from "~/services/tracker.server";
+import { track } from "~/use-cases/tracker.server";
 
 // The buyer's reservation, as the pages change it: choose seats on the map, take what best
 // available offers, choose standing places, give seats back, ask for more time. Each call goes to

@@ -9,7 +9,7 @@ import {
   needsRehash,
   verifyPassword,
   type PasswordCost,
-} from "~/services/passwords.server";
+} from "~/use-cases/passwords.server";
 import { createGuessThrottle, type ThrottlePolicy } from "~/ticketing/guess-throttle.server";
 
 // The spec's "auth" service, embedded: registration, sign-in and sign-out, and password reset by
