@@ -1,11 +1,11 @@
 import { join } from "node:path";
-import { createInstance, type i18n as I18n } from "i18next";
+import type { i18n as I18n } from "i18next";
 import { renderToStaticMarkup } from "react-dom/server";
-import { I18nextProvider, initReactI18next } from "react-i18next";
+import { I18nextProvider } from "react-i18next";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CalendarPerformance, type CalendarPerformanceView } from "~/components/calendar-performance";
 import { readLocaleFiles } from "~/i18n/i18n.server";
-import { sharedI18nextOptions } from "~/i18n/languages";
+import { commonWords } from "../support/seat-map-views";
 
 // The component shows how many places are left where the server says places are sold
 // (sale-window.ts's bookable, as the view's field), whatever the state's name.
@@ -14,12 +14,7 @@ const files = readLocaleFiles(join(process.cwd(), "locales"));
 let i18n: I18n;
 
 beforeAll(async () => {
-  i18n = createInstance();
-  await i18n.use(initReactI18next).init({
-    ...sharedI18nextOptions("en-GB", "common"),
-    resources: files.resources,
-    initImmediate: false,
-  });
+  i18n = await commonWords("en-GB", files.resources);
 });
 
 const performance: CalendarPerformanceView = {
