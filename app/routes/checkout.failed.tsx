@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { readBuyer } from "~/web/buyer.server";
-import { reservationPaths } from "~/web/hold.server";
+import { reservationPaths } from "~/use-cases/hold-view.server";
 import { guardPaymentPage } from "~/web/order-pages.server";
 import { checkoutPath } from "~/urls/paths";
 import { LAST_STEP } from "~/ticketing/checkout-steps";

@@ -3,7 +3,7 @@ import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { basketCookieHeader, benefitsFor, leaveWaitingRoom, promoCookieHeader, readBuyer } from "~/web/buyer.server";
 import { unlockForChange } from "~/web/checkout-flow.server";
-import { reservationPaths } from "~/web/hold.server";
+import { reservationPaths } from "~/use-cases/hold-view.server";
 import { ReleaseDialog } from "~/components/hold-panel";
 import { RemovePromoDialog } from "~/components/promo-removal";
 import { safeReturnPath } from "~/urls/return-path";

@@ -2,7 +2,7 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { benefitsFor, readBuyer } from "~/web/buyer.server";
-import { reservationPaths } from "~/web/hold.server";
+import { reservationPaths } from "~/use-cases/hold-view.server";
 import { saveTicketChoices, ticketsView } from "~/use-cases/ticket-prices.server";
 import { ErrorSummary } from "~/components/error-summary";
 import { formatDateTime } from "~/i18n/format";

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet, useLoaderData } from "@remix-run/react";
 import { readBasket, readBuyer, stillInCheckout } from "~/web/buyer.server";
-import { holdView } from "~/web/hold.server";
+import { holdView } from "~/use-cases/hold-view.server";
 import { checkoutVenuePhone } from "~/web/venue-phone.server";
 import { HoldPanel } from "~/components/hold-panel";
 import type { SupportPhoneHandle } from "~/components/support-phone";

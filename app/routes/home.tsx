@@ -3,7 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { ShowList } from "~/components/show-list";
 import { showPath } from "~/urls/paths";
-import { showListFor } from "~/web/show-links.server";
+import { showListFor } from "~/use-cases/show-list.server";
 
 export const handle = { titleKey: "home.title", keptPage: true };
 

@@ -3,7 +3,7 @@ import { Link, useActionData, useFetcher, useLoaderData, useLocation, useMatches
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { applyPromoCode } from "~/web/buyer.server";
-import { holdView } from "~/web/hold.server";
+import { holdView } from "~/use-cases/hold-view.server";
 import { ensureBasket, ticketsContext, ticketsPageBack } from "~/web/tickets-page.server";
 import { buyerEntitlements } from "~/ticketing/entitlements.server";
 import { saveTicketChoices, ticketsView } from "~/use-cases/ticket-prices.server";

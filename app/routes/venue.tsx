@@ -3,7 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { ShowList } from "~/components/show-list";
 import { notFound, parseParams, venueParams } from "~/urls/params";
-import { showListFor } from "~/web/show-links.server";
+import { showListFor } from "~/use-cases/show-list.server";
 
 export const handle = {
   title: (data: { venue?: { name: string } } | undefined) => data?.venue?.name,

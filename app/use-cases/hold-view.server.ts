@@ -3,6 +3,9 @@ import { calendarPath, showPath, ticketsPath } from "~/urls/paths";
 import type { Reservation } from "~/ticketing/reservation-view.server";
 import type { HoldView } from "~/views/hold";
 
+// What the hold panel and the tickets page show of a held reservation: the clock decides what is
+// left of it, and the deployment's routing mode where its pages are.
+
 export function holdView(context: AppLoadContext, reservation: Reservation): HoldView {
   const secondsLeft = Math.max(
     0,
