@@ -13,7 +13,7 @@ import type { VenueOffer, VenueQuestion } from "~/ticketing/catalogue.server";
 import type { Order } from "~/ticketing/orders.server";
 import type { Reservation } from "~/ticketing/reservation-view.server";
 import { benefitsFor, readBasket, readBuyer, type Buyer } from "./buyer.server";
-import { basketOrder, toConfirmation } from "./order-pages.server";
+import { basketOrder, paidOrder, toConfirmation } from "./order-pages.server";
 import type { StepFrame } from "~/views/checkout-step";
 import type { ContactDetails } from "~/views/contact-details";
 import {
@@ -21,6 +21,7 @@ import {
   pageForOrder,
   stepsFor,
   stepToShow,
+  LAST_STEP,
   WAITING_PAGE,
   type CheckoutFacts,
   type StepName,
@@ -126,8 +127,11 @@ export async function guardStep(
 ): Promise<CheckoutState> {
   const state = await loadCheckout(request, context, options);
   // A paid order is finished (its seats are sold, so there is no reservation): its page is the
-  // confirmation.
-  const order = state ? state.order : await basketOrder(request, context);
+  // confirmation. Pay reloaded, or gone Back to, after paying finds no basket (it was finished):
+  // the order just paid is where the buyer is, not an empty basket inviting the same seats again.
+  const order = state
+    ? state.order
+    : ((await basketOrder(request, context)) ?? (step === LAST_STEP ? await paidOrder(request, context) : undefined));
   if (order && pageForOrder(order) === "confirmation") throw await toConfirmation(context, order);
   if (!state) throw emptyCheckout();
   const target = stepToShow(state, step);

@@ -90,4 +90,23 @@ describe("the payment page", () => {
     // Reselect and Cancel order are offered (the session expired panel).
     expect(page).toContain("Reselect seats");
   });
+
+  // Issue 39, item 6: the basket is finished once paid, so a reload of Pay (or Back to it) must
+  // not say "Your basket is empty", which invites a second purchase of the same seats.
+  it("after a successful payment, the payment page again shows the order's confirmation, never the empty basket", async () => {
+    const buyer = buyerBrowser(server.url);
+    await toPayment(buyer, "B7");
+    const paid = await buyer.pay(CARD);
+    expect(paid.headers.get("Location")).toBe("/checkout/confirmation");
+    const charges = server.services.sandboxGateway!.charges;
+
+    const again = await buyer.get("/checkout/payment");
+    expect(again.status).toBe(302);
+    expect(again.headers.get("Location")).toBe("/checkout/confirmation");
+    const confirmation = text(await (await buyer.get("/checkout/confirmation")).text());
+    expect(confirmation).not.toContain("Your basket is empty.");
+    expect(confirmation).toContain("Order complete");
+    expect(confirmation).toContain("row B, seat 7");
+    expect(server.services.sandboxGateway!.charges).toBe(charges);
+  });
 });
