@@ -112,6 +112,9 @@ export async function startSite(
     ...(database ? { DATABASE_URL: database.location } : {}),
     APP_ENV: "production",
     SESSION_SECRET: randomBytes(32).toString("hex"),
+    // The bench pays through the built-in sandbox, as the tests do.
+    PAYMENT_PROVIDER: "sandbox",
+    SANDBOX_IN_PRODUCTION: "yes",
     DATA_DIR: dataDir,
     DEMO_CATALOGUE: "auto",
     LOG_LEVEL: "silent",

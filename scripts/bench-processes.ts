@@ -39,6 +39,8 @@ async function startServerProcess(root: string, databaseUrl: string, secret: str
       NODE_ENV: "production",
       APP_ENV: "production",
       SESSION_SECRET: secret,
+      PAYMENT_PROVIDER: "sandbox",
+      SANDBOX_IN_PRODUCTION: "yes",
       DATABASE_URL: databaseUrl,
       DATA_DIR: dataDir,
       DEMO_CATALOGUE: "off",

@@ -142,7 +142,7 @@ ok "runs as node under tini; no tsx, TypeScript or app/ sources; /app/data belon
 
 say "# 2. embedded SQLite, read-only root filesystem, the data volume, the demo asked for"
 data=$(volume sqlite)
-start "$id-sqlite" -v "$data:/app/data" -e PORT="$p1" -e SESSION_SECRET="$secret" -e DEMO_CATALOGUE=auto
+start "$id-sqlite" -v "$data:/app/data" -e PORT="$p1" -e SESSION_SECRET="$secret" -e PAYMENT_PROVIDER=sandbox -e SANDBOX_IN_PRODUCTION=yes -e DEMO_CATALOGUE=auto
 say "first start (migrations, demo catalogue): ready in $(ready "$p1") s"
 page "$p1" / | grep -q "The Tide Tables" || fail "the home page does not list the demo's shows"
 page "$p1" /healthz >/dev/null
@@ -151,7 +151,7 @@ case "$written" in *box-office.sqlite*) ;; *) fail "no database in /app/data: $w
 ok "serves the demo read-only; /app/data holds: $written"
 stop "$id-sqlite"
 "${engine[@]}" rm "$id-sqlite" >/dev/null
-start "$id-sqlite-again" -v "$data:/app/data" -e PORT="$p1" -e SESSION_SECRET="$secret" -e DEMO_CATALOGUE=auto
+start "$id-sqlite-again" -v "$data:/app/data" -e PORT="$p1" -e SESSION_SECRET="$secret" -e PAYMENT_PROVIDER=sandbox -e SANDBOX_IN_PRODUCTION=yes -e DEMO_CATALOGUE=auto
 say "second start on the same volume: ready in $(ready "$p1") s"
 logs "$id-sqlite-again" | grep -q "demo catalogue loaded" && fail "the demo was loaded again into a database that had it"
 ok "the data outlived the container; nothing loaded twice"
@@ -163,8 +163,13 @@ case "$refused" in *"SESSION_SECRET: is required when APP_ENV is production"*) ;
   *) fail "started without SESSION_SECRET: $refused" ;;
 esac
 ok "refuses to start without SESSION_SECRET"
+unpaid=$(once -e PORT="$p1" -e SESSION_SECRET="$secret" -- || true)
+case "$unpaid" in *"PAYMENT_PROVIDER: is required when APP_ENV is production"*) ;;
+  *) fail "started without PAYMENT_PROVIDER: $unpaid" ;;
+esac
+ok "refuses to start without PAYMENT_PROVIDER"
 empty=$(volume empty)
-start "$id-empty" -v "$empty:/app/data" -e PORT="$p1" -e SESSION_SECRET="$secret"
+start "$id-empty" -v "$empty:/app/data" -e PORT="$p1" -e SESSION_SECRET="$secret" -e PAYMENT_PROVIDER=sandbox -e SANDBOX_IN_PRODUCTION=yes
 say "first start on an empty database: ready in $(ready "$p1") s"
 page "$p1" / | grep -q "The Tide Tables" && fail "production loaded the demo catalogue without being asked"
 logs "$id-empty" | grep -q "demo catalogue" && fail "production logged a demo load"
@@ -188,7 +193,7 @@ say "catalogue:import of a broken file, refused: $(printf '%s' "$output" | grep 
 output=$(once -v "$tools:/app/data" -v "$PWD/catalogue/demo.json:/import/catalogue.json:ro" -- \
   catalogue:import /import/catalogue.json)
 case "$output" in *Imported*) say "catalogue:import: $(printf '%s' "$output" | grep Imported)" ;; *) fail "catalogue:import: $output" ;; esac
-start "$id-tools" -v "$tools:/app/data" -e PORT="$p1" -e SESSION_SECRET="$secret"
+start "$id-tools" -v "$tools:/app/data" -e PORT="$p1" -e SESSION_SECRET="$secret" -e PAYMENT_PROVIDER=sandbox -e SANDBOX_IN_PRODUCTION=yes
 ready "$p1" >/dev/null
 page "$p1" / | grep -q "The Tide Tables" || fail "the imported shows are not on the home page"
 ok "migrate and catalogue:import run inside the container; the site serves what was imported"
@@ -200,7 +205,7 @@ outbox=$(volume outbox)
 started=$(now)
 for replica in 1 2; do
   port=$((BASE_PORT + replica))
-  start "$id-pg-$replica" -v "$outbox:/app/data" -e PORT="$port" -e SESSION_SECRET="$secret" \
+  start "$id-pg-$replica" -v "$outbox:/app/data" -e PORT="$port" -e SESSION_SECRET="$secret" -e PAYMENT_PROVIDER=sandbox -e SANDBOX_IN_PRODUCTION=yes \
     -e DATABASE_URL="$database_url" -e DEMO_CATALOGUE=auto
 done
 ready "$p1" >/dev/null

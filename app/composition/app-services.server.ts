@@ -141,8 +141,14 @@ export async function createAppServices({
   const summaries = createSummaries({ catalogue, vouchers });
   const orderViews = createOrderViews({ orders, catalogue, summaries });
   const fulfilment = createFulfilment({ orders, catalogue, orderViews, i18n, outbox, config, logger });
-  // The built-in sandbox is the only gateway so far; a real provider's adapter would be chosen
-  // here by PAYMENT_URL (README, "Taking real payments").
+  // The built-in sandbox is the only gateway so far (PAYMENT_PROVIDER); a real provider's adapter
+  // will be chosen here (README, "Taking real payments"). Configuration refuses the sandbox in
+  // production unless the operator said yes, and then the log says so at every start.
+  if (config.appEnv === "production" && config.paymentProvider === "sandbox")
+    logger.warn(
+      { paymentProvider: "sandbox" },
+      "the payment sandbox is taking payments in production (SANDBOX_IN_PRODUCTION=yes): no real money is charged",
+    );
   const sandboxGateway = createSandboxGateway({ store, clock, notificationSecret: config.paymentNotificationSecret });
   const payments = createPaymentService({
     orders,

@@ -58,6 +58,11 @@ const envSchema = z
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     ...storeEnv,
     SESSION_SECRET: z.string().default(""),
+    // Who takes the money. Unset: the built-in sandbox in development and test; in production the
+    // operator must say, so a deployment never takes "payments" that are no money (issue 39).
+    PAYMENT_PROVIDER: z.enum(["sandbox"]).optional(),
+    // The sandbox in production (a demonstration site, say) only when asked for in so many words.
+    SANDBOX_IN_PRODUCTION: z.enum(["yes", "no"]).default("no"),
     // Unset: `auto` in development and test, `off` in staging and production, where demo shows and
     // their sold seats would be sold beside real ones (issue 17 item 5). Set `auto` to ask for it.
     DEMO_CATALOGUE: z.enum(["auto", "off"]).optional(),
@@ -145,6 +150,21 @@ const envSchema = z
     if (env.APP_ENV === "production" && secrets.length === 0) {
       ctx.addIssue({ code: "custom", path: ["SESSION_SECRET"], message: "is required when APP_ENV is production" });
     }
+    if (env.APP_ENV === "production" && env.PAYMENT_PROVIDER === undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["PAYMENT_PROVIDER"],
+        message:
+          "is required when APP_ENV is production (sandbox is the only provider so far, and it takes no real money)",
+      });
+    }
+    if (env.APP_ENV === "production" && env.PAYMENT_PROVIDER === "sandbox" && env.SANDBOX_IN_PRODUCTION !== "yes") {
+      ctx.addIssue({
+        code: "custom",
+        path: ["PAYMENT_PROVIDER"],
+        message: "sandbox takes no real money: set SANDBOX_IN_PRODUCTION=yes to run it in production anyway",
+      });
+    }
     if (secrets.some((secret) => secret.length < 32)) {
       ctx.addIssue({ code: "custom", path: ["SESSION_SECRET"], message: "each secret must be at least 32 characters" });
     }
@@ -184,6 +204,7 @@ function toConfig(env: z.output<typeof envSchema>) {
     webConcurrency: env.WEB_CONCURRENCY,
     appEnv: env.APP_ENV,
     production,
+    paymentProvider: env.PAYMENT_PROVIDER ?? "sandbox",
     logLevel: env.LOG_LEVEL,
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: env.DATA_DIR,

@@ -3,7 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { formatMoney } from "~/i18n/format";
 import { type SandboxPaymentRecord } from "~/payments/sandbox.server";
-import { requireSandbox } from "./sandbox.server";
+import { requireSandboxDashboard } from "./sandbox.server";
 
 // The sandbox's dashboard, as a real provider's test-mode dashboard lists payments: how a tester
 // (or a browser test) sees that pressing Pay twice made one charge. It shows what the sandbox
@@ -25,7 +25,7 @@ function statusOf(record: SandboxPaymentRecord): Status {
 }
 
 export async function loader({ context }: LoaderFunctionArgs) {
-  const records = await requireSandbox(context.sandboxGateway).snapshot();
+  const records = await requireSandboxDashboard(context.sandboxGateway, context.config.production).snapshot();
   const newestFirst = records.sort((a, b) => b.createdAt.localeCompare(a.createdAt)).slice(0, SHOWN);
   return {
     total: records.length,

@@ -13,6 +13,16 @@ export function requireSandbox(gateway: SandboxGateway | null | undefined): Sand
 }
 
 /**
+ * The gateway for its dashboard, which lists every buyer's order, card brand and last four digits:
+ * a tester's page, so a 404 wherever real buyers are (staging and production), even when the
+ * sandbox stands in for a provider there.
+ */
+export function requireSandboxDashboard(gateway: SandboxGateway | null | undefined, production: boolean) {
+  if (production) throw notFound();
+  return requireSandbox(gateway);
+}
+
+/**
  * The step a sandbox page shows. An answered one sends the buyer back (they pressed Back after
  * answering, or reloaded) rather than asking again; an unknown one is a 404.
  */

@@ -6,7 +6,7 @@ import { createCookie as remixCookie } from "@remix-run/node";
 import { FORM_BODY_LIMIT } from "~/web/build.server";
 import { createCookie } from "~/web/cookies.server";
 import { maskCsrfToken } from "~/web/csrf.server";
-import { cookiesFrom, logLines, startServer, TEST_SECRET } from "../support/app";
+import { cookiesFrom, logLines, startServer, TEST_SECRET, testServices } from "../support/app";
 import { buyerBrowser } from "../support/browser";
 import { seedSmall } from "../support/seed";
 
@@ -39,6 +39,15 @@ describe("security headers and caching", () => {
     for (const attributes of scripts) expect(attributes).toContain(`nonce="${nonce}"`);
     expect(response.headers.get("x-content-type-options")).toBe("nosniff");
     expect(response.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+  });
+
+  // Issue 39: the sandbox's dashboard lists every buyer's order, card brand and last four digits.
+  // In development and test it is the tester's (tests/routes/checkout.test.ts reads it there).
+  it("the payment sandbox's dashboard is not there in production, even with the sandbox taking payments", async () => {
+    expect(server.services.config.paymentProvider).toBe("sandbox");
+    const response = await fetch(server.url("/sandbox/payments"));
+    expect(response.status).toBe(404);
+    expect(await response.text()).not.toContain("Sandbox");
   });
 
   it("a fresh nonce for every response", async () => {
@@ -442,5 +451,25 @@ describe("form body limit", () => {
     const response = await buyer.post(`/shows/test-show/test-hall/tickets/${performance.id}`, fields);
     // Read and answered by the page (too many seats for one order), not refused unread.
     expect(response.status).toBe(409);
+  });
+});
+
+describe("the payment sandbox in production", () => {
+  // Issue 39: allowed only when the operator says so (SANDBOX_IN_PRODUCTION=yes, as the test
+  // settings do), and then the log says at every start that no real money is charged.
+  it("says at start that it takes no real money", async () => {
+    const { logger, lines } = logLines("warn");
+    const services = await testServices({ APP_ENV: "production" }, undefined, logger);
+    try {
+      expect(lines).toContainEqual(
+        expect.objectContaining({
+          level: "warn",
+          paymentProvider: "sandbox",
+          msg: expect.stringMatching(/no real money/),
+        }),
+      );
+    } finally {
+      await services.close();
+    }
   });
 });

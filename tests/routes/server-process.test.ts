@@ -34,6 +34,15 @@ describe("server.ts as a process", () => {
     expect(output().stderr).toMatch(/^ {2}- THEME: /m);
   }, 30_000);
 
+  // Issue 39: a production site that names no payment provider would take "payments" that are
+  // no money (the sandbox): it does not start, and says which variable to set.
+  it("refuses to start in production without PAYMENT_PROVIDER, naming it", async () => {
+    const { child, output } = startProcess({ APP_ENV: "production", SESSION_SECRET: "s".repeat(40) });
+    const [code] = await once(child, "exit");
+    expect(code).toBe(1);
+    expect(output().stderr).toMatch(/^ {2}- PAYMENT_PROVIDER: is required when APP_ENV is production/m);
+  }, 30_000);
+
   it("shuts down cleanly on SIGTERM, finishing the request in flight first", async () => {
     const { child, output } = startProcess({ PORT: "0" });
     await expect.poll(() => output().stdout, { timeout: 20_000 }).toContain('"msg":"listening"');

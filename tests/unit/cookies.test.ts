@@ -71,11 +71,14 @@ describe("the site's signed cookies", () => {
   });
 });
 
+/** Production needs a payment provider named; the sandbox, said in so many words, is one. */
+const SANDBOX = { PAYMENT_PROVIDER: "sandbox", SANDBOX_IN_PRODUCTION: "yes" };
+
 describe.each([
   ["test", ""],
   ["production", "__Host-"],
 ])("every pair of the site's signed cookies (%s names)", (appEnv, prefix) => {
-  const sessions = createSessionService(loadConfig({ APP_ENV: appEnv, SESSION_SECRET: `${NEW},${OLD}` }));
+  const sessions = createSessionService(loadConfig({ APP_ENV: appEnv, SESSION_SECRET: `${NEW},${OLD}`, ...SANDBOX }));
   /** What each signed cookie sets for the same value, and what it reads back from a Cookie header. */
   const asCookie = (cookie: Cookie) => ({
     name: cookie.name,

@@ -33,7 +33,7 @@ describe("runtime configuration", () => {
   it("loads the demo catalogue by default only outside staging and production, where it must be asked for", () => {
     expect(loadConfig({}).demoCatalogue).toBe("auto");
     expect(loadConfig({ APP_ENV: "test" }).demoCatalogue).toBe("auto");
-    const secret = { SESSION_SECRET: "s".repeat(40) };
+    const secret = { SESSION_SECRET: "s".repeat(40), PAYMENT_PROVIDER: "sandbox", SANDBOX_IN_PRODUCTION: "yes" };
     expect(loadConfig({ APP_ENV: "production", ...secret }).demoCatalogue).toBe("off");
     expect(loadConfig({ APP_ENV: "staging", ...secret }).demoCatalogue).toBe("off");
     expect(loadConfig({ APP_ENV: "production", DEMO_CATALOGUE: "auto", ...secret }).demoCatalogue).toBe("auto");
@@ -99,7 +99,27 @@ describe("runtime configuration", () => {
   });
 
   it("production refuses to start without SESSION_SECRET", () => {
-    expect(problems({ APP_ENV: "production" })).toEqual(["SESSION_SECRET: is required when APP_ENV is production"]);
+    expect(problems({ APP_ENV: "production", PAYMENT_PROVIDER: "sandbox", SANDBOX_IN_PRODUCTION: "yes" })).toEqual([
+      "SESSION_SECRET: is required when APP_ENV is production",
+    ]);
+  });
+
+  // Issue 39: a production site never takes "payments" that are no money because nobody chose.
+  it("production refuses to start without a payment provider named, and the sandbox unless said so", () => {
+    const secret = { APP_ENV: "production", SESSION_SECRET: "s".repeat(40) };
+    expect(problems(secret)).toEqual([
+      "PAYMENT_PROVIDER: is required when APP_ENV is production (sandbox is the only provider so far, and it takes no real money)",
+    ]);
+    expect(problems({ ...secret, PAYMENT_PROVIDER: "sandbox" })).toEqual([
+      "PAYMENT_PROVIDER: sandbox takes no real money: set SANDBOX_IN_PRODUCTION=yes to run it in production anyway",
+    ]);
+    expect(problems({ ...secret, PAYMENT_PROVIDER: "stripe" })).toEqual([expect.stringMatching(/^PAYMENT_PROVIDER: /)]);
+    expect(loadConfig({ ...secret, PAYMENT_PROVIDER: "sandbox", SANDBOX_IN_PRODUCTION: "yes" }).paymentProvider).toBe(
+      "sandbox",
+    );
+    // Staging, development and test take the sandbox unless told otherwise.
+    expect(loadConfig({ APP_ENV: "staging", SESSION_SECRET: "s".repeat(40) }).paymentProvider).toBe("sandbox");
+    expect(loadConfig({}).paymentProvider).toBe("sandbox");
   });
 
   it("the single modes need the show and venue they serve", () => {
