@@ -69,6 +69,9 @@ function server(port: number, extraEnv: Record<string, string> = {}) {
       PORT: String(port),
       APP_ENV: "production",
       SESSION_SECRET: "e2e-secret-that-is-long-enough-0123456789",
+      // The built-in sandbox takes the payments, as in production it may only when asked for.
+      PAYMENT_PROVIDER: "sandbox",
+      SANDBOX_IN_PRODUCTION: "yes",
       LOG_LEVEL: "warn",
       DATA_DIR: mkdtempSync(join(tmpdir(), "box-office-e2e-")),
       DEMO_CATALOGUE: "auto",
