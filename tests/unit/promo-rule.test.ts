@@ -1,24 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { priceBasket } from "~/ticketing/pricing";
 import { priceRuleOf, promoRuleView, type PromoCode } from "~/ticketing/promotions.server";
+import { promoRow } from "../support/money";
 
 // What a page says a code does is read from the rule the basket prices it by (priceRuleOf), so
 // the calendar never promises a price the basket does not charge.
 
 const code = (values: Partial<PromoCode>): PromoCode => ({
-  id: "promo-1",
-  code: "CODE",
-  rule_key: "percentageOff",
-  percent: null,
-  amount: null,
-  currency: null,
-  price_option_kind: null,
-  special_face_value: null,
-  scope_kind: "all",
-  scope_ref: null,
-  valid_from: "2026-01-01T00:00:00.000Z",
-  valid_until: "2027-01-01T00:00:00.000Z",
-  usage_limit: null,
+  ...promoRow({ id: "promo-1", code: "CODE", percent: null }),
   used_count: 0,
   ...values,
 });
