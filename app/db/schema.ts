@@ -416,6 +416,20 @@ export interface SandboxPaymentTable {
   voided: number;
 }
 
+/** One refund the sandbox made, by the refund's idempotency key. */
+export interface SandboxRefundTable {
+  idempotency_key: string;
+  reference: string;
+  amount: number;
+  created_at: string;
+}
+
+/** A gateway notification already applied, by the gateway's event id. */
+export interface PaymentNotificationTable {
+  event_id: string;
+  received_at: string;
+}
+
 export interface OrderTicketTable {
   id: string;
   order_id: string;
@@ -513,6 +527,8 @@ export interface Database {
   password_resets: PasswordResetTable;
   order_payments: OrderPaymentTable;
   sandbox_payments: SandboxPaymentTable;
+  sandbox_refunds: SandboxRefundTable;
+  payment_notifications: PaymentNotificationTable;
   order_tickets: OrderTicketTable;
   venue_questions: VenueQuestionTable;
   email_outbox: EmailOutboxTable;

@@ -21,7 +21,8 @@ import type { GatewayAction, GatewayResult, PaymentFailure, PaymentGateway, Paym
 // payment the buyer authorised at the sandbox's bank and can settle it (the reconciler does).
 // Every change to a payment is a conditional update, so two servers cannot both capture it.
 
-export type SandboxStepKind = GatewayAction["kind"];
+/** The sandbox's own steps: it has no hosted card page (it takes cards on our page). */
+export type SandboxStepKind = Exclude<GatewayAction["kind"], "hostedPage">;
 
 export interface SandboxGatewayOptions {
   /** Where its payments are kept: shared by every server on the same database, like a provider's. */
@@ -399,11 +400,20 @@ export function createSandboxGateway(options: SandboxGatewayOptions): SandboxGat
   const gateway: SandboxGateway = {
     name: "sandbox",
     cardBrands,
+    // Cards on our own page, and its own PayPal and wallets: the whole checkout, no account needed.
+    offers: { cardEntry: "onSite", paypal: true, wallets: true },
 
     async authorise(request) {
       const now = clock.now();
       // Only brand and last four leave decideCard: the card itself is not kept past this call.
       return answer(await create(request, "card", () => decideCard(request.card, now, cardBrands)));
+    },
+
+    async startHostedCard(request) {
+      // The sandbox takes cards on our own page (offers.cardEntry), so the checkout never asks
+      // this; a request that does anyway is refused like any malformed one, and nothing is kept.
+      void request;
+      return { status: "declined", reference: null, failure: "error", brand: null, last4: null };
     },
 
     async startPayPal(request) {
@@ -428,6 +438,11 @@ export function createSandboxGateway(options: SandboxGatewayOptions): SandboxGat
               : { kind: "declined", failure: request.token === SANDBOX_WALLET_TOKENS.decline ? "declined" : "error" },
         })),
       );
+    },
+
+    returnedReference(query) {
+      const reference = query.get("reference");
+      return reference && reference.startsWith(`${prefix}_`) ? reference : null;
     },
 
     async continue(reference, _returned) {
@@ -483,22 +498,37 @@ export function createSandboxGateway(options: SandboxGatewayOptions): SandboxGat
       return { ok: (await byReference(reference))?.voided ?? false };
     },
 
-    async refund(reference, amount) {
+    async refund(reference, amount, idempotencyKey) {
       if (!Number.isInteger(amount) || amount <= 0) return { ok: false };
-      const ok = await changed(
-        db
-          .updateTable("sandbox_payments")
-          .set((eb) => ({ refunded: eb("refunded", "+", amount) }))
-          .where("reference", "=", reference)
-          .where("captured", ">", 0)
-          .where((eb) => eb(eb("refunded", "+", amount), "<=", eb.ref("captured")))
-          .executeTakeFirst(),
-      );
-      return { ok };
+      // One refund per key, as a provider keeps it: the key's row and the payment's refunded sum
+      // change together or not at all, so a retry after a lost answer refunds nothing twice.
+      return db.transaction().execute(async (trx) => {
+        const seen = await trx
+          .selectFrom("sandbox_refunds")
+          .select(["reference", "amount"])
+          .where("idempotency_key", "=", idempotencyKey)
+          .executeTakeFirst();
+        if (seen) return { ok: seen.reference === reference && seen.amount === amount };
+        const refunded = await changed(
+          trx
+            .updateTable("sandbox_payments")
+            .set((eb) => ({ refunded: eb("refunded", "+", amount) }))
+            .where("reference", "=", reference)
+            .where("captured", ">", 0)
+            .where((eb) => eb(eb("refunded", "+", amount), "<=", eb.ref("captured")))
+            .executeTakeFirst(),
+        );
+        if (!refunded) return { ok: false };
+        await trx
+          .insertInto("sandbox_refunds")
+          .values({ idempotency_key: idempotencyKey, reference, amount, created_at: clock.now().toISOString() })
+          .execute();
+        return { ok: true };
+      });
     },
 
-    async status(idempotencyKey) {
-      const payment = await byKey(idempotencyKey);
+    async status(idempotencyKey, reference) {
+      const payment = reference ? await byReference(reference) : await byKey(idempotencyKey);
       if (!payment) return { status: "unknown" };
       if (payment.state.kind === "awaiting") return { status: "pending", reference: payment.reference };
       return resultOf(payment);
@@ -521,7 +551,9 @@ export function createSandboxGateway(options: SandboxGatewayOptions): SandboxGat
       if (typeof idempotencyKey !== "string" || typeof reference !== "string") return null;
       const payment = await byKey(idempotencyKey);
       if (!payment || payment.reference !== reference) return null;
-      return { idempotencyKey, result: await gateway.status(idempotencyKey) };
+      // The sandbox's notifications are about a payment's state, not events: the same state twice
+      // is applied twice harmlessly, so there is no event id to remember.
+      return { eventId: null, idempotencyKey, result: await gateway.status(idempotencyKey) };
     },
 
     async step(reference, kind) {

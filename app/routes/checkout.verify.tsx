@@ -34,11 +34,13 @@ export const handle = {
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const order = await basketOrder(request, context);
   const url = new URL(request.url);
-  const reference = url.searchParams.get("reference");
+  // Back from the gateway: the query names the payment in the gateway's own words (the sandbox's
+  // `reference`, Stripe's `payment_intent`, PayPal's `token`). Carry on with what it sent, then
+  // show the result on a clean URL so a reload does not send it again (nor keep Stripe's client
+  // secret in the address bar).
+  const reference = context.payments.returnedReference(url.searchParams);
   if (order && reference) {
-    // Back from the gateway: carry on with what it sent, then show the result on a clean URL so
-    // a reload does not send it again.
-    const returned = Object.fromEntries([...url.searchParams].filter(([name]) => name !== "reference"));
+    const returned = Object.fromEntries(url.searchParams);
     const state = await context.payments.resume(order, reference, returned);
     return redirectForPayment(context, order, state);
   }

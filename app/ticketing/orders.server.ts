@@ -69,6 +69,9 @@ function placementColumns(order: NewOrder) {
   };
 }
 
+/** How long a notification's event id is remembered: past every provider's retries. */
+const NOTIFICATION_MEMORY_MS = 7 * 24 * 60 * 60 * 1000;
+
 export function createOrders(store: Store, clock: Clock) {
   const { db } = store;
 
@@ -344,6 +347,33 @@ export function createOrders(store: Store, clock: Clock) {
     },
 
     /** The reconciler has checked this attempt with the gateway: it is not asked about again. */
+    /** Whether the gateway's notification with this event id has been applied already. */
+    async notificationApplied(eventId: string): Promise<boolean> {
+      const row = await db
+        .selectFrom("payment_notifications")
+        .select("event_id")
+        .where("event_id", "=", eventId)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
+    /**
+     * Remembers an applied notification, and forgets those past any provider's retry window
+     * (Stripe retries for three days, PayPal for three), so the table stays small.
+     */
+    async rememberNotification(eventId: string): Promise<void> {
+      const now = clock.now();
+      await db
+        .insertInto("payment_notifications")
+        .values({ event_id: eventId, received_at: now.toISOString() })
+        .onConflict((oc) => oc.column("event_id").doNothing())
+        .execute();
+      await db
+        .deleteFrom("payment_notifications")
+        .where("received_at", "<", new Date(now.getTime() - NOTIFICATION_MEMORY_MS).toISOString())
+        .execute();
+    },
+
     async markReconciled(paymentId: string): Promise<void> {
       await db
         .updateTable("order_payments")

@@ -21,6 +21,8 @@ export type PayInput =
   /** Nothing left to pay: the vouchers cover the order. */
   | { method: "voucher" }
   | { method: "card"; card: CardDetails }
+  /** A card typed on the provider's own page (a gateway whose cards are `hosted`). */
+  | { method: "hostedCard" }
   | { method: "paypal" }
   | { method: "googlePay" | "applePay"; token: string };
 
@@ -180,7 +182,7 @@ export function createPaymentService(options: PaymentServiceOptions) {
       await orders.markReconciled(attempt.id);
       return;
     }
-    const result = await gateway.status(attempt.idempotency_key);
+    const result = await gateway.status(attempt.idempotency_key, attempt.provider_reference);
     const reference = ("reference" in result ? result.reference : null) ?? attempt.provider_reference;
     if (IN_FLIGHT.includes(attempt.status)) {
       if (result.status === "authorised" || result.status === "declined") {
@@ -267,7 +269,8 @@ export function createPaymentService(options: PaymentServiceOptions) {
         (previous && IN_FLIGHT.includes(previous.status))
       )
         return stateOf(previous, current);
-      const method = order.to_pay === 0 ? "voucher" : input.method;
+      // A card is a card in the order's records, wherever the buyer typed it.
+      const method = order.to_pay === 0 ? "voucher" : input.method === "hostedCard" ? "card" : input.method;
       // "Nothing to pay" is the order's to say, never the form's.
       if (method === "voucher" && order.to_pay > 0) return stateOf(previous, current);
       const attempt = await orders.recordPaymentAttempt(
@@ -291,9 +294,11 @@ export function createPaymentService(options: PaymentServiceOptions) {
         const call =
           input.method === "card"
             ? gateway.authorise({ ...base, card: input.card })
-            : input.method === "paypal"
-              ? gateway.startPayPal({ ...base, cancelUrl: request.returnUrl })
-              : gateway.authoriseWallet({ ...base, wallet: input.method, token: input.token });
+            : input.method === "hostedCard"
+              ? gateway.startHostedCard({ ...base, cancelUrl: request.returnUrl })
+              : input.method === "paypal"
+                ? gateway.startPayPal({ ...base, cancelUrl: request.returnUrl })
+                : gateway.authoriseWallet({ ...base, wallet: input.method, token: input.token });
         const followed = follow(order, attempt, call);
         let timer: ReturnType<typeof setTimeout> | undefined;
         await Promise.race([followed, new Promise<void>((resolve) => (timer = setTimeout(resolve, inlineWaitMs)))]);
@@ -301,6 +306,14 @@ export function createPaymentService(options: PaymentServiceOptions) {
       }
       return stateOf(await orders.payment(attempt.id), (await orders.byId(order.id)) ?? order);
     },
+
+    /** The payment a buyer back at the return URL comes back from, as the gateway's query names it. */
+    returnedReference(query: URLSearchParams): string | null {
+      return gateway.returnedReference(query);
+    },
+
+    /** Where the payment page may take the buyer with this gateway (cards on our page or the provider's, PayPal, wallets). */
+    offers: gateway.offers,
 
     /** The buyer is back from a gateway step (device data, 3-D Secure, PayPal). */
     async resume(order: Order, reference: string, returned: Record<string, string>): Promise<PaymentState> {
@@ -378,13 +391,17 @@ export function createPaymentService(options: PaymentServiceOptions) {
     async notify(body: string, headers: Headers): Promise<boolean> {
       const notification = await gateway.parseNotification(body, headers);
       if (!notification) return false;
+      const { eventId, result } = notification;
+      // Delivered again (the provider did not hear our answer): already applied, nothing to do.
+      if (eventId && (await orders.notificationApplied(eventId))) return true;
       const attempt = await orders.paymentByKey(notification.idempotencyKey);
       if (!attempt) return false;
       const order = await orders.byId(attempt.order_id);
       if (!order) return false;
-      const { result } = notification;
       if (result.status === "authorised" || result.status === "declined" || result.status === "actionRequired")
         await apply(order, attempt, result);
+      // Only once applied: a notification whose applying failed (a 500) is applied when it comes again.
+      if (eventId) await orders.rememberNotification(eventId);
       return true;
     },
 

@@ -30,7 +30,10 @@ function scriptedGateway() {
   const gateway: PaymentGateway = {
     name: "scripted",
     cardBrands: ["visa", "mastercard", "amex"],
+    offers: { cardEntry: "onSite", paypal: true, wallets: true },
     authorise: (request) => call("authorise", request.idempotencyKey),
+    startHostedCard: (request) => call("hosted", request.idempotencyKey),
+    returnedReference: (query) => query.get("reference"),
     startPayPal: (request) => call("paypal", request.idempotencyKey),
     authoriseWallet: (request) => call("wallet", request.idempotencyKey),
     continue: (reference) => call("continue", reference),
@@ -47,7 +50,7 @@ function scriptedGateway() {
     // A notification is "signed" by a header the test sets; its body names the payment and the answer.
     parseNotification: async (body, headers) =>
       headers.get("x-test-signature") === "genuine"
-        ? (JSON.parse(body) as { idempotencyKey: string; result: GatewayResult })
+        ? { eventId: null, ...(JSON.parse(body) as { idempotencyKey: string; result: GatewayResult }) }
         : null,
   };
   return {

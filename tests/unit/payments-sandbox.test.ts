@@ -386,13 +386,24 @@ describe("sandbox gateway: capture, void, refund", () => {
 
   it("refunds a captured payment up to what was captured, in parts", async () => {
     const reference = await authorised();
-    expect(await gateway.refund(reference, 100)).toEqual({ ok: false });
+    expect(await gateway.refund(reference, 100, "refund-0")).toEqual({ ok: false });
     await gateway.capture(reference, 4000);
-    expect(await gateway.refund(reference, 4001)).toEqual({ ok: false });
-    expect(await gateway.refund(reference, 3000)).toEqual({ ok: true });
-    expect(await gateway.refund(reference, 1001)).toEqual({ ok: false });
-    expect(await gateway.refund(reference, 1000)).toEqual({ ok: true });
-    expect(await gateway.refund(reference, 1)).toEqual({ ok: false });
+    expect(await gateway.refund(reference, 4001, "refund-1")).toEqual({ ok: false });
+    expect(await gateway.refund(reference, 3000, "refund-2")).toEqual({ ok: true });
+    expect(await gateway.refund(reference, 1001, "refund-3")).toEqual({ ok: false });
+    expect(await gateway.refund(reference, 1000, "refund-4")).toEqual({ ok: true });
+    expect(await gateway.refund(reference, 1, "refund-5")).toEqual({ ok: false });
+  });
+
+  it("refunds once per idempotency key: a repeat answers ok and gives back nothing more", async () => {
+    const reference = await authorised();
+    await gateway.capture(reference, 4000);
+    expect(await gateway.refund(reference, 1500, "refund-once")).toEqual({ ok: true });
+    expect(await gateway.refund(reference, 1500, "refund-once")).toEqual({ ok: true });
+    const [payment] = (await gateway.snapshot()).filter((record) => record.reference === reference);
+    expect(payment!.refunded).toBe(1500);
+    // The same key for another amount is not the same refund: refused rather than guessed.
+    expect(await gateway.refund(reference, 500, "refund-once")).toEqual({ ok: false });
   });
 });
 
@@ -554,7 +565,7 @@ describe("sandbox gateway: notifications", () => {
     const req = { ...request(), card: card(SANDBOX_CARDS.visa) };
     const result = await gateway.authorise(req);
     const body = JSON.stringify({ idempotencyKey: req.idempotencyKey, reference: referenceOf(result) });
-    expect(await signed(body)).toEqual({ idempotencyKey: req.idempotencyKey, result });
+    expect(await signed(body)).toEqual({ eventId: null, idempotencyKey: req.idempotencyKey, result });
   });
 
   it("refuses a bad signature, a missing one, a payment it does not know, or any at all without a secret", async () => {
