@@ -60,9 +60,29 @@ const envSchema = z
     SESSION_SECRET: z.string().default(""),
     // Who takes the money. Unset: the built-in sandbox in development and test; in production the
     // operator must say, so a deployment never takes "payments" that are no money (issue 39).
-    PAYMENT_PROVIDER: z.enum(["sandbox"]).optional(),
+    PAYMENT_PROVIDER: z.enum(["sandbox", "stripe"]).optional(),
     // The sandbox in production (a demonstration site, say) only when asked for in so many words.
     SANDBOX_IN_PRODUCTION: z.enum(["yes", "no"]).default("no"),
+    // Stripe (README, "Taking real payments"). The card entry has no default: `direct` keeps the
+    // card form on our page (works without script; PCI DSS SAQ D), `hosted` sends the buyer to
+    // Stripe Checkout (SAQ A; Stripe's page needs script). The operator chooses knowing which.
+    STRIPE_SECRET_KEY: z
+      .string()
+      .trim()
+      .default("")
+      .refine((value) => value === "" || /^(sk|rk)_(test|live)_\w+$/.test(value), {
+        message: "must be a Stripe secret or restricted key (sk_live_…, sk_test_…, rk_…)",
+      }),
+    STRIPE_WEBHOOK_SECRET: z.string().trim().default(""),
+    STRIPE_MODE: z.enum(["direct", "hosted"]).optional(),
+    // Another Stripe-compatible API (a local stand-in for tests); unset, Stripe's own.
+    STRIPE_API_URL: optionalUrl.default(""),
+    // PayPal beside the card provider, when its REST app's credentials are given.
+    PAYPAL_CLIENT_ID: z.string().trim().default(""),
+    PAYPAL_CLIENT_SECRET: z.string().trim().default(""),
+    PAYPAL_ENVIRONMENT: z.enum(["sandbox", "live"]).optional(),
+    PAYPAL_WEBHOOK_ID: z.string().trim().default(""),
+    PAYPAL_API_URL: optionalUrl.default(""),
     // Unset: `auto` in development and test, `off` in staging and production, where demo shows and
     // their sold seats would be sold beside real ones (issue 17 item 5). Set `auto` to ask for it.
     DEMO_CATALOGUE: z.enum(["auto", "off"]).optional(),
@@ -154,10 +174,49 @@ const envSchema = z
       ctx.addIssue({
         code: "custom",
         path: ["PAYMENT_PROVIDER"],
-        message:
-          "is required when APP_ENV is production (sandbox is the only provider so far, and it takes no real money)",
+        message: "is required when APP_ENV is production: stripe, or sandbox (which takes no real money)",
       });
     }
+    if (env.PAYMENT_PROVIDER === "stripe") {
+      if (!env.STRIPE_SECRET_KEY)
+        ctx.addIssue({ code: "custom", path: ["STRIPE_SECRET_KEY"], message: "is required when PAYMENT_PROVIDER is stripe" });
+      if (!env.STRIPE_MODE)
+        ctx.addIssue({
+          code: "custom",
+          path: ["STRIPE_MODE"],
+          message:
+            "is required when PAYMENT_PROVIDER is stripe: direct (cards on our page, PCI DSS SAQ D) or hosted (Stripe Checkout, SAQ A)",
+        });
+      if (env.APP_ENV === "production" && !env.STRIPE_WEBHOOK_SECRET)
+        ctx.addIssue({
+          code: "custom",
+          path: ["STRIPE_WEBHOOK_SECRET"],
+          message: "is required when APP_ENV is production: the signing secret of the webhook endpoint /payments/notifications",
+        });
+    }
+    if (Boolean(env.PAYPAL_CLIENT_ID) !== Boolean(env.PAYPAL_CLIENT_SECRET))
+      ctx.addIssue({
+        code: "custom",
+        path: [env.PAYPAL_CLIENT_ID ? "PAYPAL_CLIENT_SECRET" : "PAYPAL_CLIENT_ID"],
+        message: "PAYPAL_CLIENT_ID and PAYPAL_CLIENT_SECRET go together",
+      });
+    if (env.PAYPAL_CLIENT_ID && !env.PAYPAL_ENVIRONMENT)
+      ctx.addIssue({
+        code: "custom",
+        path: ["PAYPAL_ENVIRONMENT"],
+        message: "is required with PAYPAL_CLIENT_ID: sandbox or live",
+      });
+    // A real provider sends the buyer back to an absolute address: it must be the one they use.
+    if (
+      env.APP_ENV === "production" &&
+      !env.PUBLIC_URL &&
+      (env.PAYMENT_PROVIDER === "stripe" || Boolean(env.PAYPAL_CLIENT_ID))
+    )
+      ctx.addIssue({
+        code: "custom",
+        path: ["PUBLIC_URL"],
+        message: "is required when APP_ENV is production and a real payment provider sends buyers back",
+      });
     if (env.APP_ENV === "production" && env.PAYMENT_PROVIDER === "sandbox" && env.SANDBOX_IN_PRODUCTION !== "yes") {
       ctx.addIssue({
         code: "custom",
@@ -256,6 +315,24 @@ function toConfig(env: z.output<typeof envSchema>) {
     paymentReconcileAfterMs: env.PAYMENT_RECONCILE_AFTER_SECONDS * 1000,
     /** How often each server looks for such payments. */
     paymentReconcileIntervalMs: env.PAYMENT_RECONCILE_INTERVAL_SECONDS * 1000,
+    stripe:
+      env.PAYMENT_PROVIDER === "stripe"
+        ? {
+            secretKey: env.STRIPE_SECRET_KEY,
+            webhookSecret: env.STRIPE_WEBHOOK_SECRET || undefined,
+            mode: env.STRIPE_MODE ?? "direct",
+            apiUrl: env.STRIPE_API_URL,
+          }
+        : null,
+    paypal: env.PAYPAL_CLIENT_ID
+      ? {
+          clientId: env.PAYPAL_CLIENT_ID,
+          clientSecret: env.PAYPAL_CLIENT_SECRET,
+          environment: env.PAYPAL_ENVIRONMENT ?? "sandbox",
+          webhookId: env.PAYPAL_WEBHOOK_ID || undefined,
+          apiUrl: env.PAYPAL_API_URL,
+        }
+      : null,
     /** Signs the gateway's notifications; unset, none is accepted. */
     paymentNotificationSecret: env.PAYMENT_NOTIFICATION_SECRET || undefined,
     cardTokenisationScriptUrl: env.CARD_TOKENISATION_SCRIPT_URL,

@@ -51,7 +51,9 @@ export const ErrorBoundary = CheckoutStepBoundary;
  */
 function methodsFor(context: LoaderFunctionArgs["context"], state: CheckoutState): PayMethod[] {
   if (!context.payments) return [];
-  return sponsoredSeats(state) ? ["card"] : ["card", "paypal", ...context.config.wallets];
+  if (sponsoredSeats(state)) return ["card"];
+  const { offers } = context.payments;
+  return ["card", ...(offers.paypal ? ["paypal" as const] : []), ...(offers.wallets ? context.config.wallets : [])];
 }
 
 function sponsoredSeats(state: CheckoutState): boolean {
@@ -87,6 +89,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return {
     frame: await stepFrame(context, state),
     methods,
+    cardEntry: context.payments.offers.cardEntry,
     brands: acceptedBrands(sponsoredSeats(state)),
     sponsored: sponsoredSeats(state),
     voucherKind: state.seller.country === "US" ? ("giftCard" as const) : ("voucher" as const),
@@ -173,6 +176,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     brands: acceptedBrands(sponsoredSeats(state)),
     now: context.clock.now(),
     free: state.price.priced.toPay === 0,
+    cardEntry: context.payments.offers.cardEntry,
   };
   const submission = parseWithZod(form, { schema: payFormSchema(options) });
   // The card number and CVV never come back into the page, not even in its data.
@@ -211,7 +215,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const method = submission.value.method;
   const input: PayInput =
     method === "card"
-      ? { method, card: readCard(submission.value, options) }
+      ? options.cardEntry === "hosted"
+        ? { method: "hostedCard" }
+        : { method, card: readCard(submission.value, options) }
       : method === "paypal" || method === "voucher"
         ? { method }
         : { method: method as "googlePay" | "applePay", token: submission.value.walletToken ?? "" };
@@ -219,7 +225,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const result = await context.payments.pay(
     placed.order,
     input,
-    { description: `${placed.order.show_name} ${placed.order.number}`, returnUrl: checkoutPath(WAITING_PAGE) },
+    {
+      description: `${placed.order.show_name} ${placed.order.number}`,
+      orderNumber: placed.order.number,
+      returnUrl: checkoutPath(WAITING_PAGE),
+    },
     { fresh: placed.fresh },
   );
   return redirectForPayment(context, placed.order, result, events);
@@ -238,7 +248,8 @@ function FormError({ error }: { error?: { key: string; values?: Record<string, s
 export default function Payment() {
   const { t, i18n } = useTranslation();
   const loaderData = useLoaderData<typeof loader>();
-  const { frame, methods, brands, sponsored, voucherKind, promo, toPay, currency, expired, retry } = loaderData;
+  const { frame, methods, cardEntry, brands, sponsored, voucherKind, promo, toPay, currency, expired, retry } =
+    loaderData;
   const actionData = useActionData<typeof action>();
   const result = actionData?.result;
   const replied = result && !("form" in result) ? result : undefined;
@@ -251,7 +262,7 @@ export default function Payment() {
   // tick (in a text browser or any other). A form sent with no method still gets the spec's
   // "Please select a payment method".
   const [payForm, payFields] = useSchemaForm(
-    (checks) => checks.payFormSchema({ methods, brands, now, free: toPay === 0 }),
+    (checks) => checks.payFormSchema({ methods, brands, now, free: toPay === 0, cardEntry }),
     actionData?.intent === "pay" || actionData?.intent === null ? replied : undefined,
     cardOffered ? { method: "card" } : undefined,
     { id: "pay" },
@@ -374,11 +385,19 @@ export default function Payment() {
                   legend={t("payment.methodLegend")}
                   legendHidden
                   options={[
-                    { value: "card", label: t("payment.card"), hint: t("payment.accepted", { cardTypes }) },
+                    {
+                      value: "card",
+                      label: t("payment.card"),
+                      hint:
+                        cardEntry === "hosted"
+                          ? `${t("payment.accepted", { cardTypes })} ${t("payment.hostedCardHint")}`
+                          : t("payment.accepted", { cardTypes }),
+                    },
                     { value: "paypal", label: t("payment.paypal"), hint: t("payment.paypalHint") },
                   ].filter((option) => methods.includes(option.value as PayMethod))}
                 />
-                {cardOffered ? (
+                {/* Cards typed on the provider's own page (hosted): nothing of the card is asked here. */}
+                {cardOffered && cardEntry === "onSite" ? (
                   <fieldset className="card-details">
                     <legend>{t("payment.card")}</legend>
                     <p className="hint">{t("payment.secure")}</p>

@@ -113,10 +113,26 @@ function GatewayStep({
 }) {
   const { t } = useTranslation();
   const form = useRef<HTMLFormElement>(null);
+  const link = useRef<HTMLAnchorElement>(null);
   useEffect(() => {
     // With script the step starts by itself, as a bank's pages expect; without it, Continue.
     form.current?.submit();
+    link.current?.click();
   }, []);
+  if (action.method === "GET") {
+    // A link, not a GET form: a form would drop the address's own query (PayPal's token) and a
+    // provider's page address is to be followed exactly as given.
+    return (
+      <>
+        <p>{t(`processing.${action.kind}`)}</p>
+        <p>
+          <a ref={link} href={action.url} className="button">
+            {t("processing.continue")}
+          </a>
+        </p>
+      </>
+    );
+  }
   return (
     <>
       <p>{t(`processing.${action.kind}`)}</p>

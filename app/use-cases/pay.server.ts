@@ -394,6 +394,9 @@ export function createPaymentService(options: PaymentServiceOptions) {
       const { eventId, result } = notification;
       // Delivered again (the provider did not hear our answer): already applied, nothing to do.
       if (eventId && (await orders.notificationApplied(eventId))) return true;
+      // A genuine event about nothing we act on (a provider sends every event type the endpoint
+      // subscribes to): acknowledged, so it is not sent again.
+      if (!notification.idempotencyKey) return true;
       const attempt = await orders.paymentByKey(notification.idempotencyKey);
       if (!attempt) return false;
       const order = await orders.byId(attempt.order_id);

@@ -374,7 +374,7 @@ describe("checkout without script", { timeout: 45_000 }, () => {
       await buyer.press(/^Pay /);
       expect(pathOf(buyer)).toBe("/checkout/verify");
       expect(has(buyer, "You'll go to PayPal to approve the payment.")).toBe(true);
-      await buyer.press("Continue");
+      await buyer.follow("Continue");
       expect(h1(buyer)).toBe("Sandbox PayPal");
       await buyer.press("Approve payment");
       expect(pathOf(buyer)).toBe("/checkout/confirmation");

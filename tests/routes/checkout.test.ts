@@ -346,12 +346,12 @@ describe("checkout", () => {
     const buyer = buyerBrowser(server.url);
     await throughToPayment(buyer, ["B9"]);
     const started = await follow(buyer, await pay(buyer, { method: "paypal" }));
-    const approval = started.html.match(/action="(\/sandbox\/paypal\/[^"]+)"/)![1]!;
+    const approval = started.html.match(/href="(\/sandbox\/paypal\/[^"]+)"/)![1]!;
     const cancelled = await follow(buyer, await buyer.post(approval, { intent: "cancel" }));
     expect(cancelled.url).toBe("/checkout/payment");
     expect(cancelled.html).toContain("Your last payment didn");
     const again = await follow(buyer, await pay(buyer, { method: "paypal" }));
-    const approval2 = again.html.match(/action="(\/sandbox\/paypal\/[^"]+)"/)![1]!;
+    const approval2 = again.html.match(/href="(\/sandbox\/paypal\/[^"]+)"/)![1]!;
     const done = await follow(buyer, await buyer.post(approval2, { intent: "approve" }));
     expect(done.url).toBe("/checkout/confirmation");
   });

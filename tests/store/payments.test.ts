@@ -211,6 +211,38 @@ describe.each(DIALECTS)("paying for orders on %s", (dialect) => {
     expect(await engine.payments.notify(stranger, genuine)).toBe(false);
   });
 
+  it("a notification delivered again is applied once, by its event id; one about nothing of ours is acknowledged", async () => {
+    const engine = build(20);
+    const { order } = await basketWith(engine, "6");
+    await engine.payments.pay(order, { method: "card", card: CARD }, REQUEST);
+    const challenge: GatewayResult = {
+      status: "actionRequired",
+      reference: "ref-e",
+      action: { kind: "challenge", url: "https://bank.example/3ds", method: "GET", fields: {} },
+      brand: "visa",
+      last4: "4242",
+    };
+    const genuine = new Headers({ "x-test-signature": "genuine" });
+    // The call's own answer sends the buyer to the bank; the provider's event says the same.
+    await engine.scripted.next(challenge);
+    const event = JSON.stringify({ eventId: "evt_1", idempotencyKey: `${order.id}:1`, result: challenge });
+    expect(await engine.payments.notify(event, genuine)).toBe(true);
+    expect(await engine.orders.payments(order.id)).toMatchObject([{ status: "action" }]);
+    // The buyer is back from the bank: the payment is being asked about again...
+    const resumed = engine.payments.resume(order, "ref-e", {});
+    for (let tries = 0; engine.scripted.calls.length < 2 && tries < 100; tries += 1)
+      await new Promise((r) => setTimeout(r, 5));
+    expect(await engine.orders.payments(order.id)).toMatchObject([{ status: "attempted" }]);
+    // ...when the provider delivers the old event again: it must not send the buyer back to the bank.
+    expect(await engine.payments.notify(event, genuine)).toBe(true);
+    expect(await engine.orders.payments(order.id)).toMatchObject([{ status: "attempted" }]);
+    await engine.scripted.next(authorised("ref-e"));
+    await resumed;
+    expect((await reload(engine, order)).status).toBe("paid");
+    const unrelated = JSON.stringify({ eventId: "evt_2", idempotencyKey: "", result: { status: "unknown" } });
+    expect(await engine.payments.notify(unrelated, genuine)).toBe(true);
+  });
+
   it("no answer in time is a timeout; an authorisation arriving after it is voided and sells nothing", async () => {
     const engine = build(20);
     const { order } = await basketWith(engine, "6");

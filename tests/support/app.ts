@@ -1,4 +1,5 @@
 import { mkdtempSync } from "node:fs";
+import { createServer as createHttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -71,16 +72,21 @@ export async function startServer(
   } = {},
 ) {
   const build = (await import(pathToFileURL(`${ROOT}build/index.js`).href)) as ServerBuild;
-  const services = await testServices(env, options.clock);
-  await options.seed?.(services);
-  options.adjust?.(services);
-  const app = createServerApp({ build, services, logger: options.logger ?? createLogger("silent"), root: ROOT });
-  const server = app.listen(0, "127.0.0.1");
+  // Listening first, so the site knows its own address (PUBLIC_URL) before it starts: a payment
+  // provider's stand-in sends the buyer back there.
+  const server = createHttpServer();
   // A test may spend longer than Node's 5 s between two requests (checking a big page): the
   // client would then reuse a connection the server is closing, and read ECONNRESET.
   server.keepAliveTimeout = 120_000;
-  await new Promise<void>((resolve) => server.once("listening", () => resolve()));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
   const { port } = server.address() as AddressInfo;
+  const services = await testServices({ PUBLIC_URL: `http://127.0.0.1:${port}`, ...env }, options.clock);
+  await options.seed?.(services);
+  options.adjust?.(services);
+  server.on(
+    "request",
+    createServerApp({ build, services, logger: options.logger ?? createLogger("silent"), root: ROOT }),
+  );
   return {
     url: (path: string) => `http://127.0.0.1:${port}${path}`,
     services,

@@ -98,6 +98,11 @@ export interface DriverOptions {
   now?: () => number;
   /** false: a browser set to refuse cookies, which keeps none the site sets. */
   cookies?: boolean;
+  /**
+   * Other sites the buyer is sent to and may visit (a payment provider's stand-in: its 3-D Secure
+   * or PayPal page). They get none of our cookies, and their pages are not ours to check.
+   */
+  otherSites?: readonly string[];
 }
 
 interface StoredCookie {
@@ -138,7 +143,15 @@ export class HtmlDriver {
 
   constructor(origin: string, options: DriverOptions) {
     this.origin = new URL(origin).origin;
-    this.options = { language: "en-GB", skip: [], known: KNOWN_FINDINGS, now: Date.now, cookies: true, ...options };
+    this.options = {
+      language: "en-GB",
+      skip: [],
+      known: KNOWN_FINDINGS,
+      now: Date.now,
+      cookies: true,
+      otherSites: [],
+      ...options,
+    };
   }
 
   get document(): Document {
@@ -441,22 +454,25 @@ export class HtmlDriver {
   /** One request, with the cookies, language and headers a browser sends; keeps what it sets. */
   private async send(request: Request) {
     const target = new URL(request.url);
-    if (target.origin !== this.origin) throw new Error(`the driver only visits ${this.origin}, not ${request.url}`);
+    const ours = target.origin === this.origin;
+    if (!ours && !this.options.otherSites.some((site) => new URL(site).origin === target.origin))
+      throw new Error(`the driver only visits ${this.origin}, not ${request.url}`);
     const headers: Record<string, string> = {
       Accept: "text/html,application/xhtml+xml,*/*;q=0.8",
       "Accept-Language": this.options.language,
     };
     const cookies = [...this.cookies(target.pathname)].map(([name, value]) => `${name}=${value}`).join("; ");
-    if (cookies) headers.Cookie = cookies;
+    if (cookies && ours) headers.Cookie = cookies;
     if (this.url) headers.Referer = this.url;
-    if (request.method === "POST") headers.Origin = this.origin;
+    // A form is sent from the page it is on: the provider's own pages post to the provider.
+    if (request.method === "POST") headers.Origin = this.url ? new URL(this.url).origin : this.origin;
     const response = await fetch(request.url, {
       method: request.method,
       headers,
       body: request.body,
       redirect: "manual",
     });
-    this.keepCookies(response, target);
+    if (ours) this.keepCookies(response, target);
     return { response, target };
   }
 
@@ -526,7 +542,7 @@ export class HtmlDriver {
     // "outside-only" runs no script of the page's (this is a browser without script) but lets
     // axe run inside the window.
     this.dom = new JSDOM(html, { url, runScripts: "outside-only", virtualConsole: new VirtualConsole() });
-    await this.checkPage(html);
+    if (new URL(url).origin === this.origin) await this.checkPage(html);
   }
 
   private async checkPage(html: string) {

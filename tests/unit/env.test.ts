@@ -108,18 +108,59 @@ describe("runtime configuration", () => {
   it("production refuses to start without a payment provider named, and the sandbox unless said so", () => {
     const secret = { APP_ENV: "production", SESSION_SECRET: "s".repeat(40) };
     expect(problems(secret)).toEqual([
-      "PAYMENT_PROVIDER: is required when APP_ENV is production (sandbox is the only provider so far, and it takes no real money)",
+      "PAYMENT_PROVIDER: is required when APP_ENV is production: stripe, or sandbox (which takes no real money)",
     ]);
     expect(problems({ ...secret, PAYMENT_PROVIDER: "sandbox" })).toEqual([
       "PAYMENT_PROVIDER: sandbox takes no real money: set SANDBOX_IN_PRODUCTION=yes to run it in production anyway",
     ]);
-    expect(problems({ ...secret, PAYMENT_PROVIDER: "stripe" })).toEqual([expect.stringMatching(/^PAYMENT_PROVIDER: /)]);
+    expect(problems({ ...secret, PAYMENT_PROVIDER: "adyen" })).toEqual([expect.stringMatching(/^PAYMENT_PROVIDER: /)]);
     expect(loadConfig({ ...secret, PAYMENT_PROVIDER: "sandbox", SANDBOX_IN_PRODUCTION: "yes" }).paymentProvider).toBe(
       "sandbox",
     );
     // Staging, development and test take the sandbox unless told otherwise.
     expect(loadConfig({ APP_ENV: "staging", SESSION_SECRET: "s".repeat(40) }).paymentProvider).toBe("sandbox");
     expect(loadConfig({}).paymentProvider).toBe("sandbox");
+  });
+
+  it("Stripe needs its key, a chosen card entry, and in production its webhook secret and the public address", () => {
+    const production = { APP_ENV: "production", SESSION_SECRET: "s".repeat(40), PAYMENT_PROVIDER: "stripe" };
+    expect(problems(production).sort()).toEqual([
+      "PUBLIC_URL: is required when APP_ENV is production and a real payment provider sends buyers back",
+      "STRIPE_MODE: is required when PAYMENT_PROVIDER is stripe: direct (cards on our page, PCI DSS SAQ D) or hosted (Stripe Checkout, SAQ A)",
+      "STRIPE_SECRET_KEY: is required when PAYMENT_PROVIDER is stripe",
+      "STRIPE_WEBHOOK_SECRET: is required when APP_ENV is production: the signing secret of the webhook endpoint /payments/notifications",
+    ]);
+    expect(problems({ PAYMENT_PROVIDER: "stripe", STRIPE_SECRET_KEY: "pk_test_abc", STRIPE_MODE: "direct" })).toEqual([
+      "STRIPE_SECRET_KEY: must be a Stripe secret or restricted key (sk_live_…, sk_test_…, rk_…)",
+    ]);
+    const config = loadConfig({
+      ...production,
+      STRIPE_SECRET_KEY: "sk_live_abc123",
+      STRIPE_MODE: "hosted",
+      STRIPE_WEBHOOK_SECRET: "whsec_abc",
+      PUBLIC_URL: "https://tickets.example.com/",
+    });
+    expect(config.stripe).toEqual({
+      secretKey: "sk_live_abc123",
+      webhookSecret: "whsec_abc",
+      mode: "hosted",
+      apiUrl: undefined,
+    });
+    expect(config.publicUrl).toBe("https://tickets.example.com");
+    expect(config.paypal).toBeNull();
+  });
+
+  it("PayPal beside the card provider needs its secret with its id, and which of PayPal's environments", () => {
+    expect(problems({ PAYPAL_CLIENT_ID: "id" }).sort()).toEqual([
+      "PAYPAL_CLIENT_SECRET: PAYPAL_CLIENT_ID and PAYPAL_CLIENT_SECRET go together",
+      "PAYPAL_ENVIRONMENT: is required with PAYPAL_CLIENT_ID: sandbox or live",
+    ]);
+    expect(problems({ PAYPAL_CLIENT_SECRET: "secret" })).toEqual([
+      "PAYPAL_CLIENT_ID: PAYPAL_CLIENT_ID and PAYPAL_CLIENT_SECRET go together",
+    ]);
+    expect(
+      loadConfig({ PAYPAL_CLIENT_ID: "id", PAYPAL_CLIENT_SECRET: "secret", PAYPAL_ENVIRONMENT: "live" }).paypal,
+    ).toEqual({ clientId: "id", clientSecret: "secret", environment: "live", webhookId: undefined, apiUrl: undefined });
   });
 
   it("the single modes need the show and venue they serve", () => {

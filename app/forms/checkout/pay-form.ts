@@ -20,6 +20,8 @@ export interface PayFormOptions {
   now: Date;
   /** Nothing left to pay (vouchers cover it): no method to choose. */
   free?: boolean;
+  /** `hosted`: the card is typed on the provider's page, so this form has no card fields to check. */
+  cardEntry?: "onSite" | "hosted";
 }
 
 export function payFormSchema(options: PayFormOptions) {
@@ -28,7 +30,7 @@ export function payFormSchema(options: PayFormOptions) {
   return paymentMethodSchema(methods)
     .extend({ ...cardFields, walletToken: z.string().optional() })
     .superRefine((value, ctx) => {
-      if (value.method !== "card") return;
+      if (value.method !== "card" || options.cardEntry === "hosted") return;
       const parsed = card.safeParse(value);
       if (!parsed.success) for (const issue of parsed.error.issues) ctx.addIssue(issue);
     });
