@@ -179,7 +179,11 @@ const envSchema = z
     }
     if (env.PAYMENT_PROVIDER === "stripe") {
       if (!env.STRIPE_SECRET_KEY)
-        ctx.addIssue({ code: "custom", path: ["STRIPE_SECRET_KEY"], message: "is required when PAYMENT_PROVIDER is stripe" });
+        ctx.addIssue({
+          code: "custom",
+          path: ["STRIPE_SECRET_KEY"],
+          message: "is required when PAYMENT_PROVIDER is stripe",
+        });
       if (!env.STRIPE_MODE)
         ctx.addIssue({
           code: "custom",
@@ -191,7 +195,8 @@ const envSchema = z
         ctx.addIssue({
           code: "custom",
           path: ["STRIPE_WEBHOOK_SECRET"],
-          message: "is required when APP_ENV is production: the signing secret of the webhook endpoint /payments/notifications",
+          message:
+            "is required when APP_ENV is production: the signing secret of the webhook endpoint /payments/notifications",
         });
     }
     if (Boolean(env.PAYPAL_CLIENT_ID) !== Boolean(env.PAYPAL_CLIENT_SECRET))
