@@ -3,11 +3,13 @@ import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { formatMoney } from "~/i18n/format";
 import { type SandboxPaymentRecord } from "~/payments/sandbox.server";
+import { basketOrder, paidOrder } from "~/web/order-pages.server";
 import { requireSandboxDashboard } from "./sandbox.server";
 
 // The sandbox's dashboard, as a real provider's test-mode dashboard lists payments: how a tester
 // (or a browser test) sees that pressing Pay twice made one charge. It shows what the sandbox
-// holds, which is never more than the card's brand and last four digits.
+// holds of this browser's own orders, which is never more than the card's brand and last four
+// digits.
 
 export const handle = { titleKey: "sandbox.payments.title" };
 
@@ -24,8 +26,17 @@ function statusOf(record: SandboxPaymentRecord): Status {
   return record.state.startsWith("awaiting") ? "waiting" : "declined";
 }
 
-export async function loader({ context }: LoaderFunctionArgs) {
-  const records = await requireSandboxDashboard(context.sandboxGateway, context.config.production).snapshot();
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const gateway = requireSandboxDashboard(context.sandboxGateway, context.config.production);
+  // Only this browser's own payments (its basket's order, the order it has just paid): a tester's
+  // page, but never a list of other people's orders and cards, even on a development server
+  // someone else can reach.
+  const own = [await basketOrder(request, context), await paidOrder(request, context)].flatMap((order) =>
+    order ? [`${order.id}:`] : [],
+  );
+  const records = (await gateway.snapshot()).filter((record) =>
+    own.some((prefix) => record.idempotencyKey.startsWith(prefix)),
+  );
   const newestFirst = records.sort((a, b) => b.createdAt.localeCompare(a.createdAt)).slice(0, SHOWN);
   return {
     total: records.length,

@@ -199,6 +199,10 @@ describe("checkout", () => {
     // Once as a row heading (the page's data carries it once more, for hydration).
     expect(dashboard.split(`<th scope="row">${payment!.description}</th>`).length - 1).toBe(1);
     expect(dashboard).toContain("Charged");
+    // Another browser sees none of this buyer's payments, nor anyone else's.
+    const stranger = await (await buyerBrowser(server.url).get("/sandbox/payments")).text();
+    expect(stranger).not.toContain(payment!.description);
+    expect(stranger).not.toContain("<tbody>");
     const orders = await server.services.store.db
       .selectFrom("orders")
       .innerJoin("order_payments", "order_payments.order_id", "orders.id")
