@@ -32,7 +32,11 @@ import { createFulfilment } from "~/use-cases/fulfilment.server";
 import { createOrderViews } from "~/use-cases/order-view.server";
 import { createSummaries } from "~/use-cases/summary.server";
 import { createMailTransport, createOutbox } from "~/use-cases/email/outbox.server";
-import { createSandboxGateway } from "~/payments/sandbox.server";
+import { createSandboxGateway, type SandboxGateway } from "~/payments/sandbox.server";
+import { createPayPalGateway } from "~/payments/paypal.server";
+import { createStripeGateway } from "~/payments/stripe.server";
+import { combineGateways } from "~/payments/combined.server";
+import type { PaymentGateway } from "~/payments/gateway";
 import { createAuth } from "~/use-cases/auth.server";
 import { createCustomers } from "~/use-cases/customers.server";
 import { createPaymentService, startReconciler } from "~/use-cases/pay.server";
@@ -141,19 +145,24 @@ export async function createAppServices({
   const summaries = createSummaries({ catalogue, vouchers });
   const orderViews = createOrderViews({ orders, catalogue, summaries });
   const fulfilment = createFulfilment({ orders, catalogue, orderViews, i18n, outbox, config, logger });
-  // The built-in sandbox is the only gateway so far (PAYMENT_PROVIDER); a real provider's adapter
-  // will be chosen here (README, "Taking real payments"). Configuration refuses the sandbox in
-  // production unless the operator said yes, and then the log says so at every start.
+  // Who takes the money (README, "Taking real payments"): cards from PAYMENT_PROVIDER, PayPal from
+  // PayPal itself when its credentials are given. Configuration refuses the sandbox in production
+  // unless the operator said yes, and then the log says so at every start. The sandbox exists only
+  // when it is the provider, so its pages (/sandbox/…) are 404 otherwise.
   if (config.appEnv === "production" && config.paymentProvider === "sandbox")
     logger.warn(
       { paymentProvider: "sandbox" },
       "the payment sandbox is taking payments in production (SANDBOX_IN_PRODUCTION=yes): no real money is charged",
     );
-  const sandboxGateway = createSandboxGateway({ store, clock, notificationSecret: config.paymentNotificationSecret });
+  const sandboxGateway =
+    config.paymentProvider === "sandbox"
+      ? createSandboxGateway({ store, clock, notificationSecret: config.paymentNotificationSecret })
+      : null;
+  const gateway = paymentGateway(config, sandboxGateway);
   const payments = createPaymentService({
     orders,
     orderLifecycle,
-    gateway: sandboxGateway,
+    gateway,
     clock,
     logger,
     timeoutMs: config.paymentTimeoutMs,
@@ -211,4 +220,24 @@ export async function createAppServices({
       await store.close();
     },
   };
+}
+
+/** The gateway the payment service talks to: the card provider, with PayPal beside it when configured. */
+function paymentGateway(config: Config, sandbox: SandboxGateway | null): PaymentGateway {
+  const { stripe } = config;
+  // Configuration makes one of them exist (PAYMENT_PROVIDER, and Stripe's settings with it).
+  const cards = sandbox ?? (stripe && createStripeGateway({ ...stripe, publicUrl: config.publicUrl }));
+  if (!cards) throw new Error(`no card provider for PAYMENT_PROVIDER=${config.paymentProvider}`);
+  if (!config.paypal) return cards;
+  return combineGateways(
+    cards,
+    createPayPalGateway({
+      clientId: config.paypal.clientId,
+      clientSecret: config.paypal.clientSecret,
+      environment: config.paypal.environment,
+      webhookId: config.paypal.webhookId,
+      apiUrl: config.paypal.apiUrl,
+      publicUrl: config.publicUrl,
+    }),
+  );
 }
