@@ -113,7 +113,11 @@ export function resultOfIntent(intent: Intent, card: Card = cardOf(intent.paymen
       const error = intent.last_payment_error;
       // Not tried yet, or a failed try on Checkout's page, where the buyer may still pay.
       if (!error || hostedIntent(intent)) return { status: "pending", reference };
-      return declined(reference, failureOf(error.code, error.decline_code), card.last4 ? card : cardOf(error.payment_method));
+      return declined(
+        reference,
+        failureOf(error.code, error.decline_code),
+        card.last4 ? card : cardOf(error.payment_method),
+      );
     }
     case "canceled":
       return declined(reference, "cancelled", card);
@@ -158,7 +162,10 @@ export function createStripeGateway(options: StripeGatewayOptions): StripeGatewa
   }
 
   function metadataOf(request: PaymentRequest): Record<string, string> {
-    return { idempotency_key: request.idempotencyKey, ...(request.orderNumber ? { order_number: request.orderNumber } : {}) };
+    return {
+      idempotency_key: request.idempotencyKey,
+      ...(request.orderNumber ? { order_number: request.orderNumber } : {}),
+    };
   }
 
   const retrieveIntent = (id: string) => stripe.paymentIntents.retrieve(id, { expand: ["payment_method"] });

@@ -189,7 +189,11 @@ interface Session {
   success_url: string;
   cancel_url: string | null;
   payment_intent: string | null;
-  intent_data: { capture_method: Intent["capture_method"]; description: string | null; metadata: Record<string, string> };
+  intent_data: {
+    capture_method: Intent["capture_method"];
+    description: string | null;
+    metadata: Record<string, string>;
+  };
 }
 
 interface Refund {
@@ -219,7 +223,12 @@ const invalid = (message: string, extra: Json = {}, save = true) =>
 const missingParam = (param: string) =>
   invalid(`Missing required param: ${param}.`, { code: "parameter_missing", param }, false);
 const noSuch = (kind: string, id: string, param = "id") =>
-  new ApiError(404, { type: "invalid_request_error", code: "resource_missing", message: `No such ${kind}: '${id}'`, param });
+  new ApiError(404, {
+    type: "invalid_request_error",
+    code: "resource_missing",
+    message: `No such ${kind}: '${id}'`,
+    param,
+  });
 
 const now = () => Math.floor(Date.now() / 1000);
 const newId = (prefix: string) => `${prefix}_${randomBytes(12).toString("hex")}`;
@@ -503,7 +512,8 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       const found = lookup(current);
       return found ? { ...value, [field]: expandPath(found, rest) } : value;
     }
-    if (typeof current === "object" && current !== null) return { ...value, [field]: expandPath(current as Json, rest) };
+    if (typeof current === "object" && current !== null)
+      return { ...value, [field]: expandPath(current as Json, rest) };
     return value;
   }
 
@@ -770,7 +780,13 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     return { status: 200, body: expand(intentJson(pi), params) };
   }
 
-  const CANCELABLE = ["requires_payment_method", "requires_capture", "requires_confirmation", "requires_action", "processing"];
+  const CANCELABLE = [
+    "requires_payment_method",
+    "requires_capture",
+    "requires_confirmation",
+    "requires_action",
+    "processing",
+  ];
 
   function cancel(id: string, params: Json) {
     const pi = findIntent(id);
@@ -798,7 +814,11 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       const key = match[2] === undefined ? undefined : unescape(match[2]);
       const field = match[1]!;
       clauses.push((pi) =>
-        key !== undefined ? pi.metadata[key] === value : field === "status" ? pi.status === value : pi.currency === value,
+        key !== undefined
+          ? pi.metadata[key] === value
+          : field === "status"
+            ? pi.status === value
+            : pi.currency === value,
       );
     }
     if (consumed !== query.length || clauses.length === 0)
@@ -861,10 +881,12 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
   }
 
   function createSession(params: Json) {
-    if (str(params.mode) !== "payment") throw invalid("This fake makes mode=payment sessions only.", { param: "mode" }, false);
+    if (str(params.mode) !== "payment")
+      throw invalid("This fake makes mode=payment sessions only.", { param: "mode" }, false);
     const successUrl = str(params.success_url);
     if (!successUrl) throw missingParam("success_url");
-    const items = Object.values(obj(params.line_items)).map(obj);
+    const rawItems = params.line_items;
+    const items = (Array.isArray(rawItems) ? rawItems : Object.values(obj(rawItems))).map(obj);
     if (items.length === 0) throw missingParam("line_items");
     let amount = 0;
     let currency = "";
@@ -943,9 +965,12 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     if ((match = path.match(/^\/v1\/checkout\/sessions\/([^/]+)\/expire$/)) && method === "POST") {
       const cs = findSession(match[1]!);
       if (cs.status !== "open")
-        throw invalid(`Only Checkout Sessions with a status in ["open"] can be expired. This session has status "${cs.status}".`, {
-          code: "checkout_session_unexpected_state",
-        });
+        throw invalid(
+          `Only Checkout Sessions with a status in ["open"] can be expired. This session has status "${cs.status}".`,
+          {
+            code: "checkout_session_unexpected_state",
+          },
+        );
       expireSession(cs);
       return { status: 200, body: expand(sessionJson(cs), params) };
     }
@@ -969,7 +994,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     const method = request.method ?? "GET";
     const raw = await readBody(request);
     const params = (method === "GET" ? qs.parse(url.search.slice(1)) : qs.parse(raw, { depth: 10 })) as Json;
-    const key = method === "POST" ? (request.headers["idempotency-key"] as string | undefined) ?? null : null;
+    const key = method === "POST" ? ((request.headers["idempotency-key"] as string | undefined) ?? null) : null;
     const record: FakeRequestRecord = { method, path: url.pathname, idempotencyKey: key, replayed: false };
     requests.push(record);
 
@@ -1064,7 +1089,10 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     const url = new URL(pi.return_url!);
     url.searchParams.set("payment_intent", pi.id);
     url.searchParams.set("payment_intent_client_secret", pi.client_secret);
-    url.searchParams.set("redirect_status", pi.status === "requires_capture" || pi.status === "succeeded" ? "succeeded" : "failed");
+    url.searchParams.set(
+      "redirect_status",
+      pi.status === "requires_capture" || pi.status === "succeeded" ? "succeeded" : "failed",
+    );
     return url.toString();
   }
 
@@ -1177,13 +1205,17 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
           ? hostedPage(request, response, hosted[1]!, hosted[2])
           : Promise.resolve(html(response, 404, page("Not found", "<h1>Not found</h1>")));
     handled.catch((error: unknown) => {
-      if (!response.headersSent) send(response, 500, JSON.stringify({ error: { type: "api_error", message: String(error) } }));
+      if (!response.headersSent)
+        send(response, 500, JSON.stringify({ error: { type: "api_error", message: String(error) } }));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-  function webhookHeader(payload: string, { secret = webhookSecret, timestamp }: { secret?: string; timestamp?: number } = {}) {
+  function webhookHeader(
+    payload: string,
+    { secret = webhookSecret, timestamp }: { secret?: string; timestamp?: number } = {},
+  ) {
     return signWebhookPayload(payload, secret, timestamp);
   }
 
