@@ -492,6 +492,18 @@ describe("stripe gateway: cards on Stripe's page (Checkout)", () => {
     expect(await hosted.continue(reference, {})).toMatchObject({ status: "authorised", brand: "amex", last4: "0005" });
   });
 
+  it("takes 3-D Secure on Stripe's page as part of paying there", async () => {
+    const { reference, url } = await start();
+    const challenge = await payOnHostedPage(url, typed(CARDS.threeDSecure));
+    expect(challenge).toMatch(new RegExp(`^${fake.url}/3ds/pi_`));
+    // Still on Stripe's side: the session is open until the buyer answers.
+    expect(await hosted.status("any-key", reference)).toEqual({ status: "pending", reference });
+    const afterChallenge = await completeThreeDSecure(challenge, true);
+    const back = await fetch(afterChallenge, { redirect: "manual" });
+    expect(back.headers.get("location")).toBe(`${PUBLIC_URL}/checkout/verify?session_id=${reference}`);
+    expect(await hosted.continue(reference, {})).toMatchObject({ status: "authorised", brand: "visa", last4: "3220" });
+  });
+
   it("cancels when the buyer comes back through the cancel URL, and the session can no longer be paid", async () => {
     const { reference, url } = await start();
     const back = new URL(await hostedPageBackLink(url));
