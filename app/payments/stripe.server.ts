@@ -209,7 +209,7 @@ export function createStripeGateway(options: StripeGatewayOptions): StripeGatewa
     return waiting();
   }
 
-  /** Settles a payment from Stripe's state; `waiting` turns a step still outstanding into the caller's answer. */
+  /** A payment as Stripe holds it now; `onOpenSession` answers for a Checkout Session the buyer has not finished. */
   async function settle(reference: string, onOpenSession: (id: string) => Promise<GatewayResult>) {
     if (INTENT_ID.test(reference)) return resultOfIntent(await retrieveIntent(reference));
     if (SESSION_ID.test(reference))
