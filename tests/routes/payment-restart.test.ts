@@ -10,12 +10,15 @@ import { buyerBrowser } from "../support/browser";
 import { throughToPayment } from "../support/checkout-journey";
 import { seedSmall } from "../support/seed";
 import { DIALECTS, POSTGRES_URL } from "../support/stores";
+import { completeThreeDSecure, startFakeStripe, type FakeStripe } from "../support/fake-stripe";
 
 // A restart during a 3-D Secure challenge, with real server processes (the production build, so
 // `npm run build` first): the buyer passes the challenge at the sandbox's bank page, the server is
 // killed (kill -9) before they are sent back, and the buyer never returns. The server started
 // again, with a reconcile deadline of seconds, must find the sandbox's payment in the store and
-// settle it: the order paid, the seats sold, the money captured once, the tickets issued.
+// settle it: the order paid, the seats sold, the money captured once, the tickets issued. The same
+// with Stripe taking the cards, whose payment the restarted server finds by asking Stripe's API
+// (its local stand-in) for the PaymentIntent.
 
 const THREE_D_SECURE = {
   method: "card",
@@ -38,6 +41,7 @@ describe.each(DIALECTS)("a server killed during a 3-D Secure challenge (%s)", (d
   };
 
   beforeAll(async () => {
+    stripe = await startFakeStripe();
     // PostgreSQL: a throw-away database on the local server, dropped afterwards.
     if (dialect === "postgres") scratch = await createScratchStore("postgres", POSTGRES_URL, 2);
     env = {
@@ -52,8 +56,17 @@ describe.each(DIALECTS)("a server killed during a 3-D Secure challenge (%s)", (d
     store = scratch ?? openSqlite(join(dataDir, "box-office.sqlite"));
   }, 60_000);
 
+  let stripe: FakeStripe | undefined;
+  const stripeEnv = () => ({
+    PAYMENT_PROVIDER: "stripe",
+    STRIPE_MODE: "direct",
+    STRIPE_SECRET_KEY: "sk_test_restart",
+    STRIPE_API_URL: stripe!.url,
+  });
+
   afterAll(async () => {
     for (const server of running) await server.kill();
+    await stripe?.close();
     if (scratch) await scratch.drop();
     else await store?.close();
     rmSync(dataDir, { recursive: true, force: true });
@@ -119,6 +132,45 @@ describe.each(DIALECTS)("a server killed during a 3-D Secure challenge (%s)", (d
     expect(
       await store.db.selectFrom("order_payments").select("status").where("order_id", "=", order.id).execute(),
     ).toEqual([{ status: "succeeded" }]);
+    expect(await second.stop()).toBe(0);
+  }, 90_000);
+
+  it("with Stripe: the restarted server asks Stripe, captures the PaymentIntent once and pays the order", async () => {
+    const first = await startServer(stripeEnv());
+    const buyer = buyerBrowser(first.url);
+    await throughToPayment(buyer, store, ["B7", "B8"]);
+    expect((await buyer.pay(THREE_D_SECURE)).headers.get("Location")).toBe("/checkout/verify");
+    const verify = await (await buyer.get("/checkout/verify")).text();
+    const bank = /<a[^>]*href="([^"]+\/3ds\/[^"]+)"/.exec(verify)![1]!.replaceAll("&amp;", "&");
+    // The buyer passes 3-D Secure at Stripe's page, and never comes back.
+    await completeThreeDSecure(bank, true);
+    const order = await store.db
+      .selectFrom("orders")
+      .select(["id", "number", "status", "to_pay"])
+      .orderBy("created_at", "desc")
+      .executeTakeFirstOrThrow();
+    expect(order.status).toBe("pending_payment");
+    const intent = () =>
+      stripe!.paymentIntents().filter((candidate) => candidate.metadata.order_number === order.number);
+    expect(intent()).toEqual([expect.objectContaining({ status: "requires_capture" })]);
+
+    await first.kill();
+    const second = await startServer({
+      ...stripeEnv(),
+      PAYMENT_TIMEOUT_SECONDS: "1",
+      PAYMENT_RECONCILE_AFTER_SECONDS: "2",
+      PAYMENT_RECONCILE_INTERVAL_SECONDS: "1",
+    });
+    const status = async () =>
+      (await store.db.selectFrom("orders").select("status").where("id", "=", order.id).executeTakeFirstOrThrow())
+        .status;
+    await expect.poll(status, { timeout: 20_000, interval: 250 }).toBe("paid");
+    await expect
+      .poll(intent, { timeout: 10_000 })
+      .toEqual([expect.objectContaining({ status: "succeeded", amount_received: order.to_pay })]);
+    expect(stripe!.counts.captures).toBe(1);
+    const sold = await store.db.selectFrom("seat_claims").select("status").where("order_id", "=", order.id).execute();
+    expect(sold).toEqual([{ status: "sold" }, { status: "sold" }]);
     expect(await second.stop()).toBe(0);
   }, 90_000);
 });
