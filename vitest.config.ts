@@ -11,6 +11,8 @@ export default defineConfig({
       "tests/store/**/*.test.ts",
       "tests/routes/**/*.test.{ts,tsx}",
       "tests/journeys/**/*.test.ts",
+      // Against the providers' real test-mode APIs, only when keys are given (README, "Taking real payments").
+      "tests/contract/**/*.test.ts",
     ],
     testTimeout: 20_000,
     // Every core: vitest's default leaves one idle, which on CI's two cores means one file at a
