@@ -69,6 +69,11 @@ export interface PaymentRequest {
   returnUrl: string;
   /** The order's number, for the provider's records (Stripe's metadata, PayPal's invoice id). */
   orderNumber?: string;
+  /**
+   * The card brands this payment may be made with (sponsored-partner seats take American Express
+   * only); unset, any of the gateway's `cardBrands`. A provider's own card page is told too.
+   */
+  acceptedBrands?: readonly CardBrand[];
 }
 
 export interface PaymentGateway {

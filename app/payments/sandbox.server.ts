@@ -406,7 +406,8 @@ export function createSandboxGateway(options: SandboxGatewayOptions): SandboxGat
     async authorise(request) {
       const now = clock.now();
       // Only brand and last four leave decideCard: the card itself is not kept past this call.
-      return answer(await create(request, "card", () => decideCard(request.card, now, cardBrands)));
+      const accepted = request.acceptedBrands ?? cardBrands;
+      return answer(await create(request, "card", () => decideCard(request.card, now, accepted)));
     },
 
     async startHostedCard(request) {

@@ -37,6 +37,14 @@ export interface StripeGateway extends PaymentGateway {
 
 const CARD_BRANDS: readonly CardBrand[] = ["visa", "mastercard", "amex"];
 
+/** The brands Checkout's `brands_blocked` names, with ours where we take them. */
+const CHECKOUT_BRANDS = [
+  ["visa", "visa"],
+  ["mastercard", "mastercard"],
+  ["amex", "american_express"],
+  [null, "discover_global_network"],
+] as const satisfies readonly (readonly [CardBrand | null, string])[];
+
 /** PaymentIntent states in which the money is held but not taken: cancelling gives it back. */
 const CANCELABLE = ["requires_capture", "requires_action", "requires_payment_method", "requires_confirmation"];
 
@@ -161,6 +169,12 @@ export function createStripeGateway(options: StripeGatewayOptions): StripeGatewa
     return `${url}${url.includes("?") ? "&" : "?"}session_id={CHECKOUT_SESSION_ID}`;
   }
 
+  /** Stripe's names of every card brand Checkout knows, less the ones this payment may use. */
+  function blockedBrands(request: PaymentRequest) {
+    const accepted = request.acceptedBrands ?? CARD_BRANDS;
+    return CHECKOUT_BRANDS.filter(([ours]) => ours === null || !accepted.includes(ours)).map(([, theirs]) => theirs);
+  }
+
   function metadataOf(request: PaymentRequest): Record<string, string> {
     return {
       idempotency_key: request.idempotencyKey,
@@ -263,9 +277,15 @@ export function createStripeGateway(options: StripeGatewayOptions): StripeGatewa
         return fromCardError(error, digits);
       }
       const result = resultOfIntent(intent);
-      // Stripe takes brands the checkout does not (Discover, JCB…): give such an authorisation
-      // back rather than take a card the payment page said it would refuse.
-      if (result.status === "authorised" && result.brand === null && intent.status === "requires_capture") {
+      // Stripe takes brands the checkout does not (Discover, JCB…), and seats may take fewer
+      // (sponsored-partner seats): give such an authorisation back rather than take a card the
+      // payment page said it would refuse.
+      const accepted = request.acceptedBrands ?? CARD_BRANDS;
+      if (
+        result.status === "authorised" &&
+        (result.brand === null || !accepted.includes(result.brand as CardBrand)) &&
+        intent.status === "requires_capture"
+      ) {
         await stripe.paymentIntents.cancel(intent.id, {}, { idempotencyKey: `${intent.id}:cancel` });
         return declined(intent.id, "brandNotAccepted", { brand: null, last4: result.last4 });
       }
@@ -293,6 +313,8 @@ export function createStripeGateway(options: StripeGatewayOptions): StripeGatewa
             metadata: { ...metadata, [HOSTED_MARK]: "hosted" },
           },
           metadata,
+          // Stripe's page refuses the brands this payment may not use (sponsored-partner seats).
+          payment_method_options: { card: { restrictions: { brands_blocked: blockedBrands(request) } } },
           ...(request.orderNumber ? { client_reference_id: request.orderNumber } : {}),
           success_url: withSessionId(request.returnUrl),
           cancel_url: withSessionId(request.cancelUrl),

@@ -228,6 +228,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     {
       description: `${placed.order.show_name} ${placed.order.number}`,
       orderNumber: placed.order.number,
+      acceptedBrands: options.brands,
       returnUrl: checkoutPath(WAITING_PAGE),
     },
     { fresh: placed.fresh },

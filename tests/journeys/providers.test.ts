@@ -205,6 +205,28 @@ describe("real providers without script: Stripe Checkout (cards on Stripe's page
     expect(pathOf(jo)).toBe("/checkout/confirmation");
     expect(h1(jo)).toBe("Order complete");
   });
+
+  it("a sponsored-partner seat: Stripe's page refuses any card but American Express", async () => {
+    const jo = htmlDriver(server.url(""), { otherSites: [stripe.url] });
+    await toPayment(server, jo, "B", 1);
+    expect(jo.text()).toContain("We accept American Express.");
+    await jo.press(/^Pay /);
+    await jo.follow("Continue");
+    const card = (number: string) =>
+      jo
+        .fill("Card number", number)
+        .fill("Expiry (MM/YY)", "12/30")
+        .fill("CVC", "1234")
+        .fill("Name on card", "Jo Bloggs");
+    card("4242 4242 4242 4242");
+    await jo.press("Pay");
+    expect(new URL(jo.url).origin).toBe(new URL(stripe.url).origin);
+    expect(jo.text()).toContain("Your card is not supported.");
+    card("3782 822463 10005");
+    await jo.press("Pay");
+    expect(pathOf(jo)).toBe("/checkout/confirmation");
+    expect(h1(jo)).toBe("Order complete");
+  });
 });
 
 describe("pages", () => {

@@ -194,6 +194,8 @@ interface Session {
     description: string | null;
     metadata: Record<string, string>;
   };
+  /** `payment_method_options.card.restrictions.brands_blocked`, in Stripe's brand names. */
+  brands_blocked: string[];
 }
 
 interface Refund {
@@ -326,6 +328,15 @@ function str(value: unknown): string | undefined {
 
 function obj(value: unknown): Json {
   return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Json) : {};
+}
+
+/** A PaymentMethod's `card.brand` as Checkout's `brands_blocked` names it, where they differ. */
+const CHECKOUT_BRAND_NAMES: Record<string, string> = { amex: "american_express", discover: "discover_global_network" };
+
+/** A form-encoded list (`a[0]=x&a[1]=y`, or `a[]=x`), as strings. */
+function listOf(value: unknown): string[] {
+  const items = Array.isArray(value) ? value : Object.values(obj(value));
+  return items.filter((item): item is string => typeof item === "string");
 }
 
 function metadataOf(value: unknown): Record<string, string> {
@@ -922,6 +933,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
         description: str(intentData.description) ?? null,
         metadata: metadataOf(intentData.metadata),
       },
+      brands_blocked: listOf(obj(obj(obj(params.payment_method_options).card).restrictions).brands_blocked),
     };
     sessions.set(cs.id, cs);
     counts.sessions += 1;
@@ -1174,6 +1186,8 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       str(form.billingName) ?? null,
     );
     if (made instanceof ApiError) return html(response, 200, hostedForm(cs, made.message));
+    if (cs.brands_blocked.includes(CHECKOUT_BRAND_NAMES[made.pm.brand ?? ""] ?? made.pm.brand ?? ""))
+      return html(response, 200, hostedForm(cs, "Your card is not supported. Please use a different card."));
     // Checkout keeps one PaymentIntent for the session, made at the first attempt to pay.
     if (!pi) {
       pi = newIntent({
