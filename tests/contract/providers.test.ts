@@ -25,9 +25,8 @@ const request = () => ({
 });
 
 describe.skipIf(!STRIPE_KEY)("Stripe's test mode", () => {
-  const hosted = createStripeGateway({ secretKey: STRIPE_KEY, mode: "hosted", publicUrl: PUBLIC_URL });
-
   it("a Checkout Session: Stripe's page to go to; given up, it is expired and answers cancelled", async () => {
+    const hosted = createStripeGateway({ secretKey: STRIPE_KEY, mode: "hosted", publicUrl: PUBLIC_URL });
     const sent = request();
     const started = await hosted.startHostedCard({ ...sent, cancelUrl: "/checkout/payment" });
     expect(started).toMatchObject({
@@ -55,14 +54,17 @@ describe.skipIf(!STRIPE_KEY)("Stripe's test mode", () => {
 });
 
 describe.skipIf(!PAYPAL_ID || !PAYPAL_SECRET)("PayPal's sandbox", () => {
-  const paypal = createPayPalGateway({
-    clientId: PAYPAL_ID,
-    clientSecret: PAYPAL_SECRET,
-    environment: "sandbox",
-    publicUrl: PUBLIC_URL,
-  });
+  // Made inside each test: the describe's body runs even when it is skipped.
+  const gateway = () =>
+    createPayPalGateway({
+      clientId: PAYPAL_ID,
+      clientSecret: PAYPAL_SECRET,
+      environment: "sandbox",
+      publicUrl: PUBLIC_URL,
+    });
 
   it("an order to approve at PayPal; not approved, it is still waiting and answers cancelled on return", async () => {
+    const paypal = gateway();
     const sent = request();
     const started = await paypal.startPayPal({ ...sent, cancelUrl: "/checkout/payment" });
     expect(started).toMatchObject({

@@ -100,7 +100,8 @@ describe.each(DIALECTS)("a scheduled on-sale's moments on %s", (dialect) => {
         .set({ queue_opens_at: null })
         .where("id", "=", performanceIds[0]!)
         .execute();
-      expect(await migrateToLatest(store.db)).toEqual(["2026-11-27T0900-on-sale-moment-once"]);
+      // This one first, then any that came after it.
+      expect((await migrateToLatest(store.db))[0]).toBe("2026-11-27T0900-on-sale-moment-once");
     });
     afterAll(() => store.drop());
 
