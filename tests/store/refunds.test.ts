@@ -339,6 +339,35 @@ describe.each(DIALECTS)("refunds on %s", (dialect) => {
     expect(calls).toHaveLength(1);
   });
 
+  it("gives standing places back one ticket at a time, named by barcode", async () => {
+    const basketId = randomUUID();
+    const held = await services.inventory.holdStanding({
+      basketId,
+      performanceId: seed.onSale.id,
+      sectionId: seed.standingId,
+      quantity: 2,
+    });
+    if (!held.ok) throw new Error(held.reason);
+    const placed = await engine.placeAsShown(basketId, JO);
+    if (!placed.ok) throw new Error(placed.reason);
+    expect(await services.payments.pay(placed.order, { method: "card", card: CARD }, REQUEST)).toEqual({
+      kind: "paid",
+    });
+    const claim = () =>
+      services.store.db
+        .selectFrom("standing_claims")
+        .select(["quantity", "status"])
+        .where("order_id", "=", placed.order.id)
+        .executeTakeFirst();
+    expect(await claim()).toEqual({ quantity: 2, status: "sold" });
+    const [first] = await ticketsOf(placed.order);
+    const refunds = refundsWith(counting().gateway);
+    expect(await refunds.refund(placed.order.number, { tickets: [first!.barcode] })).toMatchObject({ ok: true });
+    expect(await claim()).toEqual({ quantity: 1, status: "sold" });
+    expect(await refunds.refund(placed.order.number)).toMatchObject({ ok: true, outcome: "refunded" });
+    expect(await claim()).toBeUndefined();
+  });
+
   it("cancels a membership through the same path: its order refunded whole ends it", async () => {
     const customerId = randomUUID();
     const now = clock.now().toISOString();
