@@ -14,6 +14,7 @@ await build({
     server: "server.ts",
     "scripts/migrate": "scripts/migrate.ts",
     "scripts/catalogue-import": "scripts/catalogue-import.ts",
+    "scripts/refund": "scripts/refund.ts",
   },
   outdir: "build/server",
   bundle: true,

@@ -40,6 +40,8 @@ import type { PaymentGateway } from "~/payments/gateway";
 import { createAuth } from "~/use-cases/auth.server";
 import { createCustomers } from "~/use-cases/customers.server";
 import { createPaymentService, startReconciler } from "~/use-cases/pay.server";
+import { createRefundLedger } from "~/ticketing/refunds.server";
+import { createRefunds } from "~/use-cases/refunds.server";
 
 export interface ServiceOptions {
   config: Config;
@@ -169,6 +171,19 @@ export async function createAppServices({
     reconcileAfterMs: config.paymentReconcileAfterMs,
     onPaid: (order) => fulfilment.orderPaid(order),
   });
+  // Refunds go back through the gateway that took the payments (README, "Refunds").
+  const refunds = createRefunds({
+    orders,
+    ledger: createRefundLedger({ store, clock, memberships }),
+    vouchers,
+    catalogue,
+    gateway: sandboxGateway,
+    outbox,
+    i18n,
+    config,
+    logger,
+    placesFreed: availability.changed,
+  });
   // Settles payments nobody came back for (the buyer left the bank's page, a server died while
   // waiting): one server at a time, over the shared store, and none ever settles one twice.
   const reconciler = startReconciler(payments, config.paymentReconcileIntervalMs, logger, leases);
@@ -203,6 +218,7 @@ export async function createAppServices({
     outbox,
     sandboxGateway,
     payments,
+    refunds,
     auth: createAuth(store, clock),
     customers: createCustomers(store, clock),
     memberships,

@@ -299,6 +299,8 @@ export interface OrderTable {
   /** The secret in the e-tickets link; unguessable, unlike the order number. */
   access_key: string | null;
   customer_id: string | null;
+  /** Null until something is refunded; the status stays "paid" (decision 0041). */
+  refund_status: "partlyRefunded" | "refunded" | null;
 }
 
 export interface CustomerTable {
@@ -438,6 +440,38 @@ export interface OrderTicketTable {
   /** The value the e-ticket's QR code carries: random, unguessable, unique. */
   barcode: string;
   sort_order: number;
+  /** The refund that took this ticket (pending or settled). */
+  refund_id: string | null;
+  /** Set when its refund is settled: the ticket admits nobody. */
+  voided_at: string | null;
+}
+
+/**
+ * One refund of an order, whole or some of its tickets: recorded pending before the provider is
+ * called, settled (succeeded) or refused after (decision 0041).
+ */
+export interface RefundTable {
+  id: string;
+  order_id: string;
+  /** What was asked for: the order and its tickets. A refused refund may be asked for again. */
+  request_key: string;
+  /** What the provider sees; one per attempt. */
+  idempotency_key: string;
+  /** 1: the whole order (whatever was left of it). */
+  whole: number;
+  /** The tickets it takes, sorted, comma-separated. */
+  ticket_ids: string;
+  /** Everything given back, minor units: card_amount plus the voucher parts. */
+  amount: number;
+  card_amount: number;
+  /** [{ voucherId, amount }] as JSON: what goes back onto each voucher. */
+  voucher_parts: string;
+  reason: string | null;
+  status: "pending" | "succeeded" | "refused";
+  /** The captured payment refunded at the provider (null when nothing went to the card). */
+  provider_reference: string | null;
+  created_at: string;
+  settled_at: string | null;
 }
 
 export interface EmailOutboxTable {
@@ -530,6 +564,7 @@ export interface Database {
   sandbox_refunds: SandboxRefundTable;
   payment_notifications: PaymentNotificationTable;
   order_tickets: OrderTicketTable;
+  refunds: RefundTable;
   venue_questions: VenueQuestionTable;
   email_outbox: EmailOutboxTable;
   queue_rooms: QueueRoomTable;

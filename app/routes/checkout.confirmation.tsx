@@ -12,7 +12,7 @@ import { checkoutPath } from "~/urls/paths";
 import { BasketSummary } from "~/components/checkout-step";
 import { ErrorSummary } from "~/components/error-summary";
 import { NewPasswordField } from "~/components/form-fields";
-import { formatDateTime } from "~/i18n/format";
+import { formatDateTime, formatMoney } from "~/i18n/format";
 import { PostForm } from "~/components/post-form";
 import { telHref, useSupportPhone, type SupportPhoneHandle } from "~/components/support-phone";
 import { useSchemaForm } from "~/components/use-schema-form";
@@ -188,6 +188,15 @@ export default function Confirmation() {
         <p>{t("confirmation.thanks", { name: order.customerName })}</p>
         <p>{t("confirmation.emailSent", { email: order.email })}</p>
       </div>
+      {order.refund ? (
+        <div className="message" role="status">
+          <p>
+            {t(order.refund.status === "refunded" ? "refunds.page.refunded" : "refunds.page.partlyRefunded", {
+              amount: formatMoney(order.refund.amount, order.refund.currency, i18n.language),
+            })}
+          </p>
+        </div>
+      ) : null}
       {signUp === "created" ? (
         <div className="message" role="status">
           <p>{t("account.signUp.created")}</p>
@@ -211,7 +220,9 @@ export default function Confirmation() {
         <dd>
           <ul>
             {order.tickets.map((ticket) => (
-              <li key={ticket.id}>{ticket.label}</li>
+              <li key={ticket.id}>
+                {ticket.voided ? t("refunds.page.ticketRefunded", { ticket: ticket.label }) : ticket.label}
+              </li>
             ))}
           </ul>
         </dd>

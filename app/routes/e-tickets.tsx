@@ -1,12 +1,13 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { formatDateTime } from "~/i18n/format";
+import { formatDateTime, formatMoney } from "~/i18n/format";
 import { barcodeSvg } from "~/use-cases/barcode.server";
 
 // A paid order's e-tickets, one per place, each with a QR code drawn on the server: printable,
 // and readable on a phone at the door. The link's key is a secret of its own (not the order
-// number), so knowing an order number is not enough to see its tickets.
+// number), so knowing an order number is not enough to see its tickets. A refunded ticket stays
+// on the page, marked void, without its barcode: nothing on it could let anyone in.
 
 export const handle = { titleKey: "eTickets.title" };
 
@@ -15,7 +16,7 @@ export async function loader({ params, context }: LoaderFunctionArgs) {
   if (!order || order.status !== "paid") throw new Response(null, { status: 404 });
   const view = await context.orderViews.view(order);
   const tickets = await Promise.all(
-    view.tickets.map(async (ticket) => ({ ...ticket, svg: await barcodeSvg(ticket.barcode) })),
+    view.tickets.map(async (ticket) => ({ ...ticket, svg: ticket.barcode ? await barcodeSvg(ticket.barcode) : null })),
   );
   return { ...view, tickets };
 }
@@ -27,6 +28,15 @@ export default function ETickets() {
   return (
     <div className="e-tickets">
       <h1>{t("eTickets.title")}</h1>
+      {order.refund ? (
+        <div className="message" role="status">
+          <p>
+            {t(order.refund.status === "refunded" ? "refunds.page.refunded" : "refunds.page.partlyRefunded", {
+              amount: formatMoney(order.refund.amount, order.refund.currency, i18n.language),
+            })}
+          </p>
+        </div>
+      ) : null}
       <p>{t("eTickets.showAtDoor")}</p>
       <ol className="e-tickets__list">
         {order.tickets.map((ticket) => (
@@ -39,14 +49,25 @@ export default function ETickets() {
             <p>
               {t("eTickets.order", { number: order.number })} · {order.customerName}
             </p>
-            <div
-              className="e-ticket__barcode"
-              role="img"
-              aria-label={t("eTickets.barcode", { ticket: ticket.label })}
-              // The SVG is made on our server from our own random barcode value, never from input.
-              dangerouslySetInnerHTML={{ __html: ticket.svg }}
-            />
-            <p className="e-ticket__code">{ticket.barcode}</p>
+            {ticket.svg && ticket.barcode ? (
+              <>
+                <div
+                  className="e-ticket__barcode"
+                  role="img"
+                  aria-label={t("eTickets.barcode", { ticket: ticket.label })}
+                  // The SVG is made on our server from our own random barcode value, never from input.
+                  dangerouslySetInnerHTML={{ __html: ticket.svg }}
+                />
+                <p className="e-ticket__code">{ticket.barcode}</p>
+              </>
+            ) : (
+              <>
+                <p className="e-ticket__void">
+                  <strong>{t("refunds.page.void")}</strong>
+                </p>
+                <p>{t("refunds.page.voidNote")}</p>
+              </>
+            )}
           </li>
         ))}
       </ol>

@@ -115,6 +115,7 @@ const ORDER_COLUMNS = [
   "language",
   "access_key",
   "customer_id",
+  "refund_status",
 ] as const;
 type Covers<Table, Listed> = Exclude<keyof Table, Listed> extends never ? true : false;
 true satisfies Covers<PromoCodeTable, (typeof PROMO_COLUMNS)[number]>;

@@ -67,6 +67,52 @@ export const activeStandingClaim = (now: string) => (eb: ExpressionBuilder<Datab
   eb.or([eb("standing_claims.status", "!=", "held"), eb("standing_claims.held_until", ">", now)]);
 
 /**
+ * A refund gives sold places back for sale, inside the refund's transaction: only this order's own
+ * sold claims for these tickets (`seat:perf:id`, `standing:claimId:n`), so a seat sold since to
+ * someone else is never touched. A seat's claim goes, which frees it; a standing claim loses one
+ * place per ticket. Returns the performances whose availability changed.
+ */
+export async function releaseSoldPlaces(trx: Db, orderId: string, refs: readonly string[]): Promise<Set<string>> {
+  const seats = new Map<string, number[]>();
+  const standing = new Map<string, number>();
+  for (const ref of refs) {
+    const [kind, first, second] = ref.split(":");
+    if (kind === "seat" && first && second) seats.set(first, [...(seats.get(first) ?? []), Number(second)]);
+    else if (kind === "standing" && first) standing.set(first, (standing.get(first) ?? 0) + 1);
+  }
+  const changed = new Set<string>();
+  for (const [performanceId, seatIds] of seats) {
+    const freed = await trx
+      .deleteFrom("seat_claims")
+      .where("performance_id", "=", performanceId)
+      .where("seat_id", "in", seatIds)
+      .where("status", "=", "sold")
+      .where("order_id", "=", orderId)
+      .executeTakeFirst();
+    if (Number(freed.numDeletedRows) > 0) changed.add(performanceId);
+  }
+  for (const [claimId, places] of standing) {
+    const claim = await trx
+      .selectFrom("standing_claims")
+      .select(["performance_id", "quantity"])
+      .where("id", "=", claimId)
+      .where("status", "=", "sold")
+      .where("order_id", "=", orderId)
+      .executeTakeFirst();
+    if (!claim) continue;
+    if (claim.quantity <= places) await trx.deleteFrom("standing_claims").where("id", "=", claimId).execute();
+    else
+      await trx
+        .updateTable("standing_claims")
+        .set({ quantity: claim.quantity - places })
+        .where("id", "=", claimId)
+        .execute();
+    changed.add(claim.performance_id);
+  }
+  return changed;
+}
+
+/**
  * `changed` hears, after the commit, of every hold and release that changes how many places of a
  * performance are taken (the availability cache listens).
  */

@@ -115,6 +115,28 @@ export function createMemberships(store: Store, clock: Clock) {
         .execute();
     },
 
+    /**
+     * The membership an order bought ends now, because the order was refunded: a period under way
+     * stops today, one not yet begun (a renewal) never starts. Once per order, like `grant`.
+     */
+    async endForOrder(trx: Transaction<Database>, orderId: string): Promise<boolean> {
+      const now = clock.now().toISOString();
+      const periods = await trx
+        .selectFrom("memberships")
+        .select(["id", "starts_at", "ends_at"])
+        .where("order_id", "=", orderId)
+        .where("ends_at", ">", now)
+        .execute();
+      for (const period of periods) {
+        await trx
+          .updateTable("memberships")
+          .set({ ends_at: period.starts_at > now ? period.starts_at : now })
+          .where("id", "=", period.id)
+          .execute();
+      }
+      return periods.length > 0;
+    },
+
     async periods(customerId: string): Promise<MembershipPeriod[]> {
       const rows = await db
         .selectFrom("memberships")

@@ -78,7 +78,7 @@ export function createOrders(store: Store, clock: Clock) {
   async function tickets(orderId: string): Promise<IssuedTicket[]> {
     return db
       .selectFrom("order_tickets")
-      .select(["id", "ref", "label", "barcode"])
+      .select(["id", "ref", "label", "barcode", "refund_id", "voided_at"])
       .where("order_id", "=", orderId)
       .orderBy("sort_order")
       .execute();
@@ -414,6 +414,17 @@ export function createOrders(store: Store, clock: Clock) {
         .execute();
     },
 
+    /** What has been given back of an order so far (settled refunds), in minor units. */
+    async refundedAmount(orderId: string): Promise<number> {
+      const row = await db
+        .selectFrom("refunds")
+        .select((eb) => eb.fn.sum<number>("amount").as("amount"))
+        .where("order_id", "=", orderId)
+        .where("status", "=", "succeeded")
+        .executeTakeFirst();
+      return Number(row?.amount ?? 0);
+    },
+
     /** The tickets issued for an order, in the order they were issued. */
     tickets,
 
@@ -431,7 +442,7 @@ export function createOrders(store: Store, clock: Clock) {
         .insertInto("order_tickets")
         .values(toIssue.map((ticket, index) => ({ id: randomUUID(), order_id: orderId, ...ticket, sort_order: index })))
         .onConflict((oc) => oc.columns(["order_id", "sort_order"]).doNothing())
-        .returning(["id", "ref", "label", "barcode"])
+        .returning(["id", "ref", "label", "barcode", "refund_id", "voided_at"])
         .execute();
       return issued.length === toIssue.length ? issued : tickets(orderId);
     },
@@ -483,6 +494,10 @@ export interface IssuedTicket {
   ref: string;
   label: string;
   barcode: string;
+  /** The refund that took it (pending or settled). */
+  refund_id: string | null;
+  /** When a refund voided it: it admits nobody. */
+  voided_at: string | null;
 }
 
 export type BoughtPlace =

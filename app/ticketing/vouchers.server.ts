@@ -1,7 +1,8 @@
 import { randomBytes, randomUUID, scryptSync, timingSafeEqual } from "node:crypto";
-import { sql } from "kysely";
+import { sql, type Transaction } from "kysely";
 import type { Clock } from "~/clock";
 import type { Store } from "~/db/connection.server";
+import type { Database } from "~/db/schema";
 import { createGuessThrottle, type ThrottlePolicy } from "./guess-throttle.server";
 
 // Gift vouchers and gift cards: a number and a redemption (access) code, a balance in one
@@ -45,6 +46,37 @@ export type VoucherLookup =
       };
     }
   | { ok: false; reason: "invalid" | "expired" | "empty" | "wrongCurrency" | "tooManyAttempts"; retryAt?: string };
+
+/**
+ * Puts a refund's part back onto a voucher, inside the refund's transaction: once, however often
+ * it is asked (the movement's id is the caller's, so a second insert is turned away). The balance
+ * goes up even on an expired voucher: the money is the buyer's, and the box office can reissue it.
+ */
+export async function creditVoucher(
+  trx: Transaction<Database>,
+  credit: { movementId: string; voucherId: string; amount: number; orderId: string; at: string },
+): Promise<boolean> {
+  if (!Number.isInteger(credit.amount) || credit.amount <= 0) return false;
+  const inserted = await trx
+    .insertInto("voucher_movements")
+    .values({
+      id: credit.movementId,
+      voucher_id: credit.voucherId,
+      amount: credit.amount,
+      reason: "refunded",
+      order_id: credit.orderId,
+      created_at: credit.at,
+    })
+    .onConflict((oc) => oc.column("id").doNothing())
+    .executeTakeFirst();
+  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) !== 1) return false;
+  await trx
+    .updateTable("vouchers")
+    .set({ balance: sql`balance + ${credit.amount}` })
+    .where("id", "=", credit.voucherId)
+    .execute();
+  return true;
+}
 
 export function createVouchers(store: Store, clock: Clock, throttlePolicy?: ThrottlePolicy) {
   const { db } = store;

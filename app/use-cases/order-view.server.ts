@@ -4,7 +4,7 @@ import { parseContactDetails } from "~/views/contact-details";
 import type { Summaries } from "./summary.server";
 
 interface OrderViewReads {
-  orders: Pick<Orders, "tickets">;
+  orders: Pick<Orders, "tickets" | "refundedAmount">;
   catalogue: Pick<Catalogue, "placeOfPerformance">;
   summaries: Summaries;
 }
@@ -22,12 +22,16 @@ export function createOrderViews(reads: OrderViewReads) {
 export type OrderViews = ReturnType<typeof createOrderViews>;
 
 async function orderView(reads: OrderViewReads, order: Order, known?: IssuedTicket[]) {
-  const [performance, issued] = await Promise.all([
+  const [performance, issued, refunded] = await Promise.all([
     order.performance_id ? reads.catalogue.placeOfPerformance(order.performance_id) : undefined,
     known ?? reads.orders.tickets(order.id),
+    order.refund_status ? reads.orders.refundedAmount(order.id) : 0,
   ]);
   const summary = await reads.summaries.order(order, issued);
-  const tickets = issued.map(({ id, label, barcode }) => ({ id, label, barcode }));
+  // A void ticket's barcode is not handed to the page: it admits nobody, so nothing may show it.
+  const tickets = issued.map(({ id, label, barcode, voided_at }) =>
+    voided_at ? { id, label, barcode: null, voided: true } : { id, label, barcode, voided: false },
+  );
   const contacts = parseContactDetails(order.contacts);
   return {
     number: order.number,
@@ -45,6 +49,8 @@ async function orderView(reads: OrderViewReads, order: Order, known?: IssuedTick
     tickets,
     summary,
     eTicketsKey: order.delivery_method === "eTicket" ? order.access_key : null,
+    /** What has been refunded: the whole order or part of it, and how much went back. */
+    refund: order.refund_status ? { status: order.refund_status, amount: refunded, currency: order.currency } : null,
   };
 }
 

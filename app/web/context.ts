@@ -20,6 +20,7 @@ import type { Memberships } from "~/ticketing/memberships.server";
 import type { Outbox } from "~/use-cases/email/outbox.server";
 import type { SandboxGateway } from "~/payments/sandbox.server";
 import type { PaymentService } from "~/use-cases/pay.server";
+import type { Refunds } from "~/use-cases/refunds.server";
 import type { AuthService } from "~/use-cases/auth.server";
 import type { Customers } from "~/use-cases/customers.server";
 import type { OrderViews } from "~/use-cases/order-view.server";
@@ -58,6 +59,8 @@ export interface AppServices {
   /** The built-in sandbox gateway and its pages; null when a real provider takes payments. */
   sandboxGateway: SandboxGateway | null;
   payments: PaymentService;
+  /** The box office's refunds (the refund command; membership cancellation). */
+  refunds: Refunds;
   /** Customer accounts: registration, sign-in, password reset. */
   auth: AuthService;
   /** Customer profiles (details, saved address) and the orders that are theirs. */

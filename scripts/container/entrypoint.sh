@@ -3,6 +3,8 @@
 #   serve                      the site (the default)
 #   migrate                    bring the database to the latest migration
 #   catalogue:import FILE      load a catalogue file (all of it or nothing)
+#   refund ORDER [--tickets …] [--reason …]
+#                              refund a paid order, whole or some tickets (README, "Refunds")
 set -e
 command=${1:-serve}
 [ $# -gt 0 ] && shift
@@ -10,5 +12,6 @@ case "$command" in
   serve) exec node /app/build/server/server.js "$@" ;;
   migrate) exec node /app/build/server/scripts/migrate.js "$@" ;;
   catalogue:import) exec node /app/build/server/scripts/catalogue-import.js "$@" ;;
+  refund) exec node /app/build/server/scripts/refund.js "$@" ;;
   *) exec "$command" "$@" ;;
 esac

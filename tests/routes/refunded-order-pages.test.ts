@@ -1,0 +1,102 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Order } from "~/ticketing/orders.server";
+import { startServer } from "../support/app";
+import { createEngine } from "../support/engine";
+import { seedSmall } from "../support/seed";
+
+// A refunded order's own pages, from the production build: the confirmation and the e-tickets
+// say what was refunded, and a refunded ticket shows VOID where its barcode was.
+
+const CARD = { number: "4242424242424242", expiryMonth: 12, expiryYear: 2030, cvv: "123", holderName: "Jo Bloggs" };
+
+describe("a refunded order's pages", () => {
+  let server: Awaited<ReturnType<typeof startServer>>;
+
+  beforeAll(async () => {
+    server = await startServer({}, { seed: seedSmall });
+  });
+  afterAll(() => server.close());
+
+  /** Seats of row B bought for e-tickets, and paid. */
+  async function paidOrder(labels: string[]): Promise<Order> {
+    const { services } = server;
+    const db = services.store.db;
+    const performance = await db
+      .selectFrom("performances")
+      .select("id")
+      .where("presale_from", "is", null)
+      .orderBy("starts_at")
+      .executeTakeFirstOrThrow();
+    const seats = await db
+      .selectFrom("seats")
+      .select("id")
+      .where("row_name", "=", "B")
+      .where("label", "in", labels)
+      .execute();
+    const basketId = randomUUID();
+    const held = await services.inventory.holdSeats({
+      basketId,
+      performanceId: performance.id,
+      seatIds: seats.map((seat) => seat.id),
+    });
+    expect(held.ok).toBe(true);
+    const eTicket = await db
+      .selectFrom("delivery_methods")
+      .select("id")
+      .where("kind", "=", "eTicket")
+      .executeTakeFirstOrThrow();
+    await db.updateTable("baskets").set({ delivery_method_id: eTicket.id }).where("id", "=", basketId).execute();
+    const placed = await createEngine(services.store, services.clock).placeAsShown(basketId, {
+      name: "Jo Bloggs",
+      email: "jo@example.com",
+    });
+    if (!placed.ok) throw new Error(placed.reason);
+    expect(
+      await services.payments.pay(placed.order, { method: "card", card: CARD }, { description: "t", returnUrl: "/" }),
+    ).toEqual({ kind: "paid" });
+    return (await services.orders.byId(placed.order.id))!;
+  }
+
+  const page = async (path: string, cookie?: string) => {
+    const response = await fetch(server.url(path), { headers: cookie ? { cookie } : {} });
+    expect(response.status).toBe(200);
+    return response.text();
+  };
+  const confirmationOf = async (order: Order) => {
+    const cookie = (await server.services.sessions.orderCookie.serialize(order.id)).split(";")[0]!;
+    return page("/checkout/confirmation", cookie);
+  };
+
+  it("one ticket refunded: both pages say part of the order was, and that ticket is void without its barcode", async () => {
+    const order = await paidOrder(["5", "6"]);
+    const [five, six] = await server.services.orders.tickets(order.id);
+    const before = await page(`/e-tickets/${order.access_key}`);
+    expect(before).toContain(five!.barcode);
+    expect(before).not.toContain("VOID");
+
+    const refunded = await server.services.refunds.refund(order.number, { tickets: [five!.barcode] });
+    expect(refunded).toMatchObject({ ok: true, outcome: "refunded" });
+
+    const tickets = await page(`/e-tickets/${order.access_key}`);
+    expect(tickets).toContain("Part of this order has been refunded: £47.50 given back.");
+    expect(tickets).toContain("VOID: refunded");
+    expect(tickets).not.toContain(five!.barcode);
+    expect(tickets).toContain(six!.barcode);
+    expect(tickets.match(/<svg/g)).toHaveLength(1);
+
+    const confirmation = await confirmationOf(order);
+    expect(confirmation).toContain("Part of this order has been refunded: £47.50 given back.");
+    expect(confirmation).toContain("Stalls, row B, seat 5 (refunded)");
+    expect(confirmation).not.toContain("Stalls, row B, seat 6 (refunded)");
+  });
+
+  it("the whole order refunded: the pages say so, and no barcode is left", async () => {
+    const order = await paidOrder(["7"]);
+    expect(await server.services.refunds.refund(order.number)).toMatchObject({ ok: true, outcome: "refunded" });
+    const tickets = await page(`/e-tickets/${order.access_key}`);
+    expect(tickets).toContain("This order has been refunded");
+    expect(tickets).not.toContain("<svg");
+    expect(await confirmationOf(order)).toContain("This order has been refunded");
+  });
+});
