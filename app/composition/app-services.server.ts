@@ -177,7 +177,7 @@ export async function createAppServices({
     ledger: createRefundLedger({ store, clock, memberships }),
     vouchers,
     catalogue,
-    gateway: sandboxGateway,
+    gateway,
     outbox,
     i18n,
     config,

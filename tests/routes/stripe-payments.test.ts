@@ -9,7 +9,7 @@ import { seedSmall } from "../support/seed";
 // The payment service's money cases with Stripe taking the cards (direct mode), against the local
 // stand-in of Stripe's API: what tests/routes/checkout.test.ts and tests/store/payment-*.test.ts
 // prove with the sandbox. Pay twice, a timeout and a retry, 3-D Secure abandoned, the hold expiring
-// during 3-D Secure, and a webhook settling a payment whose buyer never came back. Time is the
+// during 3-D Secure, a webhook settling a payment whose buyer never came back, and a refund. Time is the
 // server's clock, moved by the test. (A restart during 3-D Secure: tests/routes/payment-restart.test.ts.)
 
 type Buyer = ReturnType<typeof buyerBrowser>;
@@ -83,6 +83,23 @@ describe("money cases with Stripe taking the cards", () => {
     expect(intentsOf(order.number)).toEqual([
       expect.objectContaining({ status: "succeeded", amount_received: order.to_pay }),
     ]);
+  });
+
+  it("a refund goes back through Stripe once: the PaymentIntent refunded, the seat on sale again, a rerun a no-op", async () => {
+    const buyer = buyerBrowser(server.url);
+    await toPayment(buyer, "A8");
+    expect((await buyer.pay(CARD)).headers.get("Location")).toBe("/checkout/confirmation");
+    const order = await latestOrder();
+    const refundsBefore = stripe.counts.refunds;
+    const first = await server.services.refunds.refund(order.number);
+    expect(first).toMatchObject({ ok: true, outcome: "refunded" });
+    expect(stripe.counts.refunds).toBe(refundsBefore + 1);
+    expect(intentsOf(order.number)).toEqual([
+      expect.objectContaining({ status: "succeeded", amount_received: order.to_pay, amount_refunded: order.to_pay }),
+    ]);
+    expect((await latestOrder()).sold).toBe(0);
+    expect(await server.services.refunds.refund(order.number)).toMatchObject({ ok: true, outcome: "alreadyRefunded" });
+    expect(stripe.counts.refunds).toBe(refundsBefore + 1);
   });
 
   it("no answer in time is a timeout; another card then pays, and the late PaymentIntent is never charged", async () => {
