@@ -1,4 +1,5 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { RefundNotice } from "~/components/refund-notice";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { PageQueryHandle } from "~/urls/page-query";
@@ -12,7 +13,7 @@ import { checkoutPath } from "~/urls/paths";
 import { BasketSummary } from "~/components/checkout-step";
 import { ErrorSummary } from "~/components/error-summary";
 import { NewPasswordField } from "~/components/form-fields";
-import { formatDateTime, formatMoney } from "~/i18n/format";
+import { formatDateTime } from "~/i18n/format";
 import { PostForm } from "~/components/post-form";
 import { telHref, useSupportPhone, type SupportPhoneHandle } from "~/components/support-phone";
 import { useSchemaForm } from "~/components/use-schema-form";
@@ -188,15 +189,7 @@ export default function Confirmation() {
         <p>{t("confirmation.thanks", { name: order.customerName })}</p>
         <p>{t("confirmation.emailSent", { email: order.email })}</p>
       </div>
-      {order.refund ? (
-        <div className="message" role="status">
-          <p>
-            {t(order.refund.status === "refunded" ? "refunds.page.refunded" : "refunds.page.partlyRefunded", {
-              amount: formatMoney(order.refund.amount, order.refund.currency, i18n.language),
-            })}
-          </p>
-        </div>
-      ) : null}
+      <RefundNotice refund={order.refund} />
       {signUp === "created" ? (
         <div className="message" role="status">
           <p>{t("account.signUp.created")}</p>

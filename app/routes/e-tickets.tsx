@@ -1,7 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
+import { RefundNotice } from "~/components/refund-notice";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { formatDateTime, formatMoney } from "~/i18n/format";
+import { formatDateTime } from "~/i18n/format";
 import { barcodeSvg } from "~/use-cases/barcode.server";
 
 // A paid order's e-tickets, one per place, each with a QR code drawn on the server: printable,
@@ -28,15 +29,7 @@ export default function ETickets() {
   return (
     <div className="e-tickets">
       <h1>{t("eTickets.title")}</h1>
-      {order.refund ? (
-        <div className="message" role="status">
-          <p>
-            {t(order.refund.status === "refunded" ? "refunds.page.refunded" : "refunds.page.partlyRefunded", {
-              amount: formatMoney(order.refund.amount, order.refund.currency, i18n.language),
-            })}
-          </p>
-        </div>
-      ) : null}
+      <RefundNotice refund={order.refund} />
       <p>{t("eTickets.showAtDoor")}</p>
       <ol className="e-tickets__list">
         {order.tickets.map((ticket) => (

@@ -4,6 +4,7 @@ import { join, resolve } from "node:path";
 import { getByLabelText, getByRole, queryAllByRole } from "@testing-library/dom";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "../support/app";
+import { fillCard, orderNumber } from "../support/no-script-checkout";
 import { demoBuyer, goodPerformance, pathOf, startDemoServer, type DemoServer } from "../support/demo-journey";
 import { validateAllPages, type HtmlDriver } from "../support/html-driver";
 
@@ -97,12 +98,6 @@ const summary = (buyer: HtmlDriver) =>
 /** What the field labelled `label` holds now. */
 const valueOf = (buyer: HtmlDriver, label: string) =>
   (getByLabelText(buyer.document.body, label, { selector: "input" }) as HTMLInputElement).value;
-
-/** The confirmation page's order number. */
-function orderNumber(buyer: HtmlDriver) {
-  const term = [...buyer.document.querySelectorAll("dt")].find((dt) => dt.textContent?.trim() === "Order number");
-  return term?.nextElementSibling?.textContent?.trim() ?? "";
-}
 
 const has = (buyer: HtmlDriver, words: string) => buyer.text().includes(words);
 
@@ -218,16 +213,6 @@ describe("checkout without script", { timeout: 45_000 }, () => {
   async function toPayment(buyer: HtmlDriver, profile: Profile, email: string) {
     await seededSeats(buyer, profile);
     await answerSteps(buyer, profile, { extra: false, protect: false, post: false, email });
-  }
-
-  /** The sandbox's test cards (README), with a name, an expiry date and a CVV that pass. */
-  function fillCard(buyer: HtmlDriver, number: string) {
-    buyer
-      .choose("Credit or debit card")
-      .fill("Card number", number)
-      .fill("Name on card", "Jo Bloggs")
-      .fill("Expiry date", "12/30")
-      .fill("Security code (CVV)", "123");
   }
 
   async function payByCard(buyer: HtmlDriver, number: string) {

@@ -4,6 +4,7 @@ import { smallCatalogueFacts } from "../support/checkout-journey";
 import { startFakePayPal, type FakePayPal } from "../support/fake-paypal";
 import { startFakeStripe, type FakeStripe } from "../support/fake-stripe";
 import { htmlDriver, validateAllPages, type HtmlDriver } from "../support/html-driver";
+import { answerStepsToPayment, fillCard, orderNumber } from "../support/no-script-checkout";
 import { seedSmall } from "../support/seed";
 
 // The whole no-script purchase with real providers' adapters: Stripe (cards on our page, and
@@ -14,12 +15,6 @@ import { seedSmall } from "../support/seed";
 type Server = Awaited<ReturnType<typeof startServer>>;
 const pathOf = (buyer: HtmlDriver) => new URL(buyer.url).pathname;
 const h1 = (buyer: HtmlDriver) => buyer.document.querySelector("h1")?.textContent?.trim();
-
-/** The confirmation page's order number. */
-function orderNumber(buyer: HtmlDriver) {
-  const term = [...buyer.document.querySelectorAll("dt")].find((dt) => dt.textContent?.trim() === "Order number");
-  return term?.nextElementSibling?.textContent?.trim() ?? "";
-}
 
 /** What the Pay button says the buyer will pay, in minor units ("Pay £51.25" is 5125). */
 function shownToPay(buyer: HtmlDriver) {
@@ -35,30 +30,7 @@ async function toPayment(server: Server, buyer: HtmlDriver, row: "A" | "B", seat
   await buyer.press("Reserve selected seats");
   await buyer.press("Continue");
   if (pathOf(buyer) === "/checkout/extras") await buyer.press("Continue");
-  expect(pathOf(buyer)).toBe("/checkout/ticket-protection");
-  buyer.choose("No, I accept that my tickets are non-refundable");
-  await buyer.press("Continue");
-  buyer.choose(/^E-ticket/);
-  await buyer.press("Continue");
-  expect(pathOf(buyer)).toBe("/checkout/contacts");
-  buyer
-    .fill("First name", "Jo")
-    .fill("Last name", "Bloggs")
-    .fill("Email address", "jo@example.com")
-    .fill("Confirm email address", "jo@example.com")
-    .fill("Phone number", "020 7946 0000")
-    .check("I accept the Terms and Conditions");
-  await buyer.press("Continue");
-  expect(pathOf(buyer)).toBe("/checkout/payment");
-}
-
-function fillCard(buyer: HtmlDriver, number: string) {
-  buyer
-    .choose("Credit or debit card")
-    .fill("Card number", number)
-    .fill("Name on card", "Jo Bloggs")
-    .fill("Expiry date", "12/30")
-    .fill("Security code (CVV)", "123");
+  await answerStepsToPayment(buyer);
 }
 
 describe("real providers without script: Stripe with cards on our page, and PayPal", () => {

@@ -56,6 +56,21 @@ describe.each(DIALECTS)("a server killed during a 3-D Secure challenge (%s)", (d
     store = scratch ?? openSqlite(join(dataDir, "box-office.sqlite"));
   }, 60_000);
 
+  /** A server started again with a reconcile deadline of seconds; resolves once it has settled the order. */
+  async function restartAndWaitForPaid(orderId: string, extra: Record<string, string> = {}) {
+    const server = await startServer({
+      ...extra,
+      PAYMENT_TIMEOUT_SECONDS: "1",
+      PAYMENT_RECONCILE_AFTER_SECONDS: "2",
+      PAYMENT_RECONCILE_INTERVAL_SECONDS: "1",
+    });
+    const status = async () =>
+      (await store.db.selectFrom("orders").select("status").where("id", "=", orderId).executeTakeFirstOrThrow()).status;
+    await expect.poll(status, { timeout: 20_000, interval: 250 }).not.toBe("pending_payment");
+    expect(await status()).toBe("paid");
+    return server;
+  }
+
   let stripe: FakeStripe | undefined;
   const stripeEnv = () => ({
     PAYMENT_PROVIDER: "stripe",
@@ -106,16 +121,7 @@ describe.each(DIALECTS)("a server killed during a 3-D Secure challenge (%s)", (d
 
     await first.kill();
 
-    const second = await startServer({
-      PAYMENT_TIMEOUT_SECONDS: "1",
-      PAYMENT_RECONCILE_AFTER_SECONDS: "2",
-      PAYMENT_RECONCILE_INTERVAL_SECONDS: "1",
-    });
-    const status = async () =>
-      (await store.db.selectFrom("orders").select("status").where("id", "=", order.id).executeTakeFirstOrThrow())
-        .status;
-    await expect.poll(status, { timeout: 20_000, interval: 250 }).not.toBe("pending_payment");
-    expect(await status()).toBe("paid");
+    const second = await restartAndWaitForPaid(order.id);
     // The order is paid first and the money captured just after (finishWon): wait for the capture.
     await expect
       .poll(sandboxPayment, { timeout: 10_000 })
@@ -155,16 +161,7 @@ describe.each(DIALECTS)("a server killed during a 3-D Secure challenge (%s)", (d
     expect(intent()).toEqual([expect.objectContaining({ status: "requires_capture" })]);
 
     await first.kill();
-    const second = await startServer({
-      ...stripeEnv(),
-      PAYMENT_TIMEOUT_SECONDS: "1",
-      PAYMENT_RECONCILE_AFTER_SECONDS: "2",
-      PAYMENT_RECONCILE_INTERVAL_SECONDS: "1",
-    });
-    const status = async () =>
-      (await store.db.selectFrom("orders").select("status").where("id", "=", order.id).executeTakeFirstOrThrow())
-        .status;
-    await expect.poll(status, { timeout: 20_000, interval: 250 }).toBe("paid");
+    const second = await restartAndWaitForPaid(order.id, stripeEnv());
     await expect
       .poll(intent, { timeout: 10_000 })
       .toEqual([expect.objectContaining({ status: "succeeded", amount_received: order.to_pay })]);

@@ -43,6 +43,50 @@ export function escapeHtml(value: string): string {
 const isWebLink = (url: string | null): url is string => !!url && /^https?:\/\//i.test(url);
 
 const FONT = "font-family: Arial, Helvetica, sans-serif; color: #1a1a1a;";
+
+/**
+ * Every email's HTML page around its own lines: one column, inline styles (mail clients strip
+ * style sheets), the heading first, the small print last.
+ */
+export function htmlEmail({
+  subject,
+  heading,
+  body,
+  footer,
+}: {
+  subject: string;
+  heading: string;
+  body: string[];
+  footer: string;
+}) {
+  const e = escapeHtml;
+  return [
+    "<!DOCTYPE html>",
+    '<html><head><meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${e(subject)}</title></head>`,
+    `<body style="margin: 0; padding: 16px; background: #ffffff; ${FONT}">`,
+    `<div style="max-width: 600px; margin: 0 auto; font-size: 16px; line-height: 1.5; ${FONT}">`,
+    `<h1 style="font-size: 24px; margin: 0 0 16px;">${e(heading)}</h1>`,
+    ...body,
+    `<p style="margin: 0; font-size: 13px; color: #4a4a4a;">${e(footer)}</p>`,
+    "</div>",
+    "</body></html>",
+    "",
+  ].join("\n");
+}
+
+/** A heading and a list of tickets (or nothing, when there are none). */
+export function htmlTicketList(heading: string, tickets: readonly string[]): string[] {
+  if (tickets.length === 0) return [];
+  const e = escapeHtml;
+  return [
+    `<h2 style="font-size: 20px; margin: 24px 0 8px;">${e(heading)}</h2>`,
+    '<ul style="margin: 0 0 16px; padding-left: 24px;">',
+    ...tickets.map((ticket) => `<li>${e(ticket)}</li>`),
+    "</ul>",
+  ];
+}
 const CELL = "padding: 6px 8px; border-bottom: 1px solid #d0d0d0; text-align: left; vertical-align: top;";
 const AMOUNT = "padding: 6px 8px; border-bottom: 1px solid #d0d0d0; text-align: right; white-space: nowrap;";
 
@@ -91,14 +135,7 @@ export function renderOrderConfirmation(view: OrderEmailView, t: Translate): Ren
   ].join("\n");
 
   const e = escapeHtml;
-  const html = [
-    "<!DOCTYPE html>",
-    '<html><head><meta charset="utf-8">',
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>${e(subject)}</title></head>`,
-    `<body style="margin: 0; padding: 16px; background: #ffffff; ${FONT}">`,
-    `<div style="max-width: 600px; margin: 0 auto; font-size: 16px; line-height: 1.5; ${FONT}">`,
-    `<h1 style="font-size: 24px; margin: 0 0 16px;">${e(t("email.heading"))}</h1>`,
+  const body = [
     `<p style="margin: 0 0 12px;">${e(t("email.greeting", { name: view.customerName }))}</p>`,
     `<p style="margin: 0 0 16px;">${e(t("email.intro"))}</p>`,
     '<table style="border-collapse: collapse; width: 100%; margin: 0 0 16px;">',
@@ -107,14 +144,7 @@ export function renderOrderConfirmation(view: OrderEmailView, t: Translate): Ren
         `<tr><th scope="row" style="${CELL} width: 40%;">${e(label)}</th><td style="${CELL}">${e(value)}</td></tr>`,
     ),
     "</table>",
-    ...(view.tickets.length > 0
-      ? [
-          `<h2 style="font-size: 20px; margin: 24px 0 8px;">${e(t("email.tickets"))}</h2>`,
-          '<ul style="margin: 0 0 16px; padding-left: 24px;">',
-          ...view.tickets.map((ticket) => `<li>${e(ticket)}</li>`),
-          "</ul>",
-        ]
-      : []),
+    ...htmlTicketList(t("email.tickets"), view.tickets),
     ...(eTicketsUrl
       ? [
           `<p style="margin: 0 0 12px;">${e(t("email.eTicketsIntro"))}</p>`,
@@ -139,11 +169,13 @@ export function renderOrderConfirmation(view: OrderEmailView, t: Translate): Ren
     "</table>",
     `<p style="margin: 0 0 12px;">${e(t("email.help", { phone: view.supportPhone }))}</p>`,
     `<p style="margin: 0 0 24px;">${e(t("email.signOff"))}</p>`,
-    `<p style="margin: 0; font-size: 13px; color: #4a4a4a;">${e(t("email.footer", { email: view.email }))}</p>`,
-    "</div>",
-    "</body></html>",
-    "",
-  ].join("\n");
+  ];
+  const html = htmlEmail({
+    subject,
+    heading: t("email.heading"),
+    body,
+    footer: t("email.footer", { email: view.email }),
+  });
 
   return { subject, text, html };
 }

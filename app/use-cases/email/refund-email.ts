@@ -1,4 +1,4 @@
-import { escapeHtml, type RenderedEmail, type Translate } from "./order-email";
+import { escapeHtml, htmlEmail, htmlTicketList, type RenderedEmail, type Translate } from "./order-email";
 
 // The email that tells a buyer what was refunded and where the money went. Every value arrives
 // formatted; this file only lays it out, plainly, as the confirmation is.
@@ -52,28 +52,15 @@ export function renderRefundNotice(view: RefundEmailView, t: Translate): Rendere
   ].join("\n");
 
   const e = escapeHtml;
-  const html = [
-    "<!DOCTYPE html>",
-    '<html><head><meta charset="utf-8">',
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>${e(subject)}</title></head>`,
-    '<body style="margin: 0; padding: 16px; background: #ffffff; font-family: Arial, Helvetica, sans-serif; color: #1a1a1a;">',
-    '<div style="max-width: 600px; margin: 0 auto; font-size: 16px; line-height: 1.5;">',
-    `<h1 style="font-size: 24px; margin: 0 0 16px;">${e(t("refunds.email.heading"))}</h1>`,
-    ...paragraphs.map((paragraph) => `<p style="margin: 0 0 12px;">${e(paragraph)}</p>`),
-    ...(view.tickets.length > 0
-      ? [
-          `<h2 style="font-size: 20px; margin: 24px 0 8px;">${e(ticketsHeading)}</h2>`,
-          '<ul style="margin: 0 0 16px; padding-left: 24px;">',
-          ...view.tickets.map((ticket) => `<li>${e(ticket)}</li>`),
-          "</ul>",
-        ]
-      : []),
-    `<p style="margin: 0 0 24px;">${e(closing[0]!)}</p>`,
-    `<p style="margin: 0; font-size: 13px; color: #4a4a4a;">${e(closing[1]!)}</p>`,
-    "</div>",
-    "</body></html>",
-    "",
-  ].join("\n");
+  const html = htmlEmail({
+    subject,
+    heading: t("refunds.email.heading"),
+    body: [
+      ...paragraphs.map((paragraph) => `<p style="margin: 0 0 12px;">${e(paragraph)}</p>`),
+      ...htmlTicketList(ticketsHeading, view.tickets),
+      `<p style="margin: 0 0 24px;">${e(closing[0]!)}</p>`,
+    ],
+    footer: closing[1]!,
+  });
   return { subject, text, html };
 }
