@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { GUEST } from "~/ticketing/inventory.server";
 import { benefitsOf, entitlementsOf, NOT_A_MEMBER } from "~/ticketing/memberships";
 import { smallCatalogueWithMembership } from "../support/catalogue";
+import { insertCustomer } from "../support/customers";
 import { createEngine, seedSmallCatalogue } from "../support/engine";
 import { createTestStore, DIALECTS, type TestStore } from "../support/stores";
 
@@ -16,27 +17,7 @@ describe.each(DIALECTS)("memberships on %s", (dialect) => {
 
   const build = () => createEngine(store, seed.clock);
 
-  async function newCustomer() {
-    const id = randomUUID();
-    const now = seed.clock.now().toISOString();
-    await store.db
-      .insertInto("customers")
-      .values({
-        id,
-        email: `${id}@example.com`,
-        email_key: `${id}@example.com`,
-        password_hash: "scrypt$unused",
-        first_name: "Jo",
-        last_name: "Bloggs",
-        phone: null,
-        address: null,
-        contact_consent: 0,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
-    return id;
-  }
+  const newCustomer = () => insertCustomer(store, seed.clock);
 
   /** Buys the paid membership for the customer through a basket, as the checkout does. */
   async function buyPlus(customerId: string) {

@@ -8,6 +8,7 @@ import { createRefundLedger } from "~/ticketing/refunds.server";
 import { createRefunds } from "~/use-cases/refunds.server";
 import type { AppServices } from "~/web/context";
 import { testServices } from "../support/app";
+import { insertCustomer } from "../support/customers";
 import { smallCatalogueWithMembership } from "../support/catalogue";
 import { createEngine, seedSmallCatalogue } from "../support/engine";
 import { insertPromo, insertVoucher } from "../support/money";
@@ -369,24 +370,7 @@ describe.each(DIALECTS)("refunds on %s", (dialect) => {
   });
 
   it("cancels a membership through the same path: its order refunded whole ends it", async () => {
-    const customerId = randomUUID();
-    const now = clock.now().toISOString();
-    await services.store.db
-      .insertInto("customers")
-      .values({
-        id: customerId,
-        email: `${customerId}@example.com`,
-        email_key: `${customerId}@example.com`,
-        password_hash: "scrypt$unused",
-        first_name: "Jo",
-        last_name: "Bloggs",
-        phone: null,
-        address: null,
-        contact_consent: 0,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
+    const customerId = await insertCustomer(services.store, clock);
     const product = await services.memberships.product("GBP");
     const basketId = randomUUID();
     await engine.baskets.setMembership(basketId, product!.id);
