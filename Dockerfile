@@ -18,7 +18,7 @@ COPY patches ./patches
 # builds against the base image's own Node headers (/usr/local/include/node in the official
 # images) instead of downloading them from nodejs.org; a base without them gets the same version's
 # headers from the npm registry, where node-linux-<arch> carries them. --ignore-scripts skips our
-# own postinstall too, so the compiler's patch in patches/ (README, "Dependencies") is applied
+# own postinstall too, so the compiler's patch in patches/ (docs/development.md, "Dependencies") is applied
 # here by hand, and a patch that no longer applies fails the build.
 RUN npm ci --ignore-scripts --no-audit --no-fund --update-notifier=false \
   && node_modules/.bin/patch-package --error-on-fail \

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Checks a built image the way an operator runs it (README, "Container"). Run it after any change
+# Checks a built image the way an operator runs it (README and docs/operating.md, "Container"). Run it after any change
 # to the Dockerfile, the entrypoint, compose.yaml or the server's start-up, once the image is
 # built; it is not part of `npm test` (a build takes minutes). From a checkout after `npm ci`:
 #

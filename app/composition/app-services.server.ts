@@ -147,7 +147,7 @@ export async function createAppServices({
   const summaries = createSummaries({ catalogue, vouchers });
   const orderViews = createOrderViews({ orders, catalogue, summaries });
   const fulfilment = createFulfilment({ orders, catalogue, orderViews, i18n, outbox, config, logger });
-  // Who takes the money (README, "Taking real payments"): cards from PAYMENT_PROVIDER, PayPal from
+  // Who takes the money (docs/buying.md, "Taking real payments"): cards from PAYMENT_PROVIDER, PayPal from
   // PayPal itself when its credentials are given. Configuration refuses the sandbox in production
   // unless the operator said yes, and then the log says so at every start. The sandbox exists only
   // when it is the provider, so its pages (/sandbox/…) are 404 otherwise.
@@ -171,7 +171,7 @@ export async function createAppServices({
     reconcileAfterMs: config.paymentReconcileAfterMs,
     onPaid: (order) => fulfilment.orderPaid(order),
   });
-  // Refunds go back through the gateway that took the payments (README, "Refunds").
+  // Refunds go back through the gateway that took the payments (docs/buying.md, "Refunds").
   const refunds = createRefunds({
     orders,
     ledger: createRefundLedger({ store, clock, memberships }),

@@ -15,7 +15,7 @@ export const WALLET_ORIGINS: Record<(typeof WALLETS)[number], string> = {
 /**
  * How long a payment may wait for the buyer or the gateway before the reconciler settles it: past
  * PAYMENT_TIMEOUT_SECONDS, and well within a 15-minute hold, so an authorisation the buyer left
- * behind still finds their seats held (README, PAYMENT_RECONCILE_AFTER_SECONDS).
+ * behind still finds their seats held (docs/configuration.md, PAYMENT_RECONCILE_AFTER_SECONDS).
  */
 export const DEFAULT_RECONCILE_AFTER_SECONDS = 300;
 const DEV_SESSION_SECRET = "development-only-secret-change-me-0123456789";
@@ -63,7 +63,7 @@ const envSchema = z
     PAYMENT_PROVIDER: z.enum(["sandbox", "stripe"]).optional(),
     // The sandbox in production (a demonstration site, say) only when asked for in so many words.
     SANDBOX_IN_PRODUCTION: z.enum(["yes", "no"]).default("no"),
-    // Stripe (README, "Taking real payments"). The card entry has no default: `direct` keeps the
+    // Stripe (docs/buying.md, "Taking real payments"). The card entry has no default: `direct` keeps the
     // card form on our page (works without script; PCI DSS SAQ D), `hosted` sends the buyer to
     // Stripe Checkout (SAQ A; Stripe's page needs script). The operator chooses knowing which.
     STRIPE_SECRET_KEY: z

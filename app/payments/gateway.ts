@@ -2,7 +2,7 @@ import type { CardBrand, CardDetails } from "~/forms/checkout/card-types";
 
 // The seam between the checkout and whoever takes the money. The checkout only ever talks to a
 // PaymentGateway: the built-in sandbox (sandbox.server.ts), Stripe (stripe.server.ts), PayPal
-// (paypal.server.ts), or cards from one and PayPal from another (combined.server.ts); README,
+// (paypal.server.ts), or cards from one and PayPal from another (combined.server.ts); docs/buying.md,
 // "Taking real payments". Card data passes through `authorise` once and is never stored or logged
 // on our side: only the brand and the last four digits come back.
 

@@ -1,10 +1,10 @@
 #!/bin/sh
-# The container's commands (README, "Container"): the site by default, and the operator's tools.
+# The container's commands (README and docs/operating.md, "Container"): the site by default, and the operator's tools.
 #   serve                      the site (the default)
 #   migrate                    bring the database to the latest migration
 #   catalogue:import FILE      load a catalogue file (all of it or nothing)
 #   refund ORDER [--tickets …] [--reason …]
-#                              refund a paid order, whole or some tickets (README, "Refunds")
+#                              refund a paid order, whole or some tickets (docs/buying.md, "Refunds")
 set -e
 command=${1:-serve}
 [ $# -gt 0 ] && shift

@@ -5,7 +5,7 @@ import { createStripeGateway } from "~/payments/stripe.server";
 
 // The adapters against the providers' real test-mode APIs, to catch what the local stand-ins
 // (tests/support/fake-*.ts) cannot: an API that has moved on. Run only when keys are given (this
-// machine has no internet, so CI skips them); README, "Taking real payments", says how:
+// machine has no internet, so CI skips them); docs/buying.md, "Taking real payments", says how:
 //   STRIPE_TEST_SECRET_KEY=sk_test_… PAYPAL_TEST_CLIENT_ID=… PAYPAL_TEST_CLIENT_SECRET=… npx vitest run tests/contract
 // Cards typed on our page need raw card data APIs enabled on the account: STRIPE_TEST_RAW_CARDS=yes.
 
