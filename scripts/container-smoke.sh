@@ -5,7 +5,10 @@
 #
 #   docker build -t box-office . && scripts/container-smoke.sh
 #
-# It runs, each on fresh volumes, and says "ok" or stops at the first failure:
+# It runs, each on fresh volumes, and prints a line per check, TAP-style: "ok N - …", or
+# "not ok N - …" with the failing command's own output, and stops at the first failure. Every
+# container, volume, database and file it makes is removed on every way out (a trap over names
+# kept in this shell, never in a subshell):
 #   1. the image: runs as node under tini, carries no tsx, TypeScript or app/ sources
 #   2. the site on its embedded database with a read-only root filesystem and the data volume,
 #      the demo asked for: ready, serving, writing only to /app/data, stopping cleanly on SIGTERM
@@ -47,30 +50,43 @@ database=box_office_${id//-/_}
 database_url=${ADMIN_DATABASE_URL%/*}/$database
 containers=()
 volumes=()
+files=()
 proxy_pid=
+checks=0
 
 say() { printf '%s\n' "$*"; }
-ok() { say "ok - $*"; }
+ok() {
+  checks=$((checks + 1))
+  say "ok $checks - $*"
+}
+# Called in this shell (never inside $(…), whose exit would end only the subshell).
 fail() {
-  say "not ok - $*" >&2
+  say "not ok $((checks + 1)) - $*" >&2
   exit 1
 }
+# Anything else that fails (set -e) still says which command, where, rather than stopping silently.
+trap 'status=$?; say "not ok $((checks + 1)) - line $LINENO: \`$BASH_COMMAND\` exited $status" >&2' ERR
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 
 cleanup() {
+  trap - ERR
   if [ -n "$proxy_pid" ]; then kill "$proxy_pid" 2>/dev/null || true; fi
   for name in "${containers[@]}"; do "${engine[@]}" rm -f "$name" >/dev/null 2>&1 || true; done
   for volume in "${volumes[@]}"; do "${engine[@]}" volume rm -f "$volume" >/dev/null 2>&1 || true; done
+  for file in "${files[@]}"; do rm -f "$file"; done
   psql -q "$ADMIN_DATABASE_URL" -c "drop database if exists $database" >/dev/null 2>&1 || true
 }
 trap cleanup EXIT
+trap 'exit 130' INT TERM
 
+# volume NAME: makes the volume $id-NAME, kept for cleanup; its name is in $made. Not $(volume …):
+# a subshell's `volumes+=` would never reach cleanup.
+made=
 volume() {
-  local name=$id-$1
-  "${engine[@]}" volume create "$name" >/dev/null
-  volumes+=("$name")
-  printf '%s' "$name"
+  made=$id-$1
+  volumes+=("$made")
+  "${engine[@]}" volume create "$made" >/dev/null || fail "could not create the volume $made"
 }
 
 # container [run options...] -- [command...]: the image run as an operator runs it, on the host's
@@ -99,18 +115,19 @@ once() {
   container --rm "$@" 2>&1
 }
 
-# ready PORT: seconds until /readyz answers 200 (fails after 120 s).
+# ready PORT NAME: waits until /readyz answers 200 and says how long it took; after 120 s, fails
+# with the container's last log lines.
 ready() {
   local started
   started=$(now)
   for _ in $(seq 1 240); do
     if curl -fsS -o /dev/null "http://127.0.0.1:$1/readyz" 2>/dev/null; then
-      since "$started"
+      waited=$(since "$started")
       return
     fi
     sleep 0.5
   done
-  fail "nothing ready on port $1 after 120 s"
+  fail "nothing ready on port $1 after 120 s; $2's log ends: $(logs "$2" | tail -5 | tr '\n' ' ')"
 }
 
 # stop NAME: SIGTERM, then the exit code and how long it took.
@@ -136,23 +153,28 @@ say "image size: $((size / 1000000)) MB"
 # shellcheck disable=SC2016 # expanded inside the container
 inside=$(once -- sh -c 'printf "%s %s " "$(id -un)" "$(cat /proc/1/comm)"
   for path in node_modules/tsx node_modules/typescript app server.ts; do [ -e "/app/$path" ] && printf "has:%s " "$path"; done
-  [ -O /app/data ] && printf data-owned' | tr -d '\r')
+  [ -O /app/data ] && printf data-owned') || fail "could not run the image: $inside"
+inside=${inside//$'\r'/}
 case "$inside" in *"node tini data-owned"*) ;; *) fail "expected 'node tini data-owned' inside the image, got: $inside" ;; esac
 ok "runs as node under tini; no tsx, TypeScript or app/ sources; /app/data belongs to node"
 
 say "# 2. embedded SQLite, read-only root filesystem, the data volume, the demo asked for"
-data=$(volume sqlite)
+volume sqlite
+data=$made
 start "$id-sqlite" -v "$data:/app/data" -e PORT="$p1" -e SESSION_SECRET="$secret" -e PAYMENT_PROVIDER=sandbox -e SANDBOX_IN_PRODUCTION=yes -e DEMO_CATALOGUE=auto
-say "first start (migrations, demo catalogue): ready in $(ready "$p1") s"
+ready "$p1" "$id-sqlite"
+say "first start (migrations, demo catalogue): ready in $waited s"
 page "$p1" / | grep -q "The Tide Tables" || fail "the home page does not list the demo's shows"
-page "$p1" /healthz >/dev/null
-written=$("${engine[@]}" exec "$id-sqlite" ls /app/data | tr '\n' ' ')
+page "$p1" /healthz >/dev/null || fail "/healthz did not answer 200"
+written=$("${engine[@]}" exec "$id-sqlite" ls /app/data) || fail "could not list /app/data: $written"
+written=$(printf '%s' "$written" | tr '\n' ' ')
 case "$written" in *box-office.sqlite*) ;; *) fail "no database in /app/data: $written" ;; esac
 ok "serves the demo read-only; /app/data holds: $written"
 stop "$id-sqlite"
 "${engine[@]}" rm "$id-sqlite" >/dev/null
 start "$id-sqlite-again" -v "$data:/app/data" -e PORT="$p1" -e SESSION_SECRET="$secret" -e PAYMENT_PROVIDER=sandbox -e SANDBOX_IN_PRODUCTION=yes -e DEMO_CATALOGUE=auto
-say "second start on the same volume: ready in $(ready "$p1") s"
+ready "$p1" "$id-sqlite-again"
+say "second start on the same volume: ready in $waited s"
 logs "$id-sqlite-again" | grep -q "demo catalogue loaded" && fail "the demo was loaded again into a database that had it"
 ok "the data outlived the container; nothing loaded twice"
 stop "$id-sqlite-again"
@@ -168,54 +190,65 @@ case "$unpaid" in *"PAYMENT_PROVIDER: is required when APP_ENV is production"*) 
   *) fail "started without PAYMENT_PROVIDER: $unpaid" ;;
 esac
 ok "refuses to start without PAYMENT_PROVIDER"
-empty=$(volume empty)
+volume empty
+empty=$made
 start "$id-empty" -v "$empty:/app/data" -e PORT="$p1" -e SESSION_SECRET="$secret" -e PAYMENT_PROVIDER=sandbox -e SANDBOX_IN_PRODUCTION=yes
-say "first start on an empty database: ready in $(ready "$p1") s"
+ready "$p1" "$id-empty"
+say "first start on an empty database: ready in $waited s"
 page "$p1" / | grep -q "The Tide Tables" && fail "production loaded the demo catalogue without being asked"
 logs "$id-empty" | grep -q "demo catalogue" && fail "production logged a demo load"
 ok "an empty production database stays empty: no demo shows"
 stop "$id-empty"
 
 say "# 4. the operator's commands"
-tools=$(volume tools)
-output=$(once -v "$tools:/app/data" -- migrate)
+volume tools
+tools=$made
+output=$(once -v "$tools:/app/data" -- migrate) || fail "migrate: $output"
 case "$output" in *Applied:*) say "migrate: $(printf '%s' "$output" | grep Applied: | cut -c1-90)…" ;; *) fail "migrate: $output" ;; esac
-output=$(once -v "$tools:/app/data" -- migrate)
+output=$(once -v "$tools:/app/data" -- migrate) || fail "migrate, again: $output"
 case "$output" in *"Already up to date."*) say "migrate, again: Already up to date." ;; *) fail "migrate, again: $output" ;; esac
 broken=$(mktemp --suffix=.json)
+files+=("$broken")
 echo '{"venues":[{"slug":"Not A Slug"}],"shows":[]}' >"$broken"
 chmod 644 "$broken"
 if output=$(once -v "$tools:/app/data" -v "$broken:/import/broken.json:ro" -- catalogue:import /import/broken.json); then
   fail "a broken catalogue was accepted: $output"
 fi
-rm -f "$broken"
 say "catalogue:import of a broken file, refused: $(printf '%s' "$output" | grep -v level= | head -3 | tr '\n' ' ')"
 output=$(once -v "$tools:/app/data" -v "$PWD/catalogue/demo.json:/import/catalogue.json:ro" -- \
-  catalogue:import /import/catalogue.json)
+  catalogue:import /import/catalogue.json) || fail "catalogue:import: $output"
 case "$output" in *Imported*) say "catalogue:import: $(printf '%s' "$output" | grep Imported)" ;; *) fail "catalogue:import: $output" ;; esac
 start "$id-tools" -v "$tools:/app/data" -e PORT="$p1" -e SESSION_SECRET="$secret" -e PAYMENT_PROVIDER=sandbox -e SANDBOX_IN_PRODUCTION=yes
-ready "$p1" >/dev/null
+ready "$p1" "$id-tools"
 page "$p1" / | grep -q "The Tide Tables" || fail "the imported shows are not on the home page"
 ok "migrate and catalogue:import run inside the container; the site serves what was imported"
 stop "$id-tools"
+if output=$(once -v "$tools:/app/data" -- refund); then fail "refund without an order number succeeded: $output"; fi
+case "$output" in *"Usage:"*) ;; *) fail "refund without an order number: $output" ;; esac
+output=$(once -v "$tools:/app/data" -e SESSION_SECRET="$secret" -e PAYMENT_PROVIDER=sandbox -e SANDBOX_IN_PRODUCTION=yes -- \
+  refund NOPE-00000) && fail "a refund of an order that does not exist succeeded: $output"
+case "$output" in *"No order NOPE-00000."*) ;; *) fail "refund of an unknown order: $output" ;; esac
+ok "refund runs inside the container: usage without an order, a clear refusal for an unknown one"
 
 say "# 5. two replicas on one PostgreSQL database"
-psql -q "$ADMIN_DATABASE_URL" -c "create database $database" >/dev/null
-outbox=$(volume outbox)
+output=$(psql -q "$ADMIN_DATABASE_URL" -c "create database $database" 2>&1) || fail "create database: $output"
+volume outbox
+outbox=$made
 started=$(now)
 for replica in 1 2; do
   port=$((BASE_PORT + replica))
   start "$id-pg-$replica" -v "$outbox:/app/data" -e PORT="$port" -e SESSION_SECRET="$secret" -e PAYMENT_PROVIDER=sandbox -e SANDBOX_IN_PRODUCTION=yes \
     -e DATABASE_URL="$database_url" -e DEMO_CATALOGUE=auto
 done
-ready "$p1" >/dev/null
-ready "$p2" >/dev/null
+ready "$p1" "$id-pg-1"
+ready "$p2" "$id-pg-2"
 say "both replicas ready $(since "$started") s after starting together on an empty database"
 migrated=$( (logs "$id-pg-1" && logs "$id-pg-2") | grep -c '"migrations applied"' || true)
 loaded=$( (logs "$id-pg-1" && logs "$id-pg-2") | grep -c '"demo catalogue loaded"' || true)
 [ "$migrated" = 1 ] || fail "migrations applied by $migrated replicas"
 [ "$loaded" = 1 ] || fail "the demo loaded by $loaded replicas"
 ok "migrations applied once, the demo loaded once"
+files+=("/tmp/$id-proxy.log")
 node scripts/container/round-robin.mjs "$p0" "http://127.0.0.1:$p1" "http://127.0.0.1:$p2" >"/tmp/$id-proxy.log" 2>&1 &
 proxy_pid=$!
 sleep 0.5
@@ -224,12 +257,13 @@ kill "$proxy_pid"
 wait "$proxy_pid" 2>/dev/null || true
 proxy_pid=
 say "proxy: $(tail -1 "/tmp/$id-proxy.log")"
-rm -f "/tmp/$id-proxy.log"
 facts=$(psql -At "$database_url" -c "select count(*) || ' order(s) ' || string_agg(status, ',') from orders where email = 'smoke@example.com'" \
   -c "select count(*) || ' ticket(s)' from order_tickets t join orders o on o.id = t.order_id where o.email = 'smoke@example.com'" \
   -c "select count(*) || ' payment(s), captured ' || coalesce(sum(captured), 0) || ' of ' || coalesce(sum(amount), 0) from sandbox_payments where last4 = '3220'" \
   -c "select count(*) - count(distinct t.ref) || ' seat(s) sold twice' from order_tickets t join orders o on o.id = t.order_id
-        where o.performance_id in (select performance_id from orders where email = 'smoke@example.com')" | tr '\n' ';')
+        where o.performance_id in (select performance_id from orders where email = 'smoke@example.com')" 2>&1) ||
+  fail "reading the database: $facts"
+facts=$(printf '%s\n' "$facts" | tr '\n' ';')
 say "database: $facts"
 case "$facts" in "1 order(s) paid;2 ticket(s);1 payment(s), captured "*" of "*";0 seat(s) sold twice;") ;;
   *) fail "the database does not hold one paid order of two tickets, captured once" ;;
@@ -240,4 +274,5 @@ ok "one paid order, two tickets, the payment captured once, across two replicas"
 stop "$id-pg-1"
 stop "$id-pg-2"
 
+say "1..$checks"
 say "all container checks passed"
