@@ -44,6 +44,12 @@ RUN npm run build && npm run build:server \
 FROM ${NODE_IMAGE} AS runtime
 # tini as PID 1: signals reach node, and exited children are reaped.
 COPY --from=build /usr/bin/tini-static /usr/bin/tini
+# Fonts, and fontconfig's configuration, for the posters drawn from SVG at import (the demo's
+# typographic posters): sharp's own libvips (@img/sharp-libvips-*, an npm package, installed by
+# `npm ci` for this platform with no install script) reads /etc/fonts. Nothing else needs them.
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends fontconfig-config fonts-dejavu-core \
+  && rm -rf /var/lib/apt/lists/*
 ENV NODE_ENV=production \
     APP_ENV=production \
     PORT=3000 \
@@ -56,7 +62,8 @@ COPY package.json ./
 COPY locales ./locales
 COPY catalogue ./catalogue
 COPY scripts/container/entrypoint.sh /usr/local/bin/box-office
-# The embedded database and the email outbox: the one place the site writes, owned by `node`.
+# The embedded database, the shows' pictures (images/) and the email outbox: the one place the
+# site writes, owned by `node`.
 RUN mkdir -p /app/data && chown node:node /app/data
 VOLUME ["/app/data"]
 USER node

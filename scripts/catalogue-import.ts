@@ -1,7 +1,7 @@
 // `npm run catalogue:import -- FILE`: validates a JSON catalogue and loads all of it, or nothing,
 // reporting every problem with the field and the entry it is in.
 import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { systemClock } from "~/clock";
 import { ConfigError, loadStoreConfig } from "~/config/env.server";
 import { openStore } from "~/db/connection.server";
@@ -27,9 +27,12 @@ try {
   const store = openStore(config.databaseUrl, resolve(config.dataDir, "box-office.sqlite"));
   try {
     await migrateToLatest(store.db);
-    const summary = await importCatalogue(store, input, systemClock);
+    // A picture's src is relative to the catalogue file; its sizes go where the server serves them.
+    const summary = await importCatalogue(store, input, systemClock, {
+      pictures: { from: dirname(resolve(file)), to: resolve(config.dataDir, "images") },
+    });
     console.log(
-      `Imported ${summary.venues} venue(s), ${summary.shows} show(s), ${summary.seats} seat(s) and ${summary.performances} performance(s).`,
+      `Imported ${summary.venues} venue(s), ${summary.shows} show(s), ${summary.seats} seat(s), ${summary.performances} performance(s) and ${summary.pictures} picture(s).`,
     );
   } finally {
     await store.close();

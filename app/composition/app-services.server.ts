@@ -1,4 +1,5 @@
 import { join, resolve } from "node:path";
+import { imagesDirOf } from "~/web/picture-files.server";
 import { pageCache } from "~/web/page-cache.server";
 import { sql } from "kysely";
 import type { Logger } from "pino";
@@ -73,7 +74,7 @@ export async function prepareStore(
     const applied = await migrateToLatest(store.db);
     if (applied.length) logger.info({ migrations: applied }, "migrations applied");
     if (config.demoCatalogue === "auto" && (await isCatalogueEmpty(store))) {
-      const summary = await loadDemoCatalogue(store, clock, root);
+      const summary = await loadDemoCatalogue(store, clock, root, imagesDirOf(config, root));
       logger.info(summary, "demo catalogue loaded");
     }
   });

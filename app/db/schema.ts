@@ -19,6 +19,10 @@ export interface VenueTable {
   region: string | null;
   transaction_fee: number;
   protection_fee: number;
+  /** What the venue page says about access; null when the catalogue said nothing. */
+  access_info: string | null;
+  /** How to get there. */
+  travel_info: string | null;
 }
 
 export interface TitleTable {
@@ -29,6 +33,19 @@ export interface TitleTable {
   age_guidance: string;
   running_time_minutes: number;
   image_url: string | null;
+  access_info: string | null;
+}
+
+/** A show's poster or hero picture, made by the import (app/ticketing/catalogue-pictures.server.ts). */
+export interface TitlePictureTable {
+  title_id: string;
+  role: "poster" | "hero";
+  alt: string;
+  /** The largest size's, which every size shares the shape of. */
+  width: number;
+  height: number;
+  /** JSON: [{ format, width, height, file }], each file under DATA_DIR/images. */
+  sources: string;
 }
 
 export interface SeatMapTable {
@@ -530,6 +547,7 @@ export interface OnSaleRoomTable {
 export interface Database {
   venues: VenueTable;
   titles: TitleTable;
+  title_pictures: TitlePictureTable;
   seat_maps: SeatMapTable;
   sections: SectionTable;
   seats: SeatTable;

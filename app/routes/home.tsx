@@ -1,28 +1,63 @@
 import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { ShowList } from "~/components/show-list";
-import { showPath } from "~/urls/paths";
-import { showListFor } from "~/use-cases/show-list.server";
+import { ShowCards, ShowFilters, ThisWeek } from "~/components/show-cards";
+import { isoDate } from "~/urls/params";
+import { showPath, venuesPath } from "~/urls/paths";
+import { showCardsFor } from "~/use-cases/show-list.server";
 
-export const handle = { titleKey: "home.title", keptPage: true };
+export const handle = { titleKey: "home.title", keptPage: true, query: ["venue", "date"] };
 
-export async function loader({ context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const { config } = context;
   // A single-venue site configured with a show (TITLE_SLUG) opens on that show.
   if (config.routingType === "SINGLE_VENUE" && config.titleSlug && config.venueSlug) {
     throw redirect(showPath(config.routingType, config.titleSlug, config.venueSlug));
   }
-  return { shows: await showListFor(context, config.routingType === "SINGLE_VENUE" ? config.venueSlug : undefined) };
+  const url = new URL(request.url);
+  const singleVenue = config.routingType === "SINGLE_VENUE" ? config.venueSlug : undefined;
+  // A filter that does not fit (an unknown venue, a day that is no date) is no filter.
+  const askedDay = url.searchParams.get("date") ?? "";
+  const day = isoDate.safeParse(askedDay).success ? askedDay : "";
+  const askedVenue = url.searchParams.get("venue") ?? "";
+  const { cards, thisWeek, venues } = await showCardsFor(context, {
+    venueSlug: singleVenue ?? (askedVenue || undefined),
+    day: day || undefined,
+  });
+  const venue = !singleVenue && venues.some((entry) => entry.slug === askedVenue) ? askedVenue : "";
+  return {
+    cards: askedVenue && !venue && !singleVenue ? [] : cards,
+    thisWeek: askedVenue && !venue && !singleVenue ? [] : thisWeek,
+    // One venue's site has nothing to choose between.
+    venues: singleVenue ? null : venues,
+    filter: { venue, day },
+    venuesHref: config.routingType === "DEFAULT" ? venuesPath() : null,
+  };
 }
 
 export default function Home() {
   const { t } = useTranslation();
-  const { shows } = useLoaderData<typeof loader>();
+  const { cards, thisWeek, venues, filter, venuesHref } = useLoaderData<typeof loader>();
+  const filtered = Boolean(filter.venue || filter.day);
   return (
-    <>
+    <div className="home">
       <h1>{t("home.title")}</h1>
-      <ShowList shows={shows} />
-    </>
+      <ShowFilters venues={venues} venue={filter.venue} day={filter.day} />
+      {venuesHref ? (
+        <p className="home__venues">
+          <Link to={venuesHref}>{t("venues.link")}</Link>
+        </p>
+      ) : null}
+      <ThisWeek items={thisWeek} />
+      <section className="home__shows" aria-labelledby="home-shows">
+        <h2 id="home-shows">{filtered ? t("showCards.matching") : t("showCards.allShows")}</h2>
+        {filtered ? (
+          <p>
+            <Link to="/">{t("showCards.clear")}</Link>
+          </p>
+        ) : null}
+        <ShowCards cards={cards} />
+      </section>
+    </div>
   );
 }

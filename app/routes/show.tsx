@@ -10,6 +10,9 @@ import { bookable, offersTickets, saleState } from "~/ticketing/sale-window";
 import { buyerEntitlements } from "~/ticketing/entitlements.server";
 import { membershipOf, readBuyer } from "~/web/buyer.server";
 import { track } from "~/web/track.server";
+import { Picture } from "~/components/picture";
+import { Paragraphs, VenueAddress } from "~/components/venue-visit";
+import { pictureView } from "~/use-cases/show-list.server";
 
 export const handle = {
   title: (data: { show?: { name: string } } | undefined) => data?.show?.name,
@@ -32,9 +35,10 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     const { config } = context;
     const mode = config.routingType;
     const now = context.clock.now();
-    const [span, next] = await Promise.all([
+    const [span, next, pictures] = await Promise.all([
       context.catalogue.runSpan(show.runId, now),
       context.catalogue.nextPerformances(show.runId, now, NEXT_PERFORMANCES),
+      context.catalogue.picturesOf(show.slug),
     ]);
     const availability = await context.availability.summary(next.map((performance) => performance.id));
     const membership = await membershipOf(context, await readBuyer(request, context));
@@ -67,6 +71,10 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
         region: show.region,
         postcode: show.postcode,
         timeZone: show.timeZone,
+        poster: pictures.poster ? pictureView(pictures.poster) : null,
+        hero: pictures.hero ? pictureView(pictures.hero) : null,
+        venueAccess: show.venueAccess,
+        showAccess: show.showAccess,
       },
       // Venue pages exist in the default routing mode only.
       venueHref: mode === "DEFAULT" ? venuePath(show.venueSlug) : null,
@@ -88,28 +96,40 @@ export default function Show() {
   const locale = i18n.language;
   return (
     <article className="show">
-      <h1>{show.name}</h1>
-      <p className="show__where">{t("show.at", { venue: show.venueName, city: show.city })}</p>
-      <p>{show.description}</p>
-      <dl className="show__facts">
-        <dt>{t("show.ageGuidanceLabel")}</dt>
-        <dd>{show.ageGuidance}</dd>
-        <dt>{t("show.runningTimeLabel")}</dt>
-        <dd>{t("show.runningTime", { count: show.runningTimeMinutes })}</dd>
-      </dl>
+      {show.hero ? <Picture picture={show.hero} sizes="100vw" className="show__hero" eager /> : null}
+      <div className="show__intro">
+        {show.poster ? (
+          <Picture picture={show.poster} sizes="(min-width: 48em) 18rem, 60vw" className="show__poster" eager />
+        ) : null}
+        <div className="show__about">
+          <h1>{show.name}</h1>
+          <p className="show__where">{t("show.at", { venue: show.venueName, city: show.city })}</p>
+          <p>{show.description}</p>
+          <dl className="show__facts">
+            <dt>{t("show.ageGuidanceLabel")}</dt>
+            <dd>{show.ageGuidance}</dd>
+            <dt>{t("show.runningTimeLabel")}</dt>
+            <dd>{t("show.runningTime", { count: show.runningTimeMinutes })}</dd>
+          </dl>
+        </div>
+      </div>
 
       <section className="show__section" aria-labelledby="show-where">
         <h2 id="show-where">{t("show.whereHeading")}</h2>
-        <address className="venue-address">
-          {venueHref ? <Link to={venueHref}>{show.venueName}</Link> : show.venueName}
-          {[...show.addressLines, [show.city, show.region, show.postcode].filter(Boolean).join(" ")].map((line) => (
-            <span key={line}>
-              <br />
-              {line}
-            </span>
-          ))}
-        </address>
+        <VenueAddress
+          name={show.venueName}
+          lines={[...show.addressLines, [show.city, show.region, show.postcode].filter(Boolean).join(" ")]}
+          link={venueHref ? <Link to={venueHref}>{show.venueName}</Link> : undefined}
+        />
       </section>
+
+      {show.venueAccess || show.showAccess ? (
+        <section className="show__section" aria-labelledby="show-access">
+          <h2 id="show-access">{t("venuePage.showAccessHeading")}</h2>
+          {show.showAccess ? <Paragraphs text={show.showAccess} /> : null}
+          {show.venueAccess ? <Paragraphs text={show.venueAccess} /> : null}
+        </section>
+      ) : null}
 
       <section className="show__section" aria-labelledby="show-when">
         <h2 id="show-when">{t("show.whenHeading")}</h2>

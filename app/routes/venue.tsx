@@ -1,9 +1,10 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { ShowList } from "~/components/show-list";
+import { ShowCards } from "~/components/show-cards";
+import { Paragraphs, VenueAddress } from "~/components/venue-visit";
 import { notFound, parseParams, venueParams } from "~/urls/params";
-import { showListFor } from "~/use-cases/show-list.server";
+import { showCardsFor } from "~/use-cases/show-list.server";
 
 export const handle = {
   title: (data: { venue?: { name: string } } | undefined) => data?.venue?.name,
@@ -17,13 +18,15 @@ export async function loader({ params, context }: LoaderFunctionArgs) {
   return {
     venue: {
       name: venue.name,
-      addressLines: venue.address_lines.split("\n").filter(Boolean),
-      city: venue.city,
-      postcode: venue.postcode,
-      region: venue.region,
+      lines: [
+        ...venue.address_lines.split("\n").filter(Boolean),
+        [venue.city, venue.region, venue.postcode].filter(Boolean).join(" "),
+      ],
       phone: venue.support_phone,
+      access: venue.access_info,
+      travel: venue.travel_info,
     },
-    shows: await showListFor(context, venueSlug),
+    shows: (await showCardsFor(context, { venueSlug })).cards,
   };
 }
 
@@ -35,20 +38,24 @@ export default function Venue() {
       <h1>{venue.name}</h1>
       <section className="venue__section" aria-labelledby="venue-address">
         <h2 id="venue-address">{t("venue.addressHeading")}</h2>
-        <address className="venue-address">
-          {venue.name}
-          {[...venue.addressLines, [venue.city, venue.region, venue.postcode].filter(Boolean).join(" ")].map((line) => (
-            <span key={line}>
-              <br />
-              {line}
-            </span>
-          ))}
-        </address>
+        <VenueAddress name={venue.name} lines={venue.lines} />
         <p>{t("venue.phone", { phone: venue.phone })}</p>
       </section>
+      {venue.access ? (
+        <section className="venue__section" aria-labelledby="venue-access">
+          <h2 id="venue-access">{t("venuePage.accessHeading")}</h2>
+          <Paragraphs text={venue.access} />
+        </section>
+      ) : null}
+      {venue.travel ? (
+        <section className="venue__section" aria-labelledby="venue-travel">
+          <h2 id="venue-travel">{t("venuePage.travelHeading")}</h2>
+          <Paragraphs text={venue.travel} />
+        </section>
+      ) : null}
       <section className="venue__section" aria-labelledby="venue-shows">
         <h2 id="venue-shows">{t("venue.showsHeading")}</h2>
-        <ShowList shows={shows} headingLevel={3} />
+        <ShowCards cards={shows} />
       </section>
     </>
   );

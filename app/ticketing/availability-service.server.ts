@@ -168,6 +168,16 @@ export function createAvailability(store: Store, clock: Clock, options: Availabi
       return new Map(found.map(({ id, capacity }) => [id, placesLeft(capacity, counts.get(id), thresholds)]));
     },
 
+    /**
+     * The lowest all-in price (pricing.ts bandPrice: face value and booking fee, what the basket
+     * charges) of any place these price plans sell: a run's "from" price, over the plans of its
+     * performances still selling. Null when they sell nothing.
+     */
+    async lowestPrice(planIds: readonly string[]): Promise<number | null> {
+      const groups = await planGroups([...new Set(planIds)], clock.now().getTime());
+      return groups.length ? Math.min(...groups.map((group) => group.price)) : null;
+    },
+
     /** The inventory changed claims for this performance: its counts are read again next time. */
     changed,
   };

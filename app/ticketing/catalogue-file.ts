@@ -87,6 +87,10 @@ const venue = z.object({
   }),
   transactionFee: money,
   protectionFee: money,
+  /** What the venue page says about access (step-free routes, hearing loops, assistance dogs…). */
+  access: z.string().trim().min(1).max(2000).optional(),
+  /** How to get there: trains, buses, parking. */
+  travel: z.string().trim().min(1).max(2000).optional(),
   seatMap: z.object({ name, sections: z.array(section).min(1) }),
   extras: z.array(z.object({ name, description: z.string().trim().max(500), price: money })).default([]),
   delivery: z
@@ -182,13 +186,49 @@ const run = z.object({
     }),
 });
 
+/**
+ * A show's picture: a file beside the catalogue (a path relative to the catalogue file: JPEG, PNG,
+ * WebP, AVIF, GIF, TIFF or SVG), from which the import makes the sizes and formats pages serve.
+ * Not a URL: an operator has the file, and the site serves every picture from its own origin.
+ * The alt text is what a buyer who cannot see the picture reads instead, so it is required.
+ */
+const picture = z.object(
+  {
+    src: z
+      .string({ required_error: "give the image file, as a path relative to the catalogue file" })
+      .trim()
+      .min(1)
+      .max(300)
+      .refine(
+        (value) => !/^[a-z][a-z0-9+.-]*:/i.test(value),
+        "must be a file path relative to the catalogue file, not a URL (download the image beside the catalogue)",
+      ),
+    alt: z
+      .string({
+        required_error:
+          "an image needs alt text: say what it shows for buyers who cannot see it (the show's name and what the picture shows)",
+      })
+      .trim()
+      .min(1, "an image needs alt text: say what it shows for buyers who cannot see it")
+      .max(300),
+  },
+  { invalid_type_error: 'must be an object such as { "src": "posters/show.jpg", "alt": "…" }' },
+);
+
 const show = z.object({
   slug,
   name,
   description: z.string().trim().min(1).max(4000),
   ageGuidance: z.string().trim().min(1).max(120),
   runningTimeMinutes: z.number().int().min(1).max(600),
+  /** Kept for older files: an address stored as it is and not shown. Use `poster`. */
   image: z.string().max(300).optional(),
+  /** Portrait, 2:3 is best: the show's card and page. */
+  poster: picture.optional(),
+  /** Landscape, optional: the top of the show's page. */
+  hero: picture.optional(),
+  /** Step-free access, captioned or relaxed performances: what the show page says about access. */
+  access: z.string().trim().min(1).max(2000).optional(),
   runs: z.array(run).min(1),
 });
 
@@ -258,5 +298,6 @@ export const catalogueFile = z.object({
 export type CatalogueFile = z.infer<typeof catalogueFile>;
 export type CatalogueVenue = CatalogueFile["venues"][number];
 export type CatalogueShow = CatalogueFile["shows"][number];
+export type CataloguePicture = z.infer<typeof picture>;
 export type CatalogueRow = z.infer<typeof row>;
 export type CatalogueInput = z.input<typeof catalogueFile>;

@@ -1,6 +1,7 @@
 import { systemClock, type Clock } from "~/clock";
 import type { Store } from "~/db/connection.server";
 import { CATALOGUE_MAX_AGE_MS, remembered } from "./catalogue-facts.server";
+import type { PictureSource } from "./catalogue-pictures.server";
 import { saleBegun } from "./sale-window";
 
 // What the browsing pages read: shows, where they play, and venues.
@@ -42,8 +43,31 @@ export interface ShowSummary {
   }[];
 }
 
+/** A show's poster or hero picture as the import made it. */
+export interface StoredPicture {
+  alt: string;
+  width: number;
+  height: number;
+  sources: PictureSource[];
+}
+
+/** A run (a show at a venue) with its performances still to play and selling, for the home and venue pages. */
+export interface RunOnSale {
+  runId: string;
+  slug: string;
+  name: string;
+  ageGuidance: string;
+  venueSlug: string;
+  venueName: string;
+  city: string;
+  timeZone: string;
+  currency: "GBP" | "USD";
+  performances: { id: string; startsAt: string; planId: string }[];
+}
+
 const PERFORMANCE_FIELDS = [
   "id",
+  "price_plan_id as planId",
   "starts_at as startsAt",
   "presale_from as presaleFrom",
   "presale_until as presaleUntil",
@@ -124,6 +148,7 @@ export function createCatalogue(store: Store, clock: Clock = systemClock, maxAge
         "venues.name as venueName",
         "venues.city",
         "venues.time_zone as timeZone",
+        "venues.currency",
       ]);
 
   const reads = {
@@ -132,12 +157,13 @@ export function createCatalogue(store: Store, clock: Clock = systemClock, maxAge
       return runsWithShowAndVenue()
         .select([
           "titles.description",
-          "venues.currency",
           "venues.transaction_fee as transactionFee",
           "venues.country",
           "venues.address_lines as addressLines",
           "venues.postcode",
           "venues.region",
+          "venues.access_info as venueAccess",
+          "titles.access_info as showAccess",
         ])
         .where("titles.slug", "=", titleSlug)
         .where("venues.slug", "=", venueSlug)
@@ -204,6 +230,8 @@ export function createCatalogue(store: Store, clock: Clock = systemClock, maxAge
           "city",
           "postcode",
           "region",
+          "access_info",
+          "travel_info",
         ])
         .where("slug", "=", slug)
         .executeTakeFirst();
@@ -239,6 +267,36 @@ export function createCatalogue(store: Store, clock: Clock = systemClock, maxAge
 
     async listVenues() {
       return db.selectFrom("venues").select(["slug", "name", "city", "country"]).orderBy("name").execute();
+    },
+
+    /** Every venue with its address, by name: the venues page. */
+    async venuesWithAddresses() {
+      const rows = await db
+        .selectFrom("venues")
+        .select(["slug", "name", "address_lines", "city", "postcode", "region", "country"])
+        .orderBy("name")
+        .execute();
+      return rows.length ? rows : undefined;
+    },
+
+    /** Every show's pictures, by the show's slug and the picture's role. */
+    async pictures(_all: "all") {
+      const rows = await db
+        .selectFrom("title_pictures")
+        .innerJoin("titles", "titles.id", "title_pictures.title_id")
+        .select(["titles.slug", "title_pictures.role", "alt", "width", "height", "sources"])
+        .execute();
+      const pictures = new Map<string, Partial<Record<"poster" | "hero", StoredPicture>>>();
+      for (const row of rows) {
+        const picture: StoredPicture = {
+          alt: row.alt,
+          width: Number(row.width),
+          height: Number(row.height),
+          sources: JSON.parse(row.sources) as PictureSource[],
+        };
+        pictures.set(row.slug, { ...pictures.get(row.slug), [row.role]: picture });
+      }
+      return pictures;
     },
   };
 
@@ -313,6 +371,34 @@ export function createCatalogue(store: Store, clock: Clock = systemClock, maxAge
       return [...shows.values()];
     },
 
+    /**
+     * Runs with performances still to play and selling after `now` (only `venueSlug`'s when
+     * given), each with those performances in order: the home and venue pages' cards.
+     */
+    async runsOnSale(now: Date, venueSlug?: string): Promise<RunOnSale[]> {
+      const at = now.toISOString();
+      const runs = ((await listedRuns("all")) ?? []).filter((run) => !venueSlug || run.venueSlug === venueSlug);
+      const performances = await Promise.all(runs.map((run) => runPerformances(run.runId)));
+      return runs.flatMap((run, index) => {
+        const selling = performances[index]!.filter((p) => upcoming(p, at) && p.onSaleUntil > at);
+        if (selling.length === 0) return [];
+        return [
+          {
+            runId: run.runId,
+            slug: run.slug,
+            name: run.name,
+            ageGuidance: run.ageGuidance,
+            venueSlug: run.venueSlug,
+            venueName: run.venueName,
+            city: run.city,
+            timeZone: run.timeZone,
+            currency: run.currency,
+            performances: selling.map((p) => ({ id: p.id, startsAt: p.startsAt, planId: p.planId })),
+          },
+        ];
+      });
+    },
+
     /** A run's performances starting in [from, to), in order. */
     async performances(runId: string, from: Date, to: Date) {
       const [start, end] = [from.toISOString(), to.toISOString()];
@@ -357,12 +443,17 @@ export function createCatalogue(store: Store, clock: Clock = systemClock, maxAge
     },
   };
   const priceOptionLabel = remembered(clock, reads.priceOptionLabel, maxAgeMs);
+  const pictures = remembered(clock, reads.pictures, maxAgeMs);
+  const venuesWithAddresses = remembered(clock, reads.venuesWithAddresses, maxAgeMs);
   const extraName = remembered(clock, reads.extraName, maxAgeMs);
   return {
     ...reads,
     ...runReads,
     venueOffer: remembered(clock, venueOffer, maxAgeMs),
     venue: remembered(clock, reads.venue, maxAgeMs),
+    venuesWithAddresses: async () => (await venuesWithAddresses("all")) ?? [],
+    /** A show's poster and hero picture, when it has them. */
+    picturesOf: async (titleSlug: string) => (await pictures("all"))?.get(titleSlug) ?? {},
     placeOfPerformance,
     /** The phone number of a performance's venue (spec section 8: the buyer phones the venue). */
     venuePhoneOfPerformance: async (performanceId: string): Promise<string | null> =>

@@ -31,11 +31,24 @@ export async function isCatalogueEmpty(store: Store): Promise<boolean> {
   return venue === undefined;
 }
 
-export async function loadDemoCatalogue(store: Store, clock: Clock, root: string) {
+/**
+ * Loads the demo catalogue and its sales. Its posters (catalogue/posters/*.svg) are made into
+ * `imagesDir` (the site's DATA_DIR/images); without one, the demo loads without posters.
+ */
+export async function loadDemoCatalogue(store: Store, clock: Clock, root: string, imagesDir?: string) {
+  const demo = JSON.parse(readFileSync(join(root, "catalogue/demo.json"), "utf8")) as {
+    shows: { poster?: unknown; hero?: unknown }[];
+  };
+  if (!imagesDir)
+    for (const show of demo.shows) {
+      delete show.poster;
+      delete show.hero;
+    }
   const summary = await importCatalogue(
     store,
-    JSON.parse(readFileSync(join(root, "catalogue/demo.json"), "utf8")),
+    demo,
     clock,
+    imagesDir ? { pictures: { from: join(root, "catalogue"), to: imagesDir } } : {},
   );
   const sales = salesFile.parse(JSON.parse(readFileSync(join(root, "catalogue/demo-sales.json"), "utf8")));
   const inventory = createInventory(store, clock);

@@ -7,6 +7,13 @@ import type { Clock } from "~/clock";
 import type { Store } from "~/db/connection.server";
 import type { Database } from "~/db/schema";
 import { catalogueFile, type CatalogueFile, type CatalogueShow } from "./catalogue-file";
+import {
+  makePicture,
+  readPicture,
+  type MadePicture,
+  type PictureFile,
+  type PictureRole,
+} from "./catalogue-pictures.server";
 import { normaliseCode } from "./promotions.server";
 import { expandSeatMap, type ExpandedSection } from "./seat-map";
 import { hashRedemptionCode, normaliseVoucherInput } from "./vouchers.server";
@@ -26,6 +33,40 @@ export interface ImportSummary {
   promoCodes: number;
   vouchers: number;
   memberships: number;
+  /** Posters and hero pictures made. */
+  pictures: number;
+}
+
+export interface ImportOptions {
+  /**
+   * Where pictures come from and go: `from`, the folder the catalogue file is in (a picture's
+   * `src` is relative to it); `to`, the images folder the site serves (DATA_DIR/images). Without
+   * it, a file that names a picture is refused.
+   */
+  pictures?: { from: string; to: string };
+}
+
+const PICTURE_ROLES: readonly PictureRole[] = ["poster", "hero"];
+
+/** Every picture the file names, read, or the problems with them. */
+async function readPictures(file: CatalogueFile, input: unknown, options: ImportOptions) {
+  const problems: string[] = [];
+  const found = new Map<string, Map<PictureRole, PictureFile>>();
+  for (const [index, show] of file.shows.entries()) {
+    for (const role of PICTURE_ROLES) {
+      const picture = show[role];
+      if (!picture) continue;
+      const where = describePath(["shows", index, role, "src"], input);
+      if (!options.pictures) {
+        problems.push(`${where}: pictures are imported only from a catalogue file (npm run catalogue:import -- FILE)`);
+        continue;
+      }
+      const read = await readPicture(picture, options.pictures.from);
+      if (typeof read === "string") problems.push(`${where}: ${read}`);
+      else found.set(show.slug, (found.get(show.slug) ?? new Map()).set(role, read));
+    }
+  }
+  return { problems, found };
 }
 
 const WEEKDAYS = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"] as const;
@@ -309,13 +350,30 @@ function checkReferences(
  * Validates a catalogue and loads all of it, or nothing: every problem is reported at once, each
  * naming the field and the entry it is in.
  */
-export async function importCatalogue(store: Store, input: unknown, clock: Clock): Promise<ImportSummary> {
+export async function importCatalogue(
+  store: Store,
+  input: unknown,
+  clock: Clock,
+  options: ImportOptions = {},
+): Promise<ImportSummary> {
   const parsed = catalogueFile.safeParse(input);
   if (!parsed.success) throw new CatalogueError(parsed.error.issues.map((issue) => describeIssue(issue, input)));
   const file = parsed.data;
   const known = await existingSlugs(store.db, file);
-  const problems = checkReferences(file, input, known);
+  const pictureFiles = await readPictures(file, input, options);
+  const problems = [...checkReferences(file, input, known), ...pictureFiles.problems];
   if (problems.length) throw new CatalogueError(problems);
+  // Made before the transaction (they are the slow part): a failed import leaves files no row
+  // names, harmless under content-hashed names, and the same import again finds them made.
+  const pictures = new Map<string, MadePicture[]>();
+  for (const [slug, roles] of pictureFiles.found) {
+    const made: MadePicture[] = [];
+    for (const [role, found] of roles) {
+      const show = file.shows.find((candidate) => candidate.slug === slug)!;
+      made.push(await makePicture(slug, role, show[role]!, found, options.pictures!.to));
+    }
+    pictures.set(slug, made);
+  }
 
   const now = clock.now();
   const summary: ImportSummary = {
@@ -326,6 +384,7 @@ export async function importCatalogue(store: Store, input: unknown, clock: Clock
     promoCodes: 0,
     vouchers: 0,
     memberships: 0,
+    pictures: 0,
   };
 
   await store.db.transaction().execute(async (trx) => {
@@ -358,6 +417,8 @@ export async function importCatalogue(store: Store, input: unknown, clock: Clock
           region: venue.address.region ?? null,
           transaction_fee: venue.transactionFee,
           protection_fee: venue.protectionFee,
+          access_info: venue.access ?? null,
+          travel_info: venue.travel ?? null,
         })
         .execute();
       await trx
@@ -452,8 +513,9 @@ export async function importCatalogue(store: Store, input: unknown, clock: Clock
     }
 
     for (const show of file.shows) {
-      summary.performances += await importShow(trx, show, venues, seatIdsBySection, now);
+      summary.performances += await importShow(trx, show, venues, seatIdsBySection, now, pictures.get(show.slug) ?? []);
       summary.shows += 1;
+      summary.pictures += pictures.get(show.slug)?.length ?? 0;
     }
     await insertChunked(
       trx,
@@ -552,6 +614,7 @@ async function importShow(
   venues: Map<string, KnownVenue>,
   seatCache: Map<string, { id: number; rowName: string; withheld: boolean }[]>,
   now: Date,
+  pictures: MadePicture[],
 ): Promise<number> {
   const titleId = randomUUID();
   await trx
@@ -564,8 +627,21 @@ async function importShow(
       age_guidance: show.ageGuidance,
       running_time_minutes: show.runningTimeMinutes,
       image_url: show.image ?? null,
+      access_info: show.access ?? null,
     })
     .execute();
+  await insertChunked(
+    trx,
+    "title_pictures",
+    pictures.map((picture) => ({
+      title_id: titleId,
+      role: picture.role,
+      alt: picture.alt,
+      width: picture.width,
+      height: picture.height,
+      sources: JSON.stringify(picture.sources),
+    })),
+  );
   let performances = 0;
   for (const run of show.runs) {
     const venue = venues.get(run.venue)!;

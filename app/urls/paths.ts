@@ -37,3 +37,16 @@ export function venuePath(venueSlug: string): string {
 export function checkoutPath(name: CheckoutPageName): `/checkout/${CheckoutPageName}` {
   return `/checkout/${name}`;
 }
+
+/** Where the server serves the shows' pictures (DATA_DIR/images). */
+export const PICTURES_PATH = "/images";
+
+/** A picture file's address, by its content-hashed name. */
+export function picturePath(file: string): string {
+  return `${PICTURES_PATH}/${file}`;
+}
+
+/** The venues page (the default routing mode). */
+export function venuesPath(): string {
+  return "/venues";
+}

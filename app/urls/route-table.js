@@ -33,6 +33,7 @@ export const MODE_ROUTES = {
   DEFAULT: [
     home,
     ...showPages("shows/:titleSlug/:venueSlug"),
+    { name: "venues", path: "venues", file: "routes/venues.tsx" },
     { name: "venue", path: "venues/:venueSlug", file: "routes/venue.tsx" },
   ],
   MULTI_VENUE: [home, ...showPages("events/:titleSlug/:venueSlug")],

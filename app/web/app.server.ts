@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { imagesDirOf, pictureFiles, PICTURES_PATH } from "./picture-files.server";
 import { extname, join } from "node:path";
 import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
@@ -92,6 +93,8 @@ export function createServerApp({ build, services, logger, root }: ServerAppOpti
   // Fingerprinted by the compiler: the name changes whenever the content does.
   app.use("/build", express.static(join(root, "public/build"), { immutable: true, maxAge: "1y", index: false }));
   app.use("/locales", localeFiles(join(root, "locales"), services.i18n.version));
+  // The shows' pictures: content-hashed names, so cached for a year.
+  app.use(PICTURES_PATH, pictureFiles(imagesDirOf(services.config, root)));
   const polyfills = createPolyfillBundler(join(root, "public/polyfills"));
   app.get("/polyfills.js", (req, res) => {
     const features = typeof req.query.features === "string" ? req.query.features : "";

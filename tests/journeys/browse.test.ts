@@ -147,6 +147,10 @@ describe("browsing without script", () => {
         page(buyer)
           .getAllByRole("heading", { level: 2 })
           .map((heading) => words(heading.textContent)),
+      ).toEqual(["Find a show", "This week", "All shows"]);
+      // A card for each show, by name (each link also says where, for those who hear it alone).
+      expect(
+        [...buyer.document.querySelectorAll(".show-card__name a")].map((link) => words(link.firstChild?.textContent)),
       ).toEqual(SHOWS);
       page(buyer).getByRole("link", { name: "The Lantern Keeper at Regent Palace Theatre, London" });
       page(buyer).getByRole("link", { name: "Broadway Lights at Liberty Theatre, New York" });
@@ -435,9 +439,7 @@ describe("browsing without script", () => {
       const where = words(buyer.document.querySelector("address")?.textContent);
       for (const line of address) expect(where).toContain(line);
       expect(
-        page(buyer)
-          .getAllByRole("heading", { level: 3 })
-          .map((heading) => words(heading.textContent)),
+        [...buyer.document.querySelectorAll(".show-card__name a")].map((link) => words(link.firstChild?.textContent)),
       ).toEqual(own);
       expect(page(buyer).queryByRole("heading", { name: "The Lantern Keeper" })).toBeNull();
       expect(page(buyer).queryByRole("heading", { name: "Broadway Lights" })).toBeNull();
@@ -542,7 +544,8 @@ describe("browsing without script", () => {
     "$language: ?cfg= switches the theme for this buyer; unknown names are ignored",
     async ({ language }) => {
       const buyer = demoBuyer(server, language);
-      const logo = () => page(buyer).getByRole("img") as HTMLImageElement;
+      // The logo: the home page's other pictures are the shows' posters.
+      const logo = () => within(page(buyer).getByRole("banner")).getByRole("img") as HTMLImageElement;
 
       await buyer.open("/");
       expect(html(buyer).dataset.theme).toBe("default");
@@ -609,6 +612,48 @@ describe("browsing without script", () => {
       );
     }
   });
+
+  it.each([
+    { language: "en-GB" as const, headings: ["Address", "Access", "Getting here", "What's on here"] },
+    { language: "en-US" as const, headings: ["Address", "Accessibility", "Getting there", "What's on here"] },
+  ])(
+    "$language: filters the home page by venue and date, then finds a venue's access and travel from the venues list",
+    async ({ language, headings }) => {
+      const buyer = demoBuyer(server, language);
+      await buyer.open("/");
+      buyer.select("Venue", "Regent Palace Theatre");
+      buyer.fill("Date", "2026-11-24");
+      await buyer.press("Show results");
+      expect(new URL(buyer.url).search).toBe("?venue=regent-palace&date=2026-11-24");
+      page(buyer).getByRole("heading", { level: 2, name: "Shows matching your choice" });
+      const venues = [...buyer.document.querySelectorAll(".show-card__venue")].map((venue) => words(venue.textContent));
+      expect(venues.length).toBeGreaterThan(0);
+      for (const venue of venues) expect(venue).toBe("Regent Palace Theatre, London");
+      expect(chosen(buyer, "Venue")).toBe("Regent Palace Theatre");
+      expect(buyer.document.querySelectorAll(".show-card img[alt][width][height][srcset]")).toHaveLength(venues.length);
+
+      await buyer.follow("All our venues");
+      expect(pathOf(buyer)).toBe("/venues");
+      page(buyer).getByRole("heading", { level: 1, name: "Venues" });
+      expect(
+        page(buyer)
+          .getAllByRole("heading", { level: 2 })
+          .map((heading) => words(heading.textContent)),
+      ).toEqual(["Foundry Hall", "Harbour Playhouse", "Liberty Theatre", "Regent Palace Theatre"]);
+      await buyer.follow("Foundry Hall");
+      expect(pathOf(buyer)).toBe("/venues/foundry-hall");
+      expect(
+        page(buyer)
+          .getAllByRole("heading", { level: 2 })
+          .map((heading) => words(heading.textContent)),
+      ).toEqual(headings);
+      expect(
+        page(buyer).getByRole("link", { name: "Foundry Hall on a map (OpenStreetMap)" }).getAttribute("href"),
+      ).toMatch(
+        /^https:\/\/www\.openstreetmap\.org\/search\?query=Foundry%20Hall%2C%201800%20South%20Foundry%20Street/,
+      );
+    },
+  );
 
   // Once, for every distinct page the journeys received: Java starts once for this file.
   it("every page the journeys received passes the Nu HTML Checker", async () => {

@@ -71,6 +71,7 @@ describe.each(DIALECTS)("catalogue import on %s", (dialect) => {
       promoCodes: 0,
       vouchers: 0,
       memberships: 0,
+      pictures: 0,
     });
 
     const performances = await store.db.selectFrom("performances").selectAll().orderBy("starts_at").execute();

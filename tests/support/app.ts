@@ -1,4 +1,4 @@
-import { mkdtempSync } from "node:fs";
+import { mkdirSync, mkdtempSync, symlinkSync } from "node:fs";
 import { createServer as createHttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -17,6 +17,21 @@ export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 export const TEST_SECRET = "test-secret-that-is-long-enough-0123456789";
 
 /**
+ * The pictures the demo's import makes, shared by every test's data folder: their names come from
+ * their content, so a picture made once (the first demo server of a run) is found by the rest,
+ * and the demo loads without encoding its posters again.
+ */
+export const SHARED_IMAGES = join(tmpdir(), "box-office-test-images");
+
+/** A fresh data folder whose images/ is the shared one. */
+export function testDataDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), "box-office-data-"));
+  mkdirSync(SHARED_IMAGES, { recursive: true });
+  symlinkSync(SHARED_IMAGES, join(dir, "images"), "dir");
+  return dir;
+}
+
+/**
  * Services over a throw-away SQLite file, empty unless the test asks for the demo catalogue
  * (DEMO_CATALOGUE: "auto"). Close them when done.
  */
@@ -28,7 +43,7 @@ export async function testServices(
   const config = loadConfig({
     APP_ENV: "test",
     SESSION_SECRET: TEST_SECRET,
-    DATA_DIR: mkdtempSync(join(tmpdir(), "box-office-data-")),
+    DATA_DIR: testDataDir(),
     DEMO_CATALOGUE: "off",
     // The sandbox takes the payments, also when a test runs as production (issue 39).
     PAYMENT_PROVIDER: "sandbox",

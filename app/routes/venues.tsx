@@ -1,0 +1,51 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { venuePath } from "~/urls/paths";
+
+export const handle = { titleKey: "venues.title", keptPage: true };
+
+export async function loader({ context }: LoaderFunctionArgs) {
+  const venues = await context.catalogue.venuesWithAddresses();
+  return {
+    venues: venues.map((venue) => ({
+      name: venue.name,
+      href: venuePath(venue.slug),
+      lines: [
+        ...venue.address_lines.split("\n").filter(Boolean),
+        [venue.city, venue.region, venue.postcode].filter(Boolean).join(" "),
+      ],
+    })),
+  };
+}
+
+export default function Venues() {
+  const { t } = useTranslation();
+  const { venues } = useLoaderData<typeof loader>();
+  return (
+    <>
+      <h1>{t("venues.title")}</h1>
+      {venues.length === 0 ? (
+        <p className="empty-state">{t("venues.empty")}</p>
+      ) : (
+        <ul className="venue-list">
+          {venues.map((venue) => (
+            <li key={venue.href} className="venue-list__item">
+              <h2 className="venue-list__name">
+                <Link to={venue.href}>{venue.name}</Link>
+              </h2>
+              <address className="venue-address">
+                {venue.lines.map((line, index) => (
+                  <span key={line}>
+                    {index > 0 ? <br /> : null}
+                    {line}
+                  </span>
+                ))}
+              </address>
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}
