@@ -65,18 +65,12 @@ async function heldUntil(view: HoldView, language: Language) {
 
 describe("the hold's end, told in the venue's zone", () => {
   it("names the venue's zone, in US English", async () => {
-    expect(await heldUntil(hold("America/New_York"), "en-US")).toBe(
-      "Your seats are held until 2:47 PM New York time.",
-    );
+    expect(await heldUntil(hold("America/New_York"), "en-US")).toBe("Your seats are held until 2:47 PM New York time.");
   });
 
   it("names it in British English too, for a venue in another zone than the buyer's", async () => {
-    expect(await heldUntil(hold("America/New_York"), "en-GB")).toBe(
-      "Your seats are held until 14:47 New York time.",
-    );
-    expect(await heldUntil(hold("Europe/London"), "en-GB")).toBe(
-      "Your seats are held until 19:47 London time.",
-    );
+    expect(await heldUntil(hold("America/New_York"), "en-GB")).toBe("Your seats are held until 14:47 New York time.");
+    expect(await heldUntil(hold("Europe/London"), "en-GB")).toBe("Your seats are held until 19:47 London time.");
   });
 
   it("takes the place from the zone's name", () => {
