@@ -88,19 +88,32 @@ export function PriceChangeAlert() {
 /**
  * One checkout step's page: "Error: " title handling is the root's (handle.titleKey plus the
  * error flag), the error summary first, the progress list, the step's content, the summary.
+ *
+ * With `summaryFirst` (the payment page) the order summary comes before the step's forms in the
+ * source, so on a phone, where the page is one column, the buyer reads what they are paying for
+ * before Pay, and so does a screen reader or a browser without CSS, which follow the source, not
+ * the drawing: a CSS `order` would have put it first for the eye alone. On wide screens the grid
+ * still draws it in the right-hand column; it holds no control, so the tab order is the same.
  */
 export function CheckoutStep({
   title,
   frame,
   errors = [],
+  summaryFirst = false,
   children,
 }: {
   title: string;
   frame: StepFrame;
   errors?: SummaryError[];
+  summaryFirst?: boolean;
   children: ReactNode;
 }) {
   const { t } = useTranslation();
+  const summary = (
+    <aside className="checkout-step__summary">
+      <BasketSummary summary={frame.summary} />
+    </aside>
+  );
   return (
     <div className="checkout-step">
       <ErrorSummary errors={errors} />
@@ -116,11 +129,10 @@ export function CheckoutStep({
       </nav>
       <h1>{title}</h1>
       {frame.priceChanged ? <PriceChangeAlert /> : null}
-      <div className="checkout-step__body">
+      <div className={summaryFirst ? "checkout-step__body checkout-step__body--summary-first" : "checkout-step__body"}>
+        {summaryFirst ? summary : null}
         <div className="checkout-step__main">{children}</div>
-        <aside className="checkout-step__summary">
-          <BasketSummary summary={frame.summary} />
-        </aside>
+        {summaryFirst ? null : summary}
       </div>
     </div>
   );

@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { useHydrated } from "remix-utils/use-hydrated";
 
 import { Confirmation, ConfirmActions } from "./confirmation";
-import { formatDateTime as dateTime, formatTime as time } from "~/i18n/format";
+import { formatDateTime as dateTime, formatTime as time, timeZonePlace } from "~/i18n/format";
 import { PostForm } from "./post-form";
 import type { HoldView } from "~/views/hold";
 import { pathWithDeclaredQuery } from "~/urls/page-query";
@@ -93,9 +93,15 @@ export function HoldPanel({ hold, releaseTo }: { hold: HoldView; releaseTo?: str
           </span>
         </p>
       )}
+      {/* In the venue's time zone, named always: the server cannot know the buyer's zone, and a
+          buyer abroad (or booking a venue in another zone) plans by the clock they read here. The
+          same words with script, so hydration changes nothing and nothing moves after load. */}
       {expired ? null : (
         <p className="hold-panel__until">
-          {t("hold.heldUntil", { time: time(hold.expiresAt, hold.timeZone, i18n.language) })}
+          {t("hold.heldUntil", {
+            time: time(hold.expiresAt, hold.timeZone, i18n.language),
+            place: timeZonePlace(hold.timeZone),
+          })}
         </p>
       )}
       <p className="visually-hidden" aria-live="polite">

@@ -203,7 +203,11 @@ function drawSeat(
   return { name, className, selectable, checked: state === MINE };
 }
 
-/** A part of the house's rows as React elements: what the browser hydrates and then updates seat by seat. */
+/**
+ * A part of the house's rows as React elements: what the browser hydrates and then updates seat by
+ * seat. A row's name is drawn beside its first seat and stays in sight (CSS position: sticky)
+ * while the map scrolls sideways (styles/_seat-map.scss).
+ */
 export function seatRowElements(section: DecodedSection, words: SeatWords) {
   return section.rows.map(([rowName, seats]) => {
     const [first] = seats;
@@ -476,6 +480,23 @@ export function SeatMap({ view, onToggle, legend = true, waiting }: SeatMapProps
     setZoom((level) => Math.min(ZOOM_LEVELS.length - 1, Math.max(0, level + step)));
   };
 
+  // A parts-of-the-house link takes the page down to the part (an in-page anchor, with or without
+  // script); with script the map also scrolls sideways to the part's first seat the buyer can
+  // choose, just right of the row names' column: a narrow view may be far from it (the boxes sit
+  // at the sides of the house).
+  const showPart = (id: string) => {
+    const viewport = viewportRef.current;
+    const part = document.getElementById(sectionAnchor(id));
+    const seat =
+      part?.querySelector<HTMLElement>('input[name="seat"]:enabled') ?? part?.querySelector<HTMLElement>(".s");
+    if (!viewport || !seat) return;
+    const edge =
+      viewport.getBoundingClientRect().left +
+      viewport.clientLeft +
+      (parseFloat(getComputedStyle(viewport).scrollPaddingLeft) || 0);
+    viewport.scrollLeft += seat.getBoundingClientRect().left - edge;
+  };
+
   // The parts of the house by name only: nothing here needs the seats decoded.
   const seated = view.sections.filter((section): section is SeatedSection => section.kind === "seated");
   const viewportStyle: Style = { "--x0": view.minX, "--w": view.maxX - view.minX };
@@ -489,7 +510,9 @@ export function SeatMap({ view, onToggle, legend = true, waiting }: SeatMapProps
           <ul>
             {seated.map((section) => (
               <li key={section.id}>
-                <a href={`#${sectionAnchor(section.id)}`}>{section.name}</a>
+                <a href={`#${sectionAnchor(section.id)}`} onClick={() => showPart(section.id)}>
+                  {section.name}
+                </a>
               </li>
             ))}
           </ul>

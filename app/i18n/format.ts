@@ -44,3 +44,11 @@ export function formatDateTime(iso: string, timeZone: string, locale: string): s
 export function formatTime(iso: string, timeZone: string, locale: string): string {
   return dateTimeFormat(locale, { hour: "numeric", minute: "2-digit", timeZone }).format(new Date(iso));
 }
+
+/**
+ * The place a time zone is named after, as the IANA name has it ("America/New_York": "New York"):
+ * what "held until 7:47 PM New York time" names. Every venue's zone in the catalogue is a city's.
+ */
+export function timeZonePlace(timeZone: string): string {
+  return timeZone.slice(timeZone.lastIndexOf("/") + 1).replace(/_/g, " ");
+}

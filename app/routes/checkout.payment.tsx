@@ -295,6 +295,7 @@ export default function Payment() {
       title={t("checkout.steps.payment")}
       frame={stoppedForPrice ? { ...frame, priceChanged: true } : frame}
       errors={errors}
+      summaryFirst
     >
       {retry ? (
         <div className="message message--error" role="alert">

@@ -24,8 +24,9 @@ const PROFILES = [
     currency: "£",
     basketWord: "basket",
     browseLink: "Find a show",
-    // Holds made at DEMO_NOW (12:00 UTC) end 15 minutes later, told in the venue's time zone.
-    heldUntil: { first: "12:15", extended: "12:25" },
+    // Holds made at DEMO_NOW (12:00 UTC) end 15 minutes later, told in the venue's time zone,
+    // which is named: a buyer elsewhere reads the clock they plan by.
+    heldUntil: { first: "12:15 London time", extended: "12:25 London time" },
   },
   {
     language: "en-US" as const,
@@ -42,7 +43,7 @@ const PROFILES = [
     currency: "$",
     basketWord: "cart",
     browseLink: "Find a show",
-    heldUntil: { first: "6:15 AM", extended: "6:25 AM" },
+    heldUntil: { first: "6:15 AM Chicago time", extended: "6:25 AM Chicago time" },
   },
 ];
 

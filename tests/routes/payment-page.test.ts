@@ -109,4 +109,31 @@ describe("the payment page", () => {
     expect(confirmation).toContain("row B, seat 7");
     expect(server.services.sandboxGateway!.charges).toBe(charges);
   });
+
+  // Issue 40, item 6: on a phone the page is one column, and "Your order" came after Pay. It now
+  // comes first in the source (checkout-step.tsx says why source order rather than CSS order), so
+  // a screen reader and a browser without CSS meet it first as well; and the hold's clock time
+  // names the venue's zone.
+  it("puts the order summary before Pay in the page's source, and tells the hold's end in the venue's zone", async () => {
+    const buyer = buyerBrowser(server.url);
+    await toPayment(buyer, "B8");
+    const document = new JSDOM(await (await buyer.get("/checkout/payment")).text()).window.document;
+    const summary = document.querySelector("#basket-summary-title")?.closest("section");
+    expect(summary?.textContent).toContain("Your order");
+    expect(summary?.textContent).toContain("row B, seat 8");
+    const pay = [...document.querySelectorAll("button")].find((button) => /^Pay /.test(button.textContent ?? ""));
+    expect(pay).toBeDefined();
+    expect(
+      summary!.compareDocumentPosition(pay!) & document.defaultView!.Node.DOCUMENT_POSITION_FOLLOWING,
+    ).toBeTruthy();
+    // Every form of the step (promo code, voucher, Pay) comes after it too.
+    const forms = document.querySelectorAll(".checkout-step__main form");
+    expect(forms.length).toBeGreaterThanOrEqual(3);
+    for (const form of forms)
+      expect(
+        summary!.compareDocumentPosition(form) & document.defaultView!.Node.DOCUMENT_POSITION_FOLLOWING,
+      ).toBeTruthy();
+    const until = document.querySelector(".hold-panel__until")?.textContent?.replace(/\s+/g, " ").trim();
+    expect(until).toMatch(/^Your seats are held until \d{1,2}:\d{2} London time\.$/);
+  });
 });
