@@ -138,7 +138,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
     : matches
         .map((match) => (match.handle as PageHandle | undefined)?.noscriptRefreshSeconds?.(match.data))
         .find((seconds) => seconds !== undefined);
-  const title = `${failed ? t("frame.errorPrefix") : ""}${pageTitle ? `${pageTitle} – ${t("brand.name")}` : t("brand.name")}`;
+  const brand = t("brand.name");
+  // A page named as the site is (a venue's own page on its own wording set) is named once.
+  const title = `${failed ? t("frame.errorPrefix") : ""}${pageTitle && pageTitle !== brand ? `${pageTitle} – ${brand}` : brand}`;
   const location = useLocation();
   useEffect(() => {
     // Each page's tracked events (its loaders', and those an action flashed before redirecting

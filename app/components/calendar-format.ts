@@ -37,6 +37,29 @@ export function formatLongDay(day: string, locale: string): string {
   }).format(utc(day));
 }
 
+/**
+ * The same long day as pieces, in the locale's order, with the day's number marked: the calendar
+ * shows only the number in a wide month and hides the rest from sight, so the date is read once,
+ * whole, by a screen reader and a text browser alike.
+ */
+export function longDayParts(day: string, locale: string): { text: string; number: boolean }[] {
+  const parts = dateTimeFormat(locale, {
+    weekday: "long",
+    day: "numeric",
+    month: "long",
+    year: "numeric",
+    timeZone: "UTC",
+  }).formatToParts(utc(day));
+  const pieces: { text: string; number: boolean }[] = [];
+  for (const part of parts) {
+    const number = part.type === "day";
+    const last = pieces.at(-1);
+    if (last && !last.number && !number) last.text += part.value;
+    else pieces.push({ text: part.value, number });
+  }
+  return pieces;
+}
+
 export function addMonths(month: string, count: number): string {
   const [year, monthNumber] = month.split("-").map(Number) as [number, number];
   const index = year * 12 + (monthNumber - 1) + count;
@@ -48,7 +71,10 @@ export function weekStartsOn(locale: string): 0 | 1 {
   return locale === "en-US" ? 0 : 1;
 }
 
-/** The weekdays in column order, each as [short, long] names. */
+/**
+ * The weekdays in column order, each as [short, long] names. The calendar shows the short name
+ * and hides the rest of the long one where the short is its start ("Mon" of "Monday").
+ */
 export function weekdayNames(locale: string): [string, string][] {
   const start = weekStartsOn(locale);
   const short = dateTimeFormat(locale, { weekday: "short", timeZone: "UTC" });

@@ -10,6 +10,12 @@ import type { SummaryError } from "~/views/errors";
 import type { StepFrame } from "~/views/checkout-step";
 import { checkoutPath } from "~/urls/paths";
 
+/**
+ * A comma between a row's parts that only a reader of the words meets: a text browser, which shows
+ * no styles, and a screen reader would otherwise run "seat 14", "Full Price" and "£41.00" together.
+ */
+const Separator = () => <span className="visually-hidden">, </span>;
+
 /** The itemised order: the engine's lines, the vouchers used, what is left to pay. */
 export function BasketSummary({ summary, heading = "h2" }: { summary: SummaryView; heading?: "h2" | "h3" }) {
   const { t, i18n } = useTranslation();
@@ -33,7 +39,13 @@ export function BasketSummary({ summary, heading = "h2" }: { summary: SummaryVie
             <tr key={line.id}>
               <th scope="row">
                 {t(line.label.key, line.label.values)}
-                {line.note ? <span className="ticket-table__note">{t(line.note.key, line.note.values)}</span> : null}
+                {line.note ? (
+                  <>
+                    <Separator />
+                    <span className="ticket-table__note">{t(line.note.key, line.note.values)}</span>
+                  </>
+                ) : null}
+                <Separator />
               </th>
               <td className="ticket-table__amount">{money(line.amount)}</td>
             </tr>
@@ -41,23 +53,31 @@ export function BasketSummary({ summary, heading = "h2" }: { summary: SummaryVie
         </tbody>
         <tfoot>
           <tr>
-            <th scope="row">{t("summary.total")}</th>
+            <th scope="row">
+              {t("summary.total")}
+              <Separator />
+            </th>
             <td className="ticket-table__amount">{money(summary.total)}</td>
           </tr>
           {summary.vouchers.map((voucher) => (
             <tr key={voucher.id}>
               <th scope="row">
                 {t(voucher.label.key, voucher.label.values)}
+                <Separator />
                 <span className="ticket-table__note">
                   {t("summary.remaining", { amount: money(voucher.remaining) })}
                 </span>
+                <Separator />
               </th>
               <td className="ticket-table__amount">{money(-voucher.amount)}</td>
             </tr>
           ))}
           {summary.vouchers.length > 0 ? (
             <tr>
-              <th scope="row">{t("summary.toPay")}</th>
+              <th scope="row">
+                {t("summary.toPay")}
+                <Separator />
+              </th>
               <td className="ticket-table__amount">{money(summary.toPay)}</td>
             </tr>
           ) : null}
@@ -77,7 +97,8 @@ export function PriceChangeAlert() {
       <p>{t("summary.priceChangedBody")}</p>
       <PostForm action={checkoutPath("hold")}>
         <input type="hidden" name="returnTo" value={location.pathname} />
-        <button type="submit" name="intent" value="acknowledge-prices" className="button">
+        <input type="hidden" name="intent" value="acknowledge-prices" />
+        <button type="submit" className="button">
           {t("summary.priceChangedAcknowledge")}
         </button>
       </PostForm>

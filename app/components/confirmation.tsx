@@ -87,7 +87,8 @@ export function ConfirmActions({
         {Object.entries(fields).map(([name, value]) => (
           <input key={name} type="hidden" name={name} value={value} />
         ))}
-        <button type="submit" name="intent" value={intent} className="button button--warning">
+        <input type="hidden" name="intent" value={intent} />
+        <button type="submit" className="button button--warning">
           {confirmLabel}
         </button>
       </PostForm>

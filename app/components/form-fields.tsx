@@ -114,15 +114,19 @@ export interface RadioOption {
 export function RadioGroup({
   field,
   legend,
-  legendHidden = false,
+  labelledBy,
   hint,
   id = field.name,
   options,
 }: {
   field: FieldLike;
-  legend: string;
-  /** The page's heading already asks the question: the legend is then for screen readers only. */
-  legendHidden?: boolean;
+  legend?: string;
+  /**
+   * The id of the page's heading when it already asks the question: the group is named by it and
+   * has no legend of its own, so the question is read once (a hidden legend is still read by text
+   * browsers, which show no styles).
+   */
+  labelledBy?: string;
   hint?: string;
   id?: string;
   options: RadioOption[];
@@ -132,8 +136,13 @@ export function RadioGroup({
   const errorId = `${id}-error`;
   return (
     <div className={error ? "field field--error" : "field"}>
-      <fieldset key={field.key} className="radios" aria-describedby={describedBy(hint && hintId, error && errorId)}>
-        <legend className={legendHidden ? "visually-hidden" : undefined}>{legend}</legend>
+      <fieldset
+        key={field.key}
+        className="radios"
+        aria-labelledby={labelledBy}
+        aria-describedby={describedBy(hint && hintId, error && errorId)}
+      >
+        {labelledBy ? null : <legend>{legend}</legend>}
         {hint ? (
           <p className="hint" id={hintId}>
             {hint}

@@ -113,7 +113,8 @@ export function HoldPanel({ hold, releaseTo }: { hold: HoldView; releaseTo?: str
           {hold.canExtend ? (
             <PostForm action={HOLD_ACTION}>
               <input type="hidden" name="returnTo" value={returnTo} />
-              <button type="submit" name="intent" value="extend" className="button">
+              <input type="hidden" name="intent" value="extend" />
+              <button type="submit" className="button">
                 {t("hold.extend")}
               </button>
             </PostForm>
@@ -172,12 +173,14 @@ export function SessionExpiredDialog({ open }: { open: boolean }) {
       <p>{t("hold.expiredBody")}</p>
       <div className="confirmation__actions">
         <PostForm action={HOLD_ACTION}>
-          <button type="submit" name="intent" value="reselect" className="button">
+          <input type="hidden" name="intent" value="reselect" />
+          <button type="submit" className="button">
             {t("hold.reselect")}
           </button>
         </PostForm>
         <PostForm action={HOLD_ACTION}>
-          <button type="submit" name="intent" value="cancel" className="button button--secondary">
+          <input type="hidden" name="intent" value="cancel" />
+          <button type="submit" className="button button--secondary">
             {t("hold.cancel")}
           </button>
         </PostForm>

@@ -91,7 +91,7 @@ export default function ManageDetails() {
         <TextField
           field={fields.phone}
           label={t("account.details.phone")}
-          hint={t("contacts.phoneHint")}
+          hint={t(`contacts.phoneHint${country}`)}
           type="tel"
           autoComplete="tel"
         />

@@ -264,18 +264,29 @@ export default function Calendar() {
           {t(page.presale.unlockedBy === "membership" ? "calendar.presaleMember" : "calendar.presaleUnlocked")}
         </p>
       ) : null}
-      <nav className="calendar__months" aria-label={t("calendar.monthsNav")}>
-        {page.previous ? (
-          <Link to={page.previous.href} className="calendar__month-link calendar__month-link--previous">
-            {t("calendar.previous", { month: formatMonth(page.previous.month, locale) })}
-          </Link>
-        ) : null}
-        {page.next ? (
-          <Link to={page.next.href} className="calendar__month-link calendar__month-link--next">
-            {t("calendar.next", { month: formatMonth(page.next.month, locale) })}
-          </Link>
-        ) : null}
-      </nav>
+      {page.previous || page.next ? (
+        <nav aria-label={t("calendar.monthsNav")}>
+          {/* A list, and a space between its items: each link is read on its own, also by a text
+              browser and by anything that reads the page's words run together. */}
+          <ul className="calendar__months">
+            {page.previous ? (
+              <li>
+                <Link to={page.previous.href} className="calendar__month-link calendar__month-link--previous">
+                  {t("calendar.previous", { month: formatMonth(page.previous.month, locale) })}
+                </Link>
+              </li>
+            ) : null}
+            {page.previous && page.next ? " " : null}
+            {page.next ? (
+              <li className="calendar__months-next">
+                <Link to={page.next.href} className="calendar__month-link calendar__month-link--next">
+                  {t("calendar.next", { month: formatMonth(page.next.month, locale) })}
+                </Link>
+              </li>
+            ) : null}
+          </ul>
+        </nav>
+      ) : null}
       <CalendarMonth month={month} performances={performances} timeZone={show.timeZone} />
       {performances.length === 0 ? (
         <p className="empty-state">{t("calendar.emptyMonth", { month: formatMonth(month, locale) })}</p>

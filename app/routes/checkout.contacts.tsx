@@ -128,7 +128,7 @@ export default function Contacts() {
         <TextField
           field={fields.phone}
           label={t("contacts.phone")}
-          hint={t("contacts.phoneHint")}
+          hint={t(`contacts.phoneHint${options.country}`)}
           type="tel"
           autoComplete="tel"
         />

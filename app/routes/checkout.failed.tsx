@@ -55,7 +55,8 @@ export default function Failed() {
           </>
         ) : (
           <PostForm action={checkoutPath("hold")}>
-            <button type="submit" name="intent" value="reselect" className="button">
+            <input type="hidden" name="intent" value="reselect" />
+            <button type="submit" className="button">
               {t("failed.reselect")}
             </button>
           </PostForm>

@@ -337,7 +337,8 @@ export default function Payment() {
               })}
             </p>
             <input type="hidden" name="voucherId" value={voucher.id} />
-            <button type="submit" name="intent" value="remove-voucher" className="link-button">
+            <input type="hidden" name="intent" value="remove-voucher" />
+            <button type="submit" className="link-button">
               {t("payment.voucherRemove")}
             </button>
           </PostForm>
@@ -384,8 +385,7 @@ export default function Payment() {
                 <WalletButtons methods={methods} amount={{ currency, value: (toPay / 100).toFixed(2) }} />
                 <RadioGroup
                   field={payFields.method}
-                  legend={t("payment.methodLegend")}
-                  legendHidden
+                  labelledBy="pay-title"
                   options={[
                     {
                       value: "card",

@@ -82,16 +82,22 @@ export default function Reservations() {
           when: formatDateTime(offer.startsAt, offer.timeZone, i18n.language),
         })}
       </p>
+      {/* Two forms, each intent hidden: a button's value would be shown before its words by a text
+          browser ("(accept) Accept these seats"). Searching again sends none of the choices. */}
       <PostForm>
+        <input type="hidden" name="intent" value="accept" />
         <TicketChoices view={offer.tickets} errors={errors} />
         <div className="form-actions">
-          <button type="submit" name="intent" value="accept" className="button button--primary">
+          <button type="submit" className="button button--primary">
             {t("reservations.accept")}
           </button>
-          <button type="submit" name="intent" value="again" className="button button--secondary">
-            {t("reservations.searchAgain")}
-          </button>
         </div>
+      </PostForm>
+      <PostForm className="form-actions">
+        <input type="hidden" name="intent" value="again" />
+        <button type="submit" className="button button--secondary">
+          {t("reservations.searchAgain")}
+        </button>
       </PostForm>
       <p>
         <Link to={offer.ticketsHref}>{t("reservations.chooseOnMap")}</Link>

@@ -141,7 +141,8 @@ export default function Membership() {
                     {t("membership.plus.checkout")}
                   </Link>
                   <PostForm>
-                    <button type="submit" name="intent" value="remove" className="button button--secondary">
+                    <input type="hidden" name="intent" value="remove" />
+                    <button type="submit" className="button button--secondary">
                       {t("membership.plus.remove")}
                     </button>
                   </PostForm>
@@ -149,7 +150,8 @@ export default function Membership() {
               </>
             ) : (
               <PostForm>
-                <button type="submit" name="intent" value="join" className="button">
+                <input type="hidden" name="intent" value="join" />
+                <button type="submit" className="button">
                   {t(plus ? "membership.plus.renew" : "membership.plus.join", {
                     price: formatMoney(page.plus.price, page.plus.currency, locale),
                   })}
@@ -210,7 +212,8 @@ export default function Membership() {
             </PostForm>
             {access ? (
               <PostForm>
-                <button type="submit" name="intent" value="leave-access" className="button button--secondary">
+                <input type="hidden" name="intent" value="leave-access" />
+                <button type="submit" className="button button--secondary">
                   {t("membership.access.leave")}
                 </button>
               </PostForm>

@@ -49,16 +49,22 @@ export default function SandboxChallenge() {
           </>
         ) : null}
       </dl>
-      <PostForm>
-        <div className="form-actions">
-          <button type="submit" name="intent" value="pass" className="button">
+      {/* A form per answer, its intent hidden: a button's value would be shown before its words
+          by a text browser ("(pass) Complete authentication"). */}
+      <div className="form-actions">
+        <PostForm>
+          <input type="hidden" name="intent" value="pass" />
+          <button type="submit" className="button">
             {t("sandbox.challenge.pass")}
           </button>
-          <button type="submit" name="intent" value="fail" className="button button--warning">
+        </PostForm>
+        <PostForm>
+          <input type="hidden" name="intent" value="fail" />
+          <button type="submit" className="button button--warning">
             {t("sandbox.challenge.fail")}
           </button>
-        </div>
-      </PostForm>
+        </PostForm>
+      </div>
     </>
   );
 }

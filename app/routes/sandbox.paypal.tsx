@@ -37,16 +37,22 @@ export default function SandboxPayPal() {
         <dt>{t("sandbox.amount")}</dt>
         <dd>{formatMoney(step.amount, step.currency, i18n.language)}</dd>
       </dl>
-      <PostForm>
-        <div className="form-actions">
-          <button type="submit" name="intent" value="approve" className="button">
+      {/* A form per answer, its intent hidden: a button's value would be shown before its words
+          by a text browser ("(approve) Approve payment"). */}
+      <div className="form-actions">
+        <PostForm>
+          <input type="hidden" name="intent" value="approve" />
+          <button type="submit" className="button">
             {t("sandbox.paypal.approve")}
           </button>
-          <button type="submit" name="intent" value="cancel" className="button button--secondary">
+        </PostForm>
+        <PostForm>
+          <input type="hidden" name="intent" value="cancel" />
+          <button type="submit" className="button button--secondary">
             {t("sandbox.paypal.cancel")}
           </button>
-        </div>
-      </PostForm>
+        </PostForm>
+      </div>
     </>
   );
 }

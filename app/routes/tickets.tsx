@@ -305,7 +305,8 @@ export default function Tickets() {
                 name="to"
                 value={pathWithDeclaredQuery(location.pathname, location.search, matches)}
               />
-              <button type="submit" name="intent" value="empty" className="button button--warning">
+              <input type="hidden" name="intent" value="empty" />
+              <button type="submit" className="button button--warning">
                 {t("hold.emptyCartConfirm")}
               </button>
             </PostForm>
@@ -346,7 +347,8 @@ export default function Tickets() {
           <h2 id="basket-title">{t("tickets.yourTickets")}</h2>
           <PostForm>
             <TicketChoices view={tickets} errors={result?.errors} />
-            <button type="submit" name="intent" value="continue" className="button button--primary" disabled={expired}>
+            <input type="hidden" name="intent" value="continue" />
+            <button type="submit" className="button button--primary" disabled={expired}>
               {expired ? t("hold.reservationExpired") : t("tickets.continue")}
             </button>
           </PostForm>
@@ -416,7 +418,8 @@ export default function Tickets() {
                     </select>
                   </div>
                 </AccessDeclaration>
-                <button type="submit" name="intent" value="best" className="button">
+                <input type="hidden" name="intent" value="best" />
+                <button type="submit" className="button">
                   {t("tickets.findSeats")}
                 </button>
               </PostForm>
@@ -454,7 +457,8 @@ export default function Tickets() {
                     </div>
                   ) : null,
                 )}
-                <button type="submit" name="intent" value="standing" className="button">
+                <input type="hidden" name="intent" value="standing" />
+                <button type="submit" className="button">
                   {t("tickets.reservePlaces")}
                 </button>
               </PostForm>
@@ -566,7 +570,8 @@ function PresaleOffer({ error }: { error?: { key: string } }) {
             aria-invalid={error ? true : undefined}
           />
         </div>
-        <button type="submit" name="intent" value="promo" className="button">
+        <input type="hidden" name="intent" value="promo" />
+        <button type="submit" className="button">
           {t("tickets.applyCode")}
         </button>
       </PostForm>

@@ -165,6 +165,18 @@ describe("phone numbers", () => {
     expect(field(phone("US")).value("+44 20 7946 0000")).toBe("+442079460000");
   });
 
+  it("at a UK venue: a UK number or an international one; not five digits", () => {
+    expect(field(phone("GB")).value("020 7946 0000")).toBe("+442079460000");
+    expect(field(phone("GB")).value("+1 212 555 0100")).toBe("+12125550100");
+    expect(field(phone("GB")).errors("12345")).toEqual(["validation.phone"]);
+  });
+
+  it("at a US venue: a US number or an international one; a UK mobile without +44 is neither", () => {
+    expect(field(phone("US")).value("(212) 555-0100")).toBe("+12125550100");
+    expect(field(phone("US")).value("+44 7911 123456")).toBe("+447911123456");
+    expect(field(phone("US")).errors("07911 123456")).toEqual(["validation.phone"]);
+  });
+
   it("refuses a number that is not valid where it would be dialled", () => {
     expect(field(phone("GB")).errors("")).toEqual(["validation.phone"]);
     expect(field(phone("GB")).errors("12345")).toEqual(["validation.phone"]);

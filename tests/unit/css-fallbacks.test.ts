@@ -82,6 +82,75 @@ describe.each(themes)("the %s stylesheet without custom properties", (file) => {
     });
   });
 
+  // What a rule of the seat map (or its key) draws in such a browser: its last background-image
+  // without var(), outside @supports.
+  const literalImage = (selector: string) => {
+    let image: string | undefined;
+    root.walkRules((rule) => {
+      if (!rule.selectors.includes(`.seat-map ${selector}`) || !rule.selectors.includes(`.seat-map-key ${selector}`))
+        return;
+      rule.walkDecls("background-image", (decl) => {
+        if (!MODERN.test(decl.value) && !supportsAbove(decl)) image = decl.value;
+      });
+    });
+    return image;
+  };
+  const badgeOf = (mark: string) => {
+    let badge: string | undefined;
+    root.walkDecls("--badge", (decl) => {
+      if ((decl.parent as Rule).selectors.includes(`.seat-map .${mark}`)) badge = decl.value.trim();
+    });
+    return badge;
+  };
+  const HATCH = /^repeating-linear-gradient\(/;
+  // Old browsers read neither rgb(0 0 0 / 0.45) nor a colour stop with two positions.
+  const OLD_HATCH =
+    /^repeating-linear-gradient\(135deg, transparent 0, transparent 4px, rgba\(0, 0, 0, 0\.45\) 4px, rgba\(0, 0, 0, 0\.45\) 5\.5px\)$/;
+
+  it("draws every seat mark and the restricted view's hatching, on the map and in its key", () => {
+    // w wheelchair, c companion, a access, p package, r promotion, m American Express.
+    for (const mark of ["w", "c", "a", "p", "r", "m"]) {
+      const badge = badgeOf(mark);
+      expect(badge, mark).toMatch(/^url\("data:image\/svg\+xml,/);
+      const layers = postcss.list.comma(literalImage(`.${mark}`) ?? "");
+      expect(layers, mark).toEqual([badge, "none", "none"]);
+      // A marked seat with a restricted view shows both.
+      const both = postcss.list.comma(literalImage(`.${mark}.v`) ?? "");
+      expect(both[0], mark).toBe(badge);
+      expect(both[2], mark).toMatch(OLD_HATCH);
+    }
+    const hatch = postcss.list.comma(literalImage(".v") ?? "");
+    expect(hatch[2]).toMatch(OLD_HATCH);
+    // A band's restricted seat keeps the band's symbol under the hatching, chosen or not.
+    for (let band = 0; band < 8; band += 1) {
+      const plain = postcss.list.comma(literalImage(`.b${band}`) ?? "");
+      const restricted = postcss.list.comma(literalImage(`.b${band}.v`) ?? "");
+      expect(restricted[1], `b${band}`).toBe(plain[1]);
+      expect(restricted[2], `b${band}`).toMatch(HATCH);
+      expect(postcss.list.comma(literalImage(`.b${band}.v:checked`) ?? "")[2], `b${band}`).toMatch(HATCH);
+    }
+  });
+
+  it("draws a taken seat as taken, hatched or not", () => {
+    const cross = postcss.list.comma(literalImage(".t") ?? "");
+    expect(cross).toEqual(["none", expect.stringMatching(/^url\("data:image\/svg\+xml,/), "none"]);
+    expect(postcss.list.comma(literalImage(".v.t") ?? "")).toEqual(cross);
+  });
+
+  it("keeps the seat names, placed out of sight, inside the map's scrolling box", () => {
+    // Without custom properties nothing in the map is positioned, so the names (position:
+    // absolute) are placed against the nearest positioned box: unless it is the viewport, a long
+    // row's last names lie beyond the page's right edge and the page scrolls sideways.
+    const viewport: Record<string, string> = {};
+    root.walkRules(".seat-map__viewport", (rule) => {
+      if (rule.parent?.type === "atrule") return;
+      rule.walkDecls((decl) => {
+        if (!MODERN.test(decl.value)) viewport[decl.prop] = decl.value;
+      });
+    });
+    expect(viewport).toMatchObject({ position: "relative", overflow: "auto", "max-width": "100%" });
+  });
+
   it("gives each warning button a literal colour pair that can be read", () => {
     const literal = (prop: string) => {
       let value: string | undefined;

@@ -129,15 +129,19 @@ describe("RadioGroup", () => {
     expect(document.getElementById("protection-hint")?.textContent).toBe("Refund if you can't go");
   });
 
-  it("can hide its legend from sight but not from screen readers", () => {
+  it("can be named by the page's heading instead of a legend, so the question is read once", () => {
     render(
       withI18n(
-        <RadioGroup field={{ name: "method" }} legend="How would you like to pay?" legendHidden options={options} />,
+        <>
+          <h2 id="pay-title">How would you like to pay?</h2>
+          <RadioGroup field={{ name: "method" }} labelledBy="pay-title" options={options} />
+        </>,
       ),
     );
     const group = screen.getByRole("group", { name: "How would you like to pay?" });
-    expect(group.querySelector("legend")?.className).toBe("visually-hidden");
+    expect(group.querySelector("legend")).toBeNull();
     expect(group.hasAttribute("aria-describedby")).toBe(false);
+    expect(document.body.textContent?.match(/How would you like to pay\?/g)).toHaveLength(1);
   });
 });
 

@@ -77,8 +77,11 @@ export const usZip = textField((text) => {
 });
 
 /**
- * A phone number valid for the deployment's country as dialled there, or any valid number in
- * international form (+33…, or 00…/011… as dialled from there). Gives E.164: "+442079460000".
+ * A phone number valid for the seller's country (the venue's, or the deployment's where no venue
+ * sells) as dialled there, or any valid number in international form (+33…, or 00…/011… as dialled
+ * from there). Gives E.164: "+442079460000". The field's hint says which ("A US number, or an
+ * international one starting with +"); the message stays the spec's "Please enter a valid phone
+ * number". The metadata is libphonenumber-js's default ("min"), in the checks fetched on demand.
  */
 export function phone(country: Country) {
   return textField((text) => {
