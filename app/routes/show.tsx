@@ -10,10 +10,12 @@ import { bookable, offersTickets, saleState } from "~/ticketing/sale-window";
 import { buyerEntitlements } from "~/ticketing/entitlements.server";
 import { membershipOf, readBuyer } from "~/web/buyer.server";
 import { track } from "~/web/track.server";
+import { venuePhoneHandle } from "~/components/support-phone";
 
 export const handle = {
   title: (data: { show?: { name: string } } | undefined) => data?.show?.name,
   keptPage: true,
+  ...venuePhoneHandle,
 };
 
 const NEXT_PERFORMANCES = 5;
@@ -70,6 +72,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       },
       // Venue pages exist in the default routing mode only.
       venueHref: mode === "DEFAULT" ? venuePath(show.venueSlug) : null,
+      venuePhone: show.venuePhone,
       span: span ? { first: span.first, last: span.last } : null,
       performances,
       calendarHref: calendarPath(mode, show.slug, show.venueSlug),

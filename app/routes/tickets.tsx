@@ -35,8 +35,14 @@ import { checkoutPath } from "~/urls/paths";
 import { flashEvents, track } from "~/web/track.server";
 import type { FieldErrors } from "~/views/ticket-choices";
 import type { SummaryError } from "~/views/errors";
+import { useSupportPhone, venuePhoneHandle } from "~/components/support-phone";
 
-export const handle = { titleKey: "tickets.title", keptPage: true, query: Object.values(FILTER_PARAMS) };
+export const handle = {
+  titleKey: "tickets.title",
+  keptPage: true,
+  query: Object.values(FILTER_PARAMS),
+  ...venuePhoneHandle,
+};
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const page = await ticketsContext(request, params, context);
@@ -74,6 +80,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       timedEntry: performance.timed_entry,
     },
     currency: venue.currency,
+    venuePhone: venue.support_phone,
     orderFee: orderFee(show.transactionFee, page.benefits),
     refusal,
     view,
@@ -246,7 +253,8 @@ export default function Tickets() {
   const expired = useHoldExpired(hold);
   const when = formatDateTime(performance.startsAt, show.timeZone, i18n.language);
   const money = (amount: number) => formatMoney(amount, currency, i18n.language);
-  const phone = t("venue.supportPhone");
+  // The venue's, as the header says it (useSupportPhone): a group booking is the venue's to take.
+  const phone = useSupportPhone();
 
   const seats = useSeatSubmissions(seatFetcher, seatForm, () => {
     // The server refused: put the seats back as the server has them.

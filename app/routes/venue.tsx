@@ -4,10 +4,12 @@ import { useTranslation } from "react-i18next";
 import { ShowList } from "~/components/show-list";
 import { notFound, parseParams, venueParams } from "~/urls/params";
 import { showListFor } from "~/use-cases/show-list.server";
+import { venuePhoneHandle } from "~/components/support-phone";
 
 export const handle = {
   title: (data: { venue?: { name: string } } | undefined) => data?.venue?.name,
   keptPage: true,
+  ...venuePhoneHandle,
 };
 
 export async function loader({ params, context }: LoaderFunctionArgs) {
@@ -24,6 +26,7 @@ export async function loader({ params, context }: LoaderFunctionArgs) {
       phone: venue.support_phone,
     },
     shows: await showListFor(context, venueSlug),
+    venuePhone: venue.support_phone,
   };
 }
 

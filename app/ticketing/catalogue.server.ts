@@ -138,6 +138,7 @@ export function createCatalogue(store: Store, clock: Clock = systemClock, maxAge
           "venues.address_lines as addressLines",
           "venues.postcode",
           "venues.region",
+          "venues.support_phone as venuePhone",
         ])
         .where("titles.slug", "=", titleSlug)
         .where("venues.slug", "=", venueSlug)

@@ -59,6 +59,7 @@ export function createServerApp({ build, services, logger, root }: ServerAppOpti
     securityHeaders(
       config.production,
       config.wallets.map((wallet) => WALLET_ORIGINS[wallet]),
+      brandImageOrigins(config.brand.logoUrl),
     ),
   );
   app.use(compressResponses());
@@ -91,7 +92,7 @@ export function createServerApp({ build, services, logger, root }: ServerAppOpti
 
   // Fingerprinted by the compiler: the name changes whenever the content does.
   app.use("/build", express.static(join(root, "public/build"), { immutable: true, maxAge: "1y", index: false }));
-  app.use("/locales", localeFiles(join(root, "locales"), services.i18n.version));
+  app.use("/locales", localeFiles(services.i18n));
   const polyfills = createPolyfillBundler(join(root, "public/polyfills"));
   app.get("/polyfills.js", (req, res) => {
     const features = typeof req.query.features === "string" ? req.query.features : "";
@@ -235,7 +236,12 @@ function requestLogging(logger: Logger) {
   };
 }
 
-function securityHeaders(production: boolean, walletOrigins: string[]) {
+/** A brand logo on another site (BRAND_LOGO_URL): the page's images must be allowed from there. */
+function brandImageOrigins(logoUrl: string | undefined): string[] {
+  return logoUrl && /^https?:/.test(logoUrl) ? [new URL(logoUrl).origin] : [];
+}
+
+function securityHeaders(production: boolean, walletOrigins: string[], imageOrigins: string[]) {
   const nonce = (_req: unknown, res: unknown) => `'nonce-${(res as Response).locals.cspNonce as string}'`;
   const headers = helmet({
     contentSecurityPolicy: {
@@ -246,7 +252,7 @@ function securityHeaders(production: boolean, walletOrigins: string[]) {
         // matters to browsers too old for strict-dynamic.
         scriptSrc: [nonce, "'strict-dynamic'", "'self'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", "data:"],
+        imgSrc: ["'self'", "data:", ...imageOrigins],
         fontSrc: ["'self'"],
         connectSrc: [...(production ? ["'self'"] : ["'self'", "ws:"]), ...walletOrigins],
         formAction: ["'self'"],
@@ -272,10 +278,12 @@ function securityHeaders(production: boolean, walletOrigins: string[]) {
  * Translation files for the browser. A request that names the current version may be cached for a
  * year; any other is an old page asking, and gets a short-lived answer.
  */
-function localeFiles(dir: string, version: string) {
-  const serve = express.static(dir, { index: false, cacheControl: false });
+function localeFiles(i18n: Pick<AppServices["i18n"], "file" | "version">) {
+  // From memory, not the folder: `common` carries the deployment's brand (i18n.server.ts).
   return (req: Request, res: Response, next: NextFunction) => {
-    res.set("Cache-Control", req.query.v === version ? "public, max-age=31536000, immutable" : "public, max-age=60");
-    serve(req, res, next);
+    const file = i18n.file(req.path.replace(/^\//, ""));
+    if (file === undefined || (req.method !== "GET" && req.method !== "HEAD")) return next();
+    res.set("Cache-Control", req.query.v === i18n.version ? "public, max-age=31536000, immutable" : "public, max-age=60");
+    res.type("application/json").send(file);
   };
 }
