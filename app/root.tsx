@@ -28,7 +28,9 @@ import { COMMON_NS, FALLBACK_LANGUAGE } from "~/i18n/languages";
 import { THEME_STYLESHEETS } from "~/themes/stylesheets";
 import { pushToDataLayer, type ClientEvent } from "~/views/events";
 import { takeFlashedEvents } from "~/web/track.server";
-import type { ThemeName } from "~/themes/themes";
+import { THEME_LOGO_TEXT, type ThemeName } from "~/themes/themes";
+import type { FrameBrand } from "~/components/site-header";
+import { telHref } from "~/components/support-phone";
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
@@ -63,13 +65,25 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       wordingSet,
       // What the frame shows of the configured brand; its name and phone reach the pages through
       // the wording (i18n.server.ts brandedLocaleFiles), where a venue's own wording may replace them.
+      // Worked out here rather than in the header, whose script every page loads.
       brand: {
-        logoUrl: brand.logoUrl ?? null,
-        named: brand.name !== undefined,
-        phone: brand.phone ?? null,
-        email: brand.email ?? null,
-        legalEntity: brand.legalEntity ?? null,
-      },
+        logo: brand.logoUrl
+          ? {
+              src: brand.logoUrl,
+              alt: brand.name ?? (await context.i18n.createInstance(locale, COMMON_NS)).t("brand.name"),
+            }
+          : brand.name !== undefined && theme === "default"
+            ? // The default theme's logo is a generic "Box Office" wordmark: a named brand without a
+              // logo of its own is written out instead. The venues' themes keep their venues' logos.
+              { wordmark: brand.name }
+            : { src: `/logos/${theme}.svg`, alt: THEME_LOGO_TEXT[theme] },
+        // The footer's seller line: [wording key, value, link], those configured.
+        seller: [
+          ["frame.soldBy", brand.legalEntity, null],
+          ["frame.phonePrompt", brand.phone, brand.phone && telHref(brand.phone)],
+          ["frame.emailPrompt", brand.email, brand.email && `mailto:${brand.email}`],
+        ].filter((part): part is [string, string, string | null] => Boolean(part[1])),
+      } satisfies FrameBrand,
       // The site's own address, for the addresses a page gives crawlers and link previews.
       publicUrl: context.config.publicUrl,
       customer: customer ? { firstName: customer.firstName } : null,
@@ -195,7 +209,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
           <a className="skip-link" href="#main-content">
             {t("frame.skipLink")}
           </a>
-          <SiteHeader theme={theme} brand={root?.brand ?? null} customer={root?.customer ?? null} />
+          <SiteHeader brand={root?.brand ?? null} customer={root?.customer ?? null} />
           <main id="main-content" className="page" tabIndex={-1}>
             {children}
           </main>

@@ -4,7 +4,6 @@ import { LEGAL_DOCUMENTS } from "~/legal";
 import { LANGUAGES } from "~/i18n/languages";
 import { pathWithDeclaredQuery } from "~/urls/page-query";
 import type { FrameBrand } from "./site-header";
-import { telHref } from "./support-phone";
 
 export function SiteFooter({ brand }: { brand: FrameBrand | null }) {
   const { t, i18n } = useTranslation();
@@ -38,25 +37,21 @@ export function SiteFooter({ brand }: { brand: FrameBrand | null }) {
           ))}
         </ul>
       </nav>
-      {brand && (brand.legalEntity || brand.phone || brand.email) ? (
+      {brand?.seller.length ? (
         // Who sells the tickets and how to reach them, on every page: a venue's page gives the
         // venue's number in the header, and the seller's stays here (decision 0043).
         <p className="site-footer__seller">
-          {[
-            brand.legalEntity ? <span key="entity">{t("frame.soldBy", { entity: brand.legalEntity })}</span> : null,
-            brand.phone ? (
-              <span key="phone">
-                {t("frame.phonePrompt")} <a href={telHref(brand.phone)}>{brand.phone}</a>
-              </span>
-            ) : null,
-            brand.email ? (
-              <span key="email">
-                {t("frame.emailPrompt")} <a href={`mailto:${brand.email}`}>{brand.email}</a>
-              </span>
-            ) : null,
-          ]
-            .filter(Boolean)
-            .flatMap((part, index) => (index === 0 ? [part] : [" ", part]))}
+          {brand.seller.map(([key, value, href]) => (
+            <span key={key}>
+              {t(key, { value })}
+              {href ? (
+                <>
+                  {" "}
+                  <a href={href}>{value}</a>
+                </>
+              ) : null}
+            </span>
+          ))}
         </p>
       ) : null}
     </footer>

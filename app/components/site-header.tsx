@@ -1,50 +1,32 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { THEME_LOGO_TEXT, type ThemeName } from "~/themes/themes";
-import { COMMON_NS } from "~/i18n/languages";
+import { THEME_LOGO_TEXT } from "~/themes/themes";
 import { telHref, useSupportPhone } from "./support-phone";
 
-/** What the frame shows of the configured brand (root loader). */
+/** What the frame shows of the brand (the root loader works it out from the configuration and theme). */
 export interface FrameBrand {
-  logoUrl: string | null;
-  /** A brand name is configured: the default theme's "Box Office" wordmark gives way to it. */
-  named: boolean;
-  /** The seller's own number, in the footer of every page beside its name (the header's may be a venue's). */
-  phone: string | null;
-  email: string | null;
-  legalEntity: string | null;
+  /** The configured logo, or the theme's; or the configured name in words (the default theme's logo says "Box Office"). */
+  logo: { src: string; alt: string } | { wordmark: string };
+  /**
+   * Who sells the tickets and how to reach them, for the footer of every page: the legal entity,
+   * the seller's own phone (the header's may be a venue's) and email, as [wording key, value,
+   * link]; those configured only.
+   */
+  seller: [key: string, value: string, href: string | null][];
 }
 
-export function SiteHeader({
-  theme,
-  brand,
-  customer,
-}: {
-  theme: ThemeName;
-  brand: FrameBrand | null;
-  customer: { firstName: string } | null;
-}) {
+export function SiteHeader({ brand, customer }: { brand: FrameBrand | null; customer: { firstName: string } | null }) {
   const { t } = useTranslation();
   const phone = useSupportPhone();
-  // The deployment's name, not a venue's: the header is the seller's on every page.
-  const name = t("brand.name", { ns: COMMON_NS });
+  // No root data (its loader failed): the default theme's logo.
+  const logo = brand?.logo ?? { src: "/logos/default.svg", alt: THEME_LOGO_TEXT.default };
   return (
     <header className="site-header">
       <Link to="/" className="site-header__brand">
-        {brand?.logoUrl ? (
-          <img src={brand.logoUrl} alt={name} height={48} className="site-header__logo" />
-        ) : brand?.named && theme === "default" ? (
-          // The default theme's logo is a generic "Box Office" wordmark: a named brand without a
-          // logo of its own is written out instead. The venues' themes keep their venues' logos.
-          <span className="site-header__wordmark">{name}</span>
+        {"wordmark" in logo ? (
+          <span className="site-header__wordmark">{logo.wordmark}</span>
         ) : (
-          <img
-            src={`/logos/${theme}.svg`}
-            alt={THEME_LOGO_TEXT[theme]}
-            width={180}
-            height={48}
-            className="site-header__logo"
-          />
+          <img src={logo.src} alt={logo.alt} width={180} height={48} className="site-header__logo" />
         )}
       </Link>
       <p className="site-header__support">

@@ -8,15 +8,6 @@ export interface SupportPhoneHandle {
 }
 
 /**
- * The handle of a page that belongs to one venue (show, calendar, tickets, venue): its loader's
- * `venuePhone`, the catalogue's number for that venue. From the page's data, so a navigation with
- * script shows it at once, as a page loaded whole does.
- */
-export const venuePhoneHandle: Required<SupportPhoneHandle> = {
-  supportPhone: (data) => (data as { venuePhone?: string } | undefined)?.venuePhone,
-};
-
-/**
  * The number the page tells the buyer to phone: the deepest route's that has a say (a checkout
  * with a venue gives the venue's), else the wording set's, which is the deployment's unless the
  * page is a venue's. The header and the page's own text use the same one, so they never differ.

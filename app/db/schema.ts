@@ -19,6 +19,8 @@ export interface VenueTable {
   region: string | null;
   transaction_fee: number;
   protection_fee: number;
+  /** When the catalogue import added it (null: before this was recorded). */
+  imported_at: Generated<string | null>;
 }
 
 export interface TitleTable {
@@ -29,6 +31,12 @@ export interface TitleTable {
   age_guidance: string;
   running_time_minutes: number;
   image_url: string | null;
+  /** The catalogue's genre ("play", "musical", "music", …); null when it gave none. */
+  genre: Generated<string | null>;
+  /** Who performs, as JSON: [{ "name": …, "kind": "person" | "group" }]. */
+  performers: Generated<string>;
+  /** When the catalogue import added it (null: before this was recorded). */
+  imported_at: Generated<string | null>;
 }
 
 export interface SeatMapTable {

@@ -33,7 +33,7 @@ import { promoRuleView } from "~/ticketing/promotions.server";
 import type { ClientEvent } from "~/views/events";
 import { track } from "~/web/track.server";
 import type { loader as rootLoader } from "~/root";
-import { venuePhoneHandle } from "~/components/support-phone";
+import { venuePhoneHandle } from "~/components/venue-phone-handle";
 
 export const handle = {
   titleKey: "calendar.title",

@@ -1,16 +1,21 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { venueDay } from "~/urls/venue-days";
 import { useTranslation } from "react-i18next";
 import { CalendarPerformance, type CalendarPerformanceView } from "~/components/calendar-performance";
 import { formatDate } from "~/i18n/format";
-import { calendarPath, ticketsPath, venuePath } from "~/urls/paths";
+import { calendarPath, showPath, ticketsPath, venuePath } from "~/urls/paths";
+import { eventListings, showShareCard } from "~/use-cases/structured-data.server";
+import { StructuredData } from "~/components/structured-data";
+import { shareTags } from "~/components/share-card";
 import { showFromParams } from "~/web/show-params.server";
 import { bookable, offersTickets, saleState } from "~/ticketing/sale-window";
 import { buyerEntitlements } from "~/ticketing/entitlements.server";
 import { membershipOf, readBuyer } from "~/web/buyer.server";
 import { track } from "~/web/track.server";
-import { venuePhoneHandle } from "~/components/support-phone";
+import { venuePhoneHandle } from "~/components/venue-phone-handle";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => shareTags(data?.share);
 
 export const handle = {
   title: (data: { show?: { name: string } } | undefined) => data?.show?.name,
@@ -57,7 +62,20 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
         href: offered ? ticketsPath(mode, show.slug, show.venueSlug, performance.id) : null,
       };
     });
+    const structuredData = await eventListings(
+      context,
+      show,
+      next.map((performance) => ({
+        ...performance,
+        level: availability.get(performance.id)?.level ?? "soldOut",
+      })),
+    );
     const page = {
+      structuredData,
+      share: await showShareCard(request, context, show, {
+        title: `${show.name}, ${show.venueName}`,
+        path: showPath(mode, show.slug, show.venueSlug),
+      }),
       show: {
         name: show.name,
         description: show.description,
@@ -87,10 +105,11 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 
 export default function Show() {
   const { t, i18n } = useTranslation();
-  const { show, venueHref, span, performances, calendarHref } = useLoaderData<typeof loader>();
+  const { show, venueHref, span, performances, calendarHref, structuredData } = useLoaderData<typeof loader>();
   const locale = i18n.language;
   return (
     <article className="show">
+      {structuredData.length > 0 ? <StructuredData data={structuredData} /> : null}
       <h1>{show.name}</h1>
       <p className="show__where">{t("show.at", { venue: show.venueName, city: show.city })}</p>
       <p>{show.description}</p>

@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { ShowList } from "~/components/show-list";
 import { notFound, parseParams, venueParams } from "~/urls/params";
 import { showListFor } from "~/use-cases/show-list.server";
-import { venuePhoneHandle } from "~/components/support-phone";
+import { venuePhoneHandle } from "~/components/venue-phone-handle";
 
 export const handle = {
   title: (data: { venue?: { name: string } } | undefined) => data?.venue?.name,

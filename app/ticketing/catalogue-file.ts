@@ -8,6 +8,7 @@ import { slug } from "~/urls/params";
 export const SEAT_TYPES = ["standard", "package", "promotional", "access", "wheelchair", "companion"] as const;
 export const RESTRICTIONS = ["package", "wheelchair", "accessZone", "amex", "promo"] as const;
 export type SeatType = (typeof SEAT_TYPES)[number];
+export const SHOW_GENRES = ["play", "musical", "music", "comedy", "dance", "opera", "family"] as const;
 export type Restriction = (typeof RESTRICTIONS)[number];
 
 const money = z.number().int().min(0).max(10_000_000);
@@ -189,6 +190,13 @@ const show = z.object({
   ageGuidance: z.string().trim().min(1).max(120),
   runningTimeMinutes: z.number().int().min(1).max(600),
   image: z.string().max(300).optional(),
+  /** What kind of show: "music" (a concert, a gig, a DJ) is listed by search engines as a MusicEvent. */
+  genre: z.enum(SHOW_GENRES).optional(),
+  /** Who performs, where the catalogue knows: a company, a band, a person. */
+  performers: z
+    .array(z.object({ name, kind: z.enum(["person", "group"]).default("group") }))
+    .max(20)
+    .default([]),
   runs: z.array(run).min(1),
 });
 

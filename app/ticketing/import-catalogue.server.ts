@@ -358,6 +358,7 @@ export async function importCatalogue(store: Store, input: unknown, clock: Clock
           region: venue.address.region ?? null,
           transaction_fee: venue.transactionFee,
           protection_fee: venue.protectionFee,
+          imported_at: now.toISOString(),
         })
         .execute();
       await trx
@@ -564,6 +565,9 @@ async function importShow(
       age_guidance: show.ageGuidance,
       running_time_minutes: show.runningTimeMinutes,
       image_url: show.image ?? null,
+      genre: show.genre ?? null,
+      performers: JSON.stringify(show.performers),
+      imported_at: now.toISOString(),
     })
     .execute();
   let performances = 0;

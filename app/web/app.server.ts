@@ -12,6 +12,7 @@ import { prepareBuild } from "./build.server";
 import { randomToken } from "./random-tokens.server";
 import { createPolyfillBundler } from "./polyfills.server";
 import { requestReads } from "./request-reads.server";
+import { robotsTxt, sitemapXml } from "~/use-cases/sitemap.server";
 import { constants } from "node:zlib";
 
 /**
@@ -88,6 +89,24 @@ export function createServerApp({ build, services, logger, root }: ServerAppOpti
       logger.warn({ err: error }, "waiting room status failed");
       res.set("Cache-Control", "no-store").status(503).json({ error: "unavailable" });
     }
+  });
+
+  // For search engines (issue 40 item 4): the public pages, and what to leave alone. Outside Remix:
+  // neither is a page, and neither needs a session, a CSRF token or a nonce.
+  app.get("/sitemap.xml", async (_req, res) => {
+    try {
+      res
+        .set("Cache-Control", "public, max-age=3600")
+        .type("application/xml")
+        .send(await sitemapXml(services));
+    } catch (error) {
+      (res.locals.logger as Logger).error({ err: error }, "sitemap failed");
+      res.set("Cache-Control", "no-store").status(503).type("text/plain").send("unavailable");
+    }
+  });
+  const robots = robotsTxt(config);
+  app.get("/robots.txt", (_req, res) => {
+    res.set("Cache-Control", "public, max-age=3600").type("text/plain").send(robots);
   });
 
   // Fingerprinted by the compiler: the name changes whenever the content does.
@@ -283,7 +302,10 @@ function localeFiles(i18n: Pick<AppServices["i18n"], "file" | "version">) {
   return (req: Request, res: Response, next: NextFunction) => {
     const file = i18n.file(req.path.replace(/^\//, ""));
     if (file === undefined || (req.method !== "GET" && req.method !== "HEAD")) return next();
-    res.set("Cache-Control", req.query.v === i18n.version ? "public, max-age=31536000, immutable" : "public, max-age=60");
+    res.set(
+      "Cache-Control",
+      req.query.v === i18n.version ? "public, max-age=31536000, immutable" : "public, max-age=60",
+    );
     res.type("application/json").send(file);
   };
 }
