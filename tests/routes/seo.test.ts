@@ -128,6 +128,13 @@ describe("found and shared: structured data, share cards, sitemap and robots.txt
     expect(first).not.toHaveProperty("performer");
   });
 
+  it("the data block carries each response's own nonce, also once the page is kept and served again", async () => {
+    for (let time = 0; time < 3; time += 1) {
+      const show = await page("/shows/test-show/test-hall");
+      expect(show.blocks[0]!.getAttribute("nonce")).toBe(show.nonce);
+    }
+  });
+
   it("a music show is a MusicEvent with its performers and image; its name cannot end the data block", async () => {
     const show = await page("/shows/loud-and-co/test-hall");
     expect(show.html).not.toContain("</script><script>alert(1)");
