@@ -12,7 +12,7 @@ import {
   useRouteLoaderData,
 } from "@remix-run/react";
 import { useContext, useEffect } from "react";
-import { useTranslation } from "react-i18next";
+import { I18nextProvider, useTranslation } from "react-i18next";
 import { UNSAFE_DataRouterStateContext } from "react-router-dom";
 import { AuthenticityTokenProvider } from "remix-utils/csrf/react";
 import { currentCustomer } from "~/web/session.server";
@@ -28,7 +28,9 @@ import { COMMON_NS, FALLBACK_LANGUAGE } from "~/i18n/languages";
 import { THEME_STYLESHEETS } from "~/themes/stylesheets";
 import { pushToDataLayer, type ClientEvent } from "~/views/events";
 import { takeFlashedEvents } from "~/web/track.server";
-import type { ThemeName } from "~/themes/themes";
+import { THEME_LOGO_TEXT, type ThemeName } from "~/themes/themes";
+import type { FrameBrand } from "~/components/site-header";
+import { telHref } from "~/components/support-phone";
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
@@ -55,11 +57,35 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const wordingSet = context.i18n.wordingSetFor(params.venueSlug ?? context.config.venueSlug);
   // Only what the header needs: every page's data reaches the browser, and an email need not.
   const customer = await currentCustomer(request, context);
+  const { brand } = context.config;
   return data(
     {
       locale,
       theme,
       wordingSet,
+      // What the frame shows of the configured brand; its name and phone reach the pages through
+      // the wording (i18n.server.ts brandedLocaleFiles), where a venue's own wording may replace them.
+      // Worked out here rather than in the header, whose script every page loads.
+      brand: {
+        logo: brand.logoUrl
+          ? {
+              src: brand.logoUrl,
+              alt: brand.name ?? (await context.i18n.createInstance(locale, COMMON_NS)).t("brand.name"),
+            }
+          : brand.name !== undefined && theme === "default"
+            ? // The default theme's logo is a generic "Box Office" wordmark: a named brand without a
+              // logo of its own is written out instead. The venues' themes keep their venues' logos.
+              { wordmark: brand.name }
+            : { src: `/logos/${theme}.svg`, alt: THEME_LOGO_TEXT[theme] },
+        // The footer's seller line: [wording key, value, link], those configured.
+        seller: [
+          ["frame.soldBy", brand.legalEntity, null],
+          ["frame.phonePrompt", brand.phone, brand.phone && telHref(brand.phone)],
+          ["frame.emailPrompt", brand.email, brand.email && `mailto:${brand.email}`],
+        ].filter((part): part is [string, string, string | null] => Boolean(part[1])),
+      } satisfies FrameBrand,
+      // The site's own address, for the addresses a page gives crawlers and link previews.
+      publicUrl: context.config.publicUrl,
       customer: customer ? { firstName: customer.firstName } : null,
       csrf,
       trackedEvents: flashed.events,
@@ -110,7 +136,10 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const error = useRouteError();
   const matches = useMatches();
   const theme: ThemeName = root?.theme ?? "default";
-  const { t } = useTranslation(root?.wordingSet ?? COMMON_NS);
+  const wordingSet = root?.wordingSet ?? COMMON_NS;
+  // Suspends, on a navigation with script, until the next page's wording set has arrived (the
+  // router's update is a transition, so the old page stays meanwhile).
+  const { t, i18n } = useTranslation(wordingSet);
   const routerState = useContext(UNSAFE_DataRouterStateContext);
   // A route whose own boundary shows an error (a calendar's not-found date) titles the page as
   // that boundary words it, not as the route would have.
@@ -158,51 +187,56 @@ export function Layout({ children }: { children: React.ReactNode }) {
     document.documentElement.dataset.hydrated = "true";
   }, []);
 
+  // Every component's useTranslation() reads the page's wording set: the browser's i18next was
+  // set up with the first page's, and a navigation with script to a venue's page (or away from
+  // one) kept that one, so the Regent Palace's seat map said the generic number until a reload.
   return (
-    <html lang={root?.locale ?? FALLBACK_LANGUAGE} data-theme={theme} data-wording-set={root?.wordingSet ?? COMMON_NS}>
-      <head>
-        <meta charSet="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>{title}</title>
-        {refreshSeconds === undefined ? null : (
-          <noscript>
-            <meta httpEquiv="refresh" content={String(refreshSeconds)} />
-          </noscript>
-        )}
-        <Meta />
-        <link rel="stylesheet" href={THEME_STYLESHEETS[theme]} />
-        <link rel="icon" href={`/logos/${theme}-icon.svg`} type="image/svg+xml" />
-        <Links />
-      </head>
-      <body>
-        <a className="skip-link" href="#main-content">
-          {t("frame.skipLink")}
-        </a>
-        <SiteHeader theme={theme} customer={root?.customer ?? null} />
-        <main id="main-content" className="page" tabIndex={-1}>
-          {children}
-        </main>
-        <SiteFooter />
-        {/* Empty until the loader shows it: text browsers ignore `hidden` and would say "Loading"
+    <I18nextProvider i18n={i18n} defaultNS={wordingSet}>
+      <html lang={root?.locale ?? FALLBACK_LANGUAGE} data-theme={theme} data-wording-set={wordingSet}>
+        <head>
+          <meta charSet="utf-8" />
+          <meta name="viewport" content="width=device-width, initial-scale=1" />
+          <title>{title}</title>
+          {refreshSeconds === undefined ? null : (
+            <noscript>
+              <meta httpEquiv="refresh" content={String(refreshSeconds)} />
+            </noscript>
+          )}
+          <Meta />
+          <link rel="stylesheet" href={THEME_STYLESHEETS[theme]} />
+          <link rel="icon" href={`/logos/${theme}-icon.svg`} type="image/svg+xml" />
+          <Links />
+        </head>
+        <body>
+          <a className="skip-link" href="#main-content">
+            {t("frame.skipLink")}
+          </a>
+          <SiteHeader brand={root?.brand ?? null} customer={root?.customer ?? null} />
+          <main id="main-content" className="page" tabIndex={-1}>
+            {children}
+          </main>
+          <SiteFooter brand={root?.brand ?? null} />
+          {/* Empty until the loader shows it: text browsers ignore `hidden` and would say "Loading"
             on every page for ever. The words wait in an attribute, which nothing displays. */}
-        <div id="loading-status" className="loading-status" role="status" data-text={t("frame.loading")} hidden />
-        {/* Only the server writes the loader (a .server module: in the browser's build it is
+          <div id="loading-status" className="loading-status" role="status" data-text={t("frame.loading")} hidden />
+          {/* Only the server writes the loader (a .server module: in the browser's build it is
             undefined, which keeps 0.5 KB out of every page's script). An element with inner HTML
             is hydrated without reading it, so the empty string leaves the server's script as sent;
             undefined would make React compare the script's text, and fail. */}
-        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: POLYFILL_LOADER ?? "" }} suppressHydrationWarning />
-        {root ? (
-          <script
-            nonce={nonce}
-            dangerouslySetInnerHTML={{
-              __html: `window.ENV = ${serializeForScript(root.env)};`,
-            }}
-          />
-        ) : null}
-        <ScrollRestoration nonce={nonce} />
-        {root ? <Scripts nonce={nonce} /> : null}
-      </body>
-    </html>
+          <script nonce={nonce} dangerouslySetInnerHTML={{ __html: POLYFILL_LOADER ?? "" }} suppressHydrationWarning />
+          {root ? (
+            <script
+              nonce={nonce}
+              dangerouslySetInnerHTML={{
+                __html: `window.ENV = ${serializeForScript(root.env)};`,
+              }}
+            />
+          ) : null}
+          <ScrollRestoration nonce={nonce} />
+          {root ? <Scripts nonce={nonce} /> : null}
+        </body>
+      </html>
+    </I18nextProvider>
   );
 }
 

@@ -3,8 +3,9 @@ import { useTranslation } from "react-i18next";
 import { LEGAL_DOCUMENTS } from "~/legal";
 import { LANGUAGES } from "~/i18n/languages";
 import { pathWithDeclaredQuery } from "~/urls/page-query";
+import type { FrameBrand } from "./site-header";
 
-export function SiteFooter() {
+export function SiteFooter({ brand }: { brand: FrameBrand | null }) {
   const { t, i18n } = useTranslation();
   const location = useLocation();
   const matches = useMatches();
@@ -36,6 +37,23 @@ export function SiteFooter() {
           ))}
         </ul>
       </nav>
+      {brand?.seller.length ? (
+        // Who sells the tickets and how to reach them, on every page: a venue's page gives the
+        // venue's number in the header, and the seller's stays here (decision 0043).
+        <p className="site-footer__seller">
+          {brand.seller.map(([key, value, href]) => (
+            <span key={key}>
+              {t(key, { value })}
+              {href ? (
+                <>
+                  {" "}
+                  <a href={href}>{value}</a>
+                </>
+              ) : null}
+            </span>
+          ))}
+        </p>
+      ) : null}
     </footer>
   );
 }

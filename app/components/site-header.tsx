@@ -1,21 +1,33 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { THEME_LOGO_TEXT, type ThemeName } from "~/themes/themes";
+import { THEME_LOGO_TEXT } from "~/themes/themes";
 import { telHref, useSupportPhone } from "./support-phone";
 
-export function SiteHeader({ theme, customer }: { theme: ThemeName; customer: { firstName: string } | null }) {
+/** What the frame shows of the brand (the root loader works it out from the configuration and theme). */
+export interface FrameBrand {
+  /** The configured logo, or the theme's; or the configured name in words (the default theme's logo says "Box Office"). */
+  logo: { src: string; alt: string } | { wordmark: string };
+  /**
+   * Who sells the tickets and how to reach them, for the footer of every page: the legal entity,
+   * the seller's own phone (the header's may be a venue's) and email, as [wording key, value,
+   * link]; those configured only.
+   */
+  seller: [key: string, value: string, href: string | null][];
+}
+
+export function SiteHeader({ brand, customer }: { brand: FrameBrand | null; customer: { firstName: string } | null }) {
   const { t } = useTranslation();
   const phone = useSupportPhone();
+  // No root data (its loader failed): the default theme's logo.
+  const logo = brand?.logo ?? { src: "/logos/default.svg", alt: THEME_LOGO_TEXT.default };
   return (
     <header className="site-header">
       <Link to="/" className="site-header__brand">
-        <img
-          src={`/logos/${theme}.svg`}
-          alt={THEME_LOGO_TEXT[theme]}
-          width={180}
-          height={48}
-          className="site-header__logo"
-        />
+        {"wordmark" in logo ? (
+          <span className="site-header__wordmark">{logo.wordmark}</span>
+        ) : (
+          <img src={logo.src} alt={logo.alt} width={180} height={48} className="site-header__logo" />
+        )}
       </Link>
       <p className="site-header__support">
         {t("frame.supportPrompt")} <a href={telHref(phone)}>{phone}</a>

@@ -12,7 +12,7 @@ import { watchClaimChanges } from "~/db/change-feed.server";
 import { createJobLeases, startPeriodicJob } from "~/db/leases.server";
 import { withStartupLock } from "~/db/startup-lock.server";
 import { createLogTracker } from "~/use-cases/tracker.server";
-import { createI18nService, readLocaleFiles } from "~/i18n/i18n.server";
+import { brandedLocaleFiles, createI18nService, readLocaleFiles } from "~/i18n/i18n.server";
 import { createSessionService } from "~/web/session.server";
 import { createBaskets } from "~/ticketing/baskets.server";
 import { createCatalogueFacts } from "~/ticketing/catalogue-facts.server";
@@ -100,7 +100,11 @@ export async function createAppServices({
   prepare = true,
 }: ServiceOptions): Promise<AppServices> {
   const sessions = createSessionService(config);
-  const i18n = createI18nService(readLocaleFiles(join(root, "locales")), config.language, sessions.languageCookie);
+  const i18n = createI18nService(
+    brandedLocaleFiles(readLocaleFiles(join(root, "locales")), config.brand),
+    config.language,
+    sessions.languageCookie,
+  );
   const store = openServerStore(config, logger, root);
   if (prepare) await prepareStore(store, { config, logger, root, clock });
   // Other processes' holds and releases reach this one's availability cache as they commit.

@@ -4,6 +4,7 @@ import { LANGUAGES } from "~/i18n/languages";
 import { THEMES } from "~/themes/themes";
 import { slug } from "~/urls/params";
 import { experimentsSchema } from "~/config/experiments";
+import { readBrand, type Brand } from "~/config/brand.server";
 
 export const WALLETS = ["googlePay", "applePay"] as const;
 /** Where each wallet's browser payment method lives: PaymentRequest asks it, so CSP must allow it. */
@@ -105,7 +106,8 @@ const envSchema = z
     QUEUE_IDLE_MINUTES: z.coerce.number().int().min(1).max(120).default(10),
     DOMAIN: z.string().trim().min(1).default("localhost"),
     LANGUAGE: z.enum(LANGUAGES).default("en-GB"),
-    THEME: z.enum(THEMES).default("default"),
+    // Unset: the brand file's theme, else "default" (README, "The brand").
+    THEME: z.enum(THEMES).optional(),
     ROUTING_TYPE: z
       .enum(["", ...ROUTING_MODES.filter((mode) => mode !== "DEFAULT")] as [string, ...string[]])
       .default("")
@@ -257,7 +259,7 @@ const envSchema = z
 
 export type Config = ReturnType<typeof toConfig>;
 
-function toConfig(env: z.output<typeof envSchema>) {
+function toConfig(env: z.output<typeof envSchema>, brand: Brand) {
   const secrets = env.SESSION_SECRET.split(",")
     .map((secret) => secret.trim())
     .filter(Boolean);
@@ -295,7 +297,18 @@ function toConfig(env: z.output<typeof envSchema>) {
       env.LANGUAGE === "en-US"
         ? { country: "US" as const, currency: "USD" as const, timeZone: "America/New_York" }
         : { country: "GB" as const, currency: "GBP" as const, timeZone: "Europe/London" },
-    theme: env.THEME,
+    theme: env.THEME ?? brand.theme ?? "default",
+    /**
+     * The deployment's brand (BRAND_FILE and the BRAND_* variables): each field unset falls back to
+     * the wording sets' default, and a venue's own phone and wording set still win on its pages.
+     */
+    brand: {
+      name: brand.name,
+      phone: brand.phone,
+      email: brand.email,
+      logoUrl: brand.logoUrl,
+      legalEntity: brand.legalEntity,
+    },
     routingType: env.ROUTING_TYPE,
     showPage: env.SHOW_PAGE,
     titleSlug: env.TITLE_SLUG,
@@ -360,19 +373,26 @@ export class ConfigError extends Error {
 
 type Env = Record<string, string | undefined>;
 
+const issueText = (issue: z.ZodIssue) => `${issue.path.join(".") || "environment"}: ${issue.message}`;
+
 function parseEnv<T extends z.ZodTypeAny>(schema: T, env: Env): z.output<T> {
   const result = schema.safeParse(env);
   if (!result.success) {
-    throw new ConfigError(
-      result.error.issues.map((issue) => `${issue.path.join(".") || "environment"}: ${issue.message}`),
-    );
+    throw new ConfigError(result.error.issues.map(issueText));
   }
   return result.data;
 }
 
-/** Reads and validates the environment; throws a ConfigError naming every bad variable. */
+/**
+ * Reads and validates the environment and the brand file it names; throws a ConfigError naming
+ * every bad variable (and every bad field of the brand file) at once, not the first alone.
+ */
 export function loadConfig(env: Env = process.env): Config {
-  return toConfig(parseEnv(envSchema, env));
+  const result = envSchema.safeParse(env);
+  const brand = readBrand(env);
+  const problems = [...(result.success ? [] : result.error.issues.map(issueText)), ...brand.problems];
+  if (!result.success || problems.length > 0) throw new ConfigError(problems);
+  return toConfig(result.data, brand.brand);
 }
 
 /**

@@ -23,6 +23,8 @@ export interface VenueTable {
   access_info: string | null;
   /** How to get there. */
   travel_info: string | null;
+  /** When the catalogue import added it (null: before this was recorded). */
+  imported_at: Generated<string | null>;
 }
 
 export interface TitleTable {
@@ -34,6 +36,12 @@ export interface TitleTable {
   running_time_minutes: number;
   image_url: string | null;
   access_info: string | null;
+  /** The catalogue's genre ("play", "musical", "music", …); null when it gave none. */
+  genre: Generated<string | null>;
+  /** Who performs, as JSON: [{ "name": …, "kind": "person" | "group" }]. */
+  performers: Generated<string>;
+  /** When the catalogue import added it (null: before this was recorded). */
+  imported_at: Generated<string | null>;
 }
 
 /** A show's poster or hero picture, made by the import (app/ticketing/catalogue-pictures.server.ts). */

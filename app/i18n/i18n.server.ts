@@ -34,6 +34,29 @@ export function readLocaleFiles(dir: string): LocaleFiles {
   return { resources, version: hash.digest("hex").slice(0, 12), namespaces };
 }
 
+/**
+ * The locale files with the deployment's brand written over `common`'s defaults: its name
+ * (`brand.name`) and phone (`venue.supportPhone`) in every language. A venue's wording set still
+ * has the last word on that venue's pages, as it falls back to `common` only for what it leaves
+ * out (docs/decisions/0043-brand-configuration.md). The version changes with the brand, so a
+ * browser that cached the files under another brand asks again.
+ */
+export function brandedLocaleFiles(files: LocaleFiles, brand: { name?: string; phone?: string }): LocaleFiles {
+  if (brand.name === undefined && brand.phone === undefined) return files;
+  const resources: Resource = {};
+  for (const [language, namespaces] of Object.entries(files.resources)) {
+    const common = structuredClone(namespaces[COMMON_NS] ?? {}) as Record<string, Record<string, unknown>>;
+    if (brand.name !== undefined) common.brand = { ...common.brand, name: brand.name };
+    if (brand.phone !== undefined) common.venue = { ...common.venue, supportPhone: brand.phone };
+    resources[language] = { ...namespaces, [COMMON_NS]: common };
+  }
+  const version = createHash("sha256")
+    .update(`${files.version}\n${JSON.stringify(brand)}`)
+    .digest("hex")
+    .slice(0, 12);
+  return { ...files, resources, version };
+}
+
 export function createI18nService(files: LocaleFiles, defaultLanguage: Language, languageCookie: Cookie) {
   // Server detection order (issue 2): ?lng, the lng cookie, Accept-Language, the deployment's language.
   const remixI18n = new RemixI18Next({
@@ -47,8 +70,19 @@ export function createI18nService(files: LocaleFiles, defaultLanguage: Language,
 
   const instances = new Map<string, Promise<i18n>>();
 
+  // The browser's copies, as served at /locales/{language}/{namespace}.json: from memory, so the
+  // brand written over `common` reaches the browser as it reaches the server's render.
+  const served = new Map<string, string>();
+  for (const [language, namespaces] of Object.entries(files.resources))
+    for (const [namespace, content] of Object.entries(namespaces))
+      served.set(`${language}/${namespace}.json`, JSON.stringify(content));
+
   return {
     version: files.version,
+    /** A translation file's JSON by its path under /locales/ ("en-GB/common.json"), or undefined. */
+    file(path: string): string | undefined {
+      return served.get(path);
+    },
     async getLocale(request: Request): Promise<Language> {
       const locale = await remixI18n.getLocale(request);
       return isLanguage(locale) ? locale : defaultLanguage;

@@ -33,6 +33,7 @@ import { promoRuleView } from "~/ticketing/promotions.server";
 import type { ClientEvent } from "~/views/events";
 import { track } from "~/web/track.server";
 import type { loader as rootLoader } from "~/root";
+import { venuePhoneHandle } from "~/components/venue-phone-handle";
 
 export const handle = {
   titleKey: "calendar.title",
@@ -41,6 +42,7 @@ export const handle = {
   keptPage: true,
   // Not `pc`: a promo code is applied once, on arrival, and is not written into the page's links.
   query: ["from", "to", "seats", "section"],
+  ...venuePhoneHandle,
 };
 
 const isNotFound = (error: unknown): error is ErrorResponse =>
@@ -190,6 +192,7 @@ async function loadCalendar(request: Request, context: AppLoadContext, show: Sho
   };
   const active = FILTER_PARAMS.some((name) => url.searchParams.has(name));
   const page = {
+    venuePhone: show.venuePhone,
     show: {
       name: show.name,
       venueName: show.venueName,

@@ -4,13 +4,19 @@ import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { formatDateTime } from "~/i18n/format";
 import { barcodeSvg } from "~/use-cases/barcode.server";
+import type { SupportPhoneHandle } from "~/components/support-phone";
+import type { PageHandle } from "~/root";
 
 // A paid order's e-tickets, one per place, each with a QR code drawn on the server: printable,
 // and readable on a phone at the door. The link's key is a secret of its own (not the order
 // number), so knowing an order number is not enough to see its tickets. A refunded ticket stays
 // on the page, marked void, without its barcode: nothing on it could let anyone in.
 
-export const handle = { titleKey: "eTickets.title" };
+export const handle: PageHandle & SupportPhoneHandle = {
+  titleKey: "eTickets.title",
+  // The order's venue's number, not the deployment's: it is the venue that can help at the door.
+  supportPhone: (data) => (data as { supportPhone?: string | null } | undefined)?.supportPhone,
+};
 
 export async function loader({ params, context }: LoaderFunctionArgs) {
   const order = params.key ? await context.orders.byAccessKey(params.key) : undefined;

@@ -1,10 +1,13 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { venueDay } from "~/urls/venue-days";
 import { useTranslation } from "react-i18next";
 import { CalendarPerformance, type CalendarPerformanceView } from "~/components/calendar-performance";
 import { formatDate } from "~/i18n/format";
-import { calendarPath, ticketsPath, venuePath } from "~/urls/paths";
+import { calendarPath, showPath, ticketsPath, venuePath } from "~/urls/paths";
+import { eventListings, showShareCard } from "~/use-cases/structured-data.server";
+import { StructuredData } from "~/components/structured-data";
+import { shareTags } from "~/components/share-card";
 import { showFromParams } from "~/web/show-params.server";
 import { bookable, offersTickets, saleState } from "~/ticketing/sale-window";
 import { buyerEntitlements } from "~/ticketing/entitlements.server";
@@ -13,10 +16,14 @@ import { track } from "~/web/track.server";
 import { Picture } from "~/components/picture";
 import { Paragraphs, VenueAddress } from "~/components/venue-visit";
 import { pictureView } from "~/use-cases/show-list.server";
+import { venuePhoneHandle } from "~/components/venue-phone-handle";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => shareTags(data?.share);
 
 export const handle = {
   title: (data: { show?: { name: string } } | undefined) => data?.show?.name,
   keptPage: true,
+  ...venuePhoneHandle,
 };
 
 const NEXT_PERFORMANCES = 5;
@@ -59,7 +66,20 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
         href: offered ? ticketsPath(mode, show.slug, show.venueSlug, performance.id) : null,
       };
     });
+    const structuredData = await eventListings(
+      context,
+      show,
+      next.map((performance) => ({
+        ...performance,
+        level: availability.get(performance.id)?.level ?? "soldOut",
+      })),
+    );
     const page = {
+      structuredData,
+      share: await showShareCard(request, context, show, {
+        title: `${show.name}, ${show.venueName}`,
+        path: showPath(mode, show.slug, show.venueSlug),
+      }),
       show: {
         name: show.name,
         description: show.description,
@@ -78,6 +98,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       },
       // Venue pages exist in the default routing mode only.
       venueHref: mode === "DEFAULT" ? venuePath(show.venueSlug) : null,
+      venuePhone: show.venuePhone,
       span: span ? { first: span.first, last: span.last } : null,
       performances,
       calendarHref: calendarPath(mode, show.slug, show.venueSlug),
@@ -92,11 +113,12 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 
 export default function Show() {
   const { t, i18n } = useTranslation();
-  const { show, venueHref, span, performances, calendarHref } = useLoaderData<typeof loader>();
+  const { show, venueHref, span, performances, calendarHref, structuredData } = useLoaderData<typeof loader>();
   const locale = i18n.language;
   return (
     <article className="show">
       {show.hero ? <Picture picture={show.hero} sizes="100vw" className="show__hero" eager /> : null}
+      {structuredData.length > 0 ? <StructuredData data={structuredData} /> : null}
       <div className="show__intro">
         {show.poster ? (
           <Picture picture={show.poster} sizes="(min-width: 48em) 18rem, 60vw" className="show__poster" eager />

@@ -1,4 +1,4 @@
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useFetcher, useLoaderData, useLocation, useMatches } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -31,12 +31,24 @@ import { FILTER_PARAMS, parseSeatMapFilter } from "~/views/seat-map";
 import { pathWithDeclaredQuery } from "~/urls/page-query";
 import { pushToDataLayer, type ClientEvent } from "~/views/events";
 import { FIRST_STEP, HOLD_REVIEW } from "~/ticketing/checkout-steps";
-import { checkoutPath } from "~/urls/paths";
+import { checkoutPath, ticketsPath } from "~/urls/paths";
+import { eventListings, showShareCard } from "~/use-cases/structured-data.server";
+import { StructuredData } from "~/components/structured-data";
+import { shareTags } from "~/components/share-card";
 import { flashEvents, track } from "~/web/track.server";
 import type { FieldErrors } from "~/views/ticket-choices";
 import type { SummaryError } from "~/views/errors";
+import { useSupportPhone } from "~/components/support-phone";
+import { venuePhoneHandle } from "~/components/venue-phone-handle";
 
-export const handle = { titleKey: "tickets.title", keptPage: true, query: Object.values(FILTER_PARAMS) };
+export const meta: MetaFunction<typeof loader> = ({ data }) => shareTags(data?.share);
+
+export const handle = {
+  titleKey: "tickets.title",
+  keptPage: true,
+  query: Object.values(FILTER_PARAMS),
+  ...venuePhoneHandle,
+};
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const page = await ticketsContext(request, params, context);
@@ -65,7 +77,22 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       ? ticketsView(ownReservation, await context.baskets.price(buyer.basketId, page.benefits), page.benefits)
       : null;
   const seatLimit = performance.seat_limit;
+  const level = (await context.availability.summary([performance.id])).get(performance.id)?.level ?? "soldOut";
+  const structuredData = await eventListings(context, show, [
+    {
+      id: performance.id,
+      startsAt: performance.starts_at,
+      onSaleFrom: performance.on_sale_from,
+      status: performance.status,
+      level,
+    },
+  ]);
   return {
+    structuredData,
+    share: await showShareCard(request, context, show, {
+      title: `${show.name}, ${show.venueName}`,
+      path: ticketsPath(context.config.routingType, show.slug, show.venueSlug, performance.id),
+    }),
     show: { name: show.name, venueName: show.venueName, timeZone: show.timeZone },
     performance: {
       id: performance.id,
@@ -74,6 +101,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       timedEntry: performance.timed_entry,
     },
     currency: venue.currency,
+    venuePhone: venue.support_phone,
     orderFee: orderFee(show.transactionFee, page.benefits),
     refusal,
     view,
@@ -246,7 +274,8 @@ export default function Tickets() {
   const expired = useHoldExpired(hold);
   const when = formatDateTime(performance.startsAt, show.timeZone, i18n.language);
   const money = (amount: number) => formatMoney(amount, currency, i18n.language);
-  const phone = t("venue.supportPhone");
+  // The venue's, as the header says it (useSupportPhone): a group booking is the venue's to take.
+  const phone = useSupportPhone();
 
   const seats = useSeatSubmissions(seatFetcher, seatForm, () => {
     // The server refused: put the seats back as the server has them.
@@ -273,6 +302,7 @@ export default function Tickets() {
 
   return (
     <>
+      <StructuredData data={loaderData.structuredData} />
       <h1>{t("tickets.title")}</h1>
       <p className="tickets__performance">
         {show.name}, {show.venueName}: {when}

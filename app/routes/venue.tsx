@@ -5,10 +5,12 @@ import { ShowCards } from "~/components/show-cards";
 import { Paragraphs, VenueAddress } from "~/components/venue-visit";
 import { notFound, parseParams, venueParams } from "~/urls/params";
 import { showCardsFor } from "~/use-cases/show-list.server";
+import { venuePhoneHandle } from "~/components/venue-phone-handle";
 
 export const handle = {
   title: (data: { venue?: { name: string } } | undefined) => data?.venue?.name,
   keptPage: true,
+  ...venuePhoneHandle,
 };
 
 export async function loader({ params, context }: LoaderFunctionArgs) {
@@ -27,6 +29,7 @@ export async function loader({ params, context }: LoaderFunctionArgs) {
       travel: venue.travel_info,
     },
     shows: (await showCardsFor(context, { venueSlug })).cards,
+    venuePhone: venue.support_phone,
   };
 }
 

@@ -5,6 +5,7 @@ import { useTranslation } from "react-i18next";
 import { dateTimeFormat } from "~/i18n/format";
 import { track } from "~/web/track.server";
 import { waitingRoomVisit, type WaitingView } from "~/web/queue-gate.server";
+import { performanceId as performanceIdParam } from "~/urls/params";
 
 // /waiting-room: the buyer's place in the queue for a tickets page. Without script the page reloads
 // itself every few seconds (a <meta> refresh, in a <noscript>) and has a link to stop that and a
@@ -21,6 +22,8 @@ export const handle = {
         : "waitingRoom.title",
   noscriptRefreshSeconds: (data: { view?: WaitingView } | undefined) =>
     data?.view && data.view.kind !== "noCookies" && data.view.autoRefresh ? data.view.refreshSeconds : undefined,
+  // The number of the venue whose performance the buyer waits for: theirs to answer about it.
+  supportPhone: (data: unknown) => (data as { supportPhone?: string | null } | undefined)?.supportPhone,
 };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -47,9 +50,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
           timeZone: visit.view.timeZone,
         }).format(new Date(visit.view.opensAt))
       : null;
+  // Only a well-formed id is looked up: the catalogue keeps what it reads, by the id asked for.
+  const supportPhone = performanceIdParam.safeParse(performanceId).success
+    ? await context.catalogue.venuePhoneOfPerformance(performanceId.toUpperCase())
+    : null;
   return {
     view: visit.view,
     opens,
+    supportPhone,
     trackedEvents: [requested, track(context, "fetchQueue.success", { performanceId })],
   };
 }

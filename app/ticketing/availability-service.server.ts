@@ -178,6 +178,23 @@ export function createAvailability(store: Store, clock: Clock, options: Availabi
       return groups.length ? Math.min(...groups.map((group) => group.price)) : null;
     },
 
+    /**
+     * Each performance's lowest all-in price: the cheapest band's price as its seat labels show it
+     * (pricing.ts bandPrice), whether or not a place of that band is left. What a search engine's
+     * offer says a ticket costs "from"; null for a performance whose plan sells nothing.
+     */
+    async lowestPrices(performanceIds: string[]): Promise<Map<string, number | null>> {
+      const now = clock.now().getTime();
+      const found = await performanceFacts(performanceIds, now);
+      const groups = await planGroups([...new Set(found.map((performance) => performance.planId))], now);
+      return new Map(
+        found.map(({ id, planId }) => {
+          const prices = groups.filter((group) => group.planId === planId).map((group) => group.price);
+          return [id, prices.length ? Math.min(...prices) : null];
+        }),
+      );
+    },
+
     /** The inventory changed claims for this performance: its counts are read again next time. */
     changed,
   };

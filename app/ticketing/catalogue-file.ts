@@ -8,6 +8,7 @@ import { slug } from "~/urls/params";
 export const SEAT_TYPES = ["standard", "package", "promotional", "access", "wheelchair", "companion"] as const;
 export const RESTRICTIONS = ["package", "wheelchair", "accessZone", "amex", "promo"] as const;
 export type SeatType = (typeof SEAT_TYPES)[number];
+export const SHOW_GENRES = ["play", "musical", "music", "comedy", "dance", "opera", "family"] as const;
 export type Restriction = (typeof RESTRICTIONS)[number];
 
 const money = z.number().int().min(0).max(10_000_000);
@@ -229,6 +230,13 @@ const show = z.object({
   hero: picture.optional(),
   /** Step-free access, captioned or relaxed performances: what the show page says about access. */
   access: z.string().trim().min(1).max(2000).optional(),
+  /** What kind of show: "music" (a concert, a gig, a DJ) is listed by search engines as a MusicEvent. */
+  genre: z.enum(SHOW_GENRES).optional(),
+  /** Who performs, where the catalogue knows: a company, a band, a person. */
+  performers: z
+    .array(z.object({ name, kind: z.enum(["person", "group"]).default("group") }))
+    .max(20)
+    .default([]),
   runs: z.array(run).min(1),
 });
 

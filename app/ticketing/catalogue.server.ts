@@ -164,6 +164,13 @@ export function createCatalogue(store: Store, clock: Clock = systemClock, maxAge
           "venues.region",
           "venues.access_info as venueAccess",
           "titles.access_info as showAccess",
+          "venues.support_phone as venuePhone",
+          // What a search engine's listing of the show says (app/views/structured-data.ts).
+          "titles.genre",
+          "titles.performers",
+          "titles.image_url as imageUrl",
+          "titles.imported_at as importedAt",
+          "venues.imported_at as venueImportedAt",
         ])
         .where("titles.slug", "=", titleSlug)
         .where("venues.slug", "=", venueSlug)

@@ -419,6 +419,7 @@ export async function importCatalogue(
           protection_fee: venue.protectionFee,
           access_info: venue.access ?? null,
           travel_info: venue.travel ?? null,
+          imported_at: now.toISOString(),
         })
         .execute();
       await trx
@@ -628,6 +629,9 @@ async function importShow(
       running_time_minutes: show.runningTimeMinutes,
       image_url: show.image ?? null,
       access_info: show.access ?? null,
+      genre: show.genre ?? null,
+      performers: JSON.stringify(show.performers),
+      imported_at: now.toISOString(),
     })
     .execute();
   await insertChunked(

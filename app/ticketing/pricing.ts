@@ -219,3 +219,13 @@ export function priceFingerprint(priced: PricedBasket): string {
 export function hasPriceChanged(lastSeen: string | null, priced: PricedBasket): boolean {
   return lastSeen !== null && lastSeen !== priceFingerprint(priced);
 }
+
+/**
+ * An amount in minor units as a decimal string ("1250" pence → "12.50"): for machine-read prices
+ * (schema.org offers), which want a number in the currency's major unit. Done on the integer, so no
+ * floating-point division can round it. Both currencies sold (GBP, USD) have two decimals.
+ */
+export function decimalAmount(minor: number): string {
+  if (!Number.isSafeInteger(minor) || minor < 0) throw new RangeError(`not an amount in minor units: ${minor}`);
+  return `${Math.floor(minor / 100)}.${String(minor % 100).padStart(2, "0")}`;
+}

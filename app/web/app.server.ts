@@ -13,6 +13,7 @@ import { prepareBuild } from "./build.server";
 import { randomToken } from "./random-tokens.server";
 import { createPolyfillBundler } from "./polyfills.server";
 import { requestReads } from "./request-reads.server";
+import { robotsTxt, sitemapXml } from "~/use-cases/sitemap.server";
 import { constants } from "node:zlib";
 
 /**
@@ -60,6 +61,7 @@ export function createServerApp({ build, services, logger, root }: ServerAppOpti
     securityHeaders(
       config.production,
       config.wallets.map((wallet) => WALLET_ORIGINS[wallet]),
+      brandImageOrigins(config.brand.logoUrl),
     ),
   );
   app.use(compressResponses());
@@ -90,9 +92,27 @@ export function createServerApp({ build, services, logger, root }: ServerAppOpti
     }
   });
 
+  // For search engines (issue 40 item 4): the public pages, and what to leave alone. Outside Remix:
+  // neither is a page, and neither needs a session, a CSRF token or a nonce.
+  app.get("/sitemap.xml", async (_req, res) => {
+    try {
+      res
+        .set("Cache-Control", "public, max-age=3600")
+        .type("application/xml")
+        .send(await sitemapXml(services));
+    } catch (error) {
+      (res.locals.logger as Logger).error({ err: error }, "sitemap failed");
+      res.set("Cache-Control", "no-store").status(503).type("text/plain").send("unavailable");
+    }
+  });
+  const robots = robotsTxt(config);
+  app.get("/robots.txt", (_req, res) => {
+    res.set("Cache-Control", "public, max-age=3600").type("text/plain").send(robots);
+  });
+
   // Fingerprinted by the compiler: the name changes whenever the content does.
   app.use("/build", express.static(join(root, "public/build"), { immutable: true, maxAge: "1y", index: false }));
-  app.use("/locales", localeFiles(join(root, "locales"), services.i18n.version));
+  app.use("/locales", localeFiles(services.i18n));
   // The shows' pictures: content-hashed names, so cached for a year.
   app.use(PICTURES_PATH, pictureFiles(imagesDirOf(services.config, root)));
   const polyfills = createPolyfillBundler(join(root, "public/polyfills"));
@@ -238,7 +258,12 @@ function requestLogging(logger: Logger) {
   };
 }
 
-function securityHeaders(production: boolean, walletOrigins: string[]) {
+/** A brand logo on another site (BRAND_LOGO_URL): the page's images must be allowed from there. */
+function brandImageOrigins(logoUrl: string | undefined): string[] {
+  return logoUrl && /^https?:/.test(logoUrl) ? [new URL(logoUrl).origin] : [];
+}
+
+function securityHeaders(production: boolean, walletOrigins: string[], imageOrigins: string[]) {
   const nonce = (_req: unknown, res: unknown) => `'nonce-${(res as Response).locals.cspNonce as string}'`;
   const headers = helmet({
     contentSecurityPolicy: {
@@ -249,7 +274,7 @@ function securityHeaders(production: boolean, walletOrigins: string[]) {
         // matters to browsers too old for strict-dynamic.
         scriptSrc: [nonce, "'strict-dynamic'", "'self'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", "data:"],
+        imgSrc: ["'self'", "data:", ...imageOrigins],
         fontSrc: ["'self'"],
         connectSrc: [...(production ? ["'self'"] : ["'self'", "ws:"]), ...walletOrigins],
         formAction: ["'self'"],
@@ -275,10 +300,15 @@ function securityHeaders(production: boolean, walletOrigins: string[]) {
  * Translation files for the browser. A request that names the current version may be cached for a
  * year; any other is an old page asking, and gets a short-lived answer.
  */
-function localeFiles(dir: string, version: string) {
-  const serve = express.static(dir, { index: false, cacheControl: false });
+function localeFiles(i18n: Pick<AppServices["i18n"], "file" | "version">) {
+  // From memory, not the folder: `common` carries the deployment's brand (i18n.server.ts).
   return (req: Request, res: Response, next: NextFunction) => {
-    res.set("Cache-Control", req.query.v === version ? "public, max-age=31536000, immutable" : "public, max-age=60");
-    serve(req, res, next);
+    const file = i18n.file(req.path.replace(/^\//, ""));
+    if (file === undefined || (req.method !== "GET" && req.method !== "HEAD")) return next();
+    res.set(
+      "Cache-Control",
+      req.query.v === i18n.version ? "public, max-age=31536000, immutable" : "public, max-age=60",
+    );
+    res.type("application/json").send(file);
   };
 }

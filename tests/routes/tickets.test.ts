@@ -108,7 +108,7 @@ describe("choosing tickets", () => {
     expect(best.status).toBe(400);
     const bestHtml = await best.text();
     expect(bestHtml).toContain("Sorry, you can&#x27;t purchase more than 4 seats online.");
-    expect(bestHtml).toContain("For groups of more than 4, please call the box office on 020 7946 0000.");
+    expect(bestHtml).toContain("For groups of more than 4, please call the box office on 020 7946 0999.");
   });
 
   it("a seat someone else holds is refused with the spec's reserve wording", async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  decimalAmount,
   hasPriceChanged,
   mayChoosePriceOption,
   priceBasket,
@@ -173,5 +174,20 @@ describe("price options a buyer may choose", () => {
     expect(mayChoosePriceOption("member", guest)).toBe(false);
     expect(mayChoosePriceOption("member", member)).toBe(true);
     expect(mayChoosePriceOption("promo", member)).toBe(false);
+  });
+});
+
+describe("decimalAmount (machine-read prices)", () => {
+  it("writes minor units as a two-decimal string, on the integer", () => {
+    expect([0, 5, 99, 100, 2700, 123456789].map(decimalAmount)).toEqual([
+      "0.00",
+      "0.05",
+      "0.99",
+      "1.00",
+      "27.00",
+      "1234567.89",
+    ]);
+    expect(() => decimalAmount(12.5)).toThrow(RangeError);
+    expect(() => decimalAmount(-1)).toThrow(RangeError);
   });
 });

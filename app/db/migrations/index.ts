@@ -14,6 +14,7 @@ import * as onSaleMomentOnce from "./2026-11-27T0900-on-sale-moment-once";
 import * as providerRefundsAndNotifications from "./2026-11-28T0900-provider-refunds-and-notifications";
 import * as refunds from "./2026-11-28T1000-refunds";
 import * as picturesAndVenueVisits from "./2026-11-28T1100-pictures-and-venue-visits";
+import * as showGenrePerformersImported from "./2026-11-28T1200-show-genre-performers-imported";
 
 // Every migration, by its date-prefixed name. Listed here (not read from the folder) so the same
 // list works under tsx, vitest and any bundler.
@@ -33,4 +34,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   "2026-11-28T0900-provider-refunds-and-notifications": providerRefundsAndNotifications,
   "2026-11-28T1000-refunds": refunds,
   "2026-11-28T1100-pictures-and-venue-visits": picturesAndVenueVisits,
+  "2026-11-28T1200-show-genre-performers-imported": showGenrePerformersImported,
 };

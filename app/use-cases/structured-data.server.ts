@@ -1,0 +1,136 @@
+import type { AppLoadContext } from "@remix-run/node";
+import { formatInTimeZone } from "date-fns-tz";
+import { decimalAmount } from "~/ticketing/pricing";
+import { ticketsPath, venuePath } from "~/urls/paths";
+import { COMMON_NS } from "~/i18n/languages";
+import type { ShareCard } from "~/views/share-card";
+
+// What a search engine and a link preview read of a show's and a performance's pages (issue 40
+// item 4): schema.org events as JSON-LD, and the page's share card (Open Graph, Twitter). Every
+// price is the domain's all-in price (pricing.ts bandPrice, through availability.lowestPrices),
+// turned into a decimal string only here, at the edge; availability is the calendar's own level.
+
+/** The show as showAtVenue reads it: what an event listing needs of it. */
+export interface ListedShow {
+  slug: string;
+  name: string;
+  description: string;
+  venueSlug: string;
+  venueName: string;
+  addressLines: string;
+  city: string;
+  postcode: string;
+  region: string | null;
+  country: string;
+  currency: string;
+  timeZone: string;
+  genre: string | null;
+  performers: string;
+  imageUrl: string | null;
+}
+
+export interface ListedPerformance {
+  id: string;
+  startsAt: string;
+  onSaleFrom: string;
+  status: "on_sale" | "cancelled";
+  level: "good" | "medium" | "low" | "soldOut";
+}
+
+const AVAILABILITY = {
+  good: "https://schema.org/InStock",
+  medium: "https://schema.org/InStock",
+  low: "https://schema.org/LimitedAvailability",
+  soldOut: "https://schema.org/SoldOut",
+} as const;
+
+/** A site path or an absolute address made absolute against the site's public address. */
+const absolute = (publicUrl: string, pathOrUrl: string) => new URL(pathOrUrl, `${publicUrl}/`).toString();
+
+function performersOf(show: ListedShow) {
+  let listed: { name: string; kind: string }[] = [];
+  try {
+    listed = JSON.parse(show.performers) as { name: string; kind: string }[];
+  } catch {
+    // A row written by hand that is not JSON names nobody: the listing goes without performers.
+  }
+  const group = show.genre === "music" ? "MusicGroup" : "PerformingGroup";
+  return listed.map((performer) => ({
+    "@type": performer.kind === "person" ? "Person" : group,
+    name: performer.name,
+  }));
+}
+
+/**
+ * schema.org events for these performances of a show, one each: a MusicEvent when the catalogue
+ * says the show is music, a TheaterEvent otherwise. Dates carry the venue's UTC offset.
+ */
+export async function eventListings(context: AppLoadContext, show: ListedShow, performances: ListedPerformance[]) {
+  const { publicUrl, routingType: mode } = context.config;
+  const prices = await context.availability.lowestPrices(performances.map((performance) => performance.id));
+  const local = (iso: string) => formatInTimeZone(new Date(iso), show.timeZone, "yyyy-MM-dd'T'HH:mm:ssxxx");
+  const performers = performersOf(show);
+  const location = {
+    "@type": "Place",
+    name: show.venueName,
+    ...(mode === "DEFAULT" && { url: absolute(publicUrl, venuePath(show.venueSlug)) }),
+    address: {
+      "@type": "PostalAddress",
+      streetAddress: show.addressLines.split("\n").filter(Boolean).join(", "),
+      addressLocality: show.city,
+      ...(show.region && { addressRegion: show.region }),
+      postalCode: show.postcode,
+      addressCountry: show.country,
+    },
+  };
+  return performances.map((performance) => {
+    const url = absolute(publicUrl, ticketsPath(mode, show.slug, show.venueSlug, performance.id));
+    const price = prices.get(performance.id);
+    return {
+      "@context": "https://schema.org",
+      "@type": show.genre === "music" ? "MusicEvent" : "TheaterEvent",
+      name: show.name,
+      description: show.description,
+      startDate: local(performance.startsAt),
+      eventStatus:
+        performance.status === "cancelled" ? "https://schema.org/EventCancelled" : "https://schema.org/EventScheduled",
+      eventAttendanceMode: "https://schema.org/OfflineEventAttendanceMode",
+      url,
+      ...(show.imageUrl && { image: [absolute(publicUrl, show.imageUrl)] }),
+      location,
+      ...(performers.length > 0 && { performer: performers }),
+      ...(price !== undefined &&
+        price !== null && {
+          offers: {
+            "@type": "Offer",
+            url,
+            price: decimalAmount(price),
+            priceCurrency: show.currency,
+            availability: AVAILABILITY[performance.level],
+            validFrom: local(performance.onSaleFrom),
+          },
+        }),
+    };
+  });
+}
+
+/**
+ * The share card of a show's page, or of one of its performances' (the tickets page). The site's
+ * name is the deployment's in the buyer's language (the brand's when configured), not the venue's.
+ */
+export async function showShareCard(
+  request: Request,
+  context: AppLoadContext,
+  show: ListedShow,
+  page: { title: string; path: string },
+): Promise<ShareCard> {
+  const common = await context.i18n.createInstance(await context.i18n.getLocale(request), COMMON_NS);
+  return {
+    title: page.title,
+    description: show.description,
+    type: "website",
+    url: absolute(context.config.publicUrl, page.path),
+    image: show.imageUrl ? absolute(context.config.publicUrl, show.imageUrl) : null,
+    siteName: common.t("brand.name"),
+  };
+}

@@ -1,0 +1,244 @@
+import { JSDOM } from "jsdom";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fixedClock } from "~/clock";
+import { importCatalogue } from "~/ticketing/import-catalogue.server";
+import { startServer } from "../support/app";
+import { smallCatalogue } from "../support/catalogue";
+import { htmlDriver, validateAllPages } from "../support/html-driver";
+
+// Issue 40 item 4, from the production build: schema.org events as JSON-LD on the show and
+// tickets pages (in a data block that carries the CSP nonce and cannot be closed by a show's
+// name), Open Graph and Twitter tags, /sitemap.xml and /robots.txt.
+
+/** A name that would end a script element if it were written into the page as it is. */
+const GIG = "Loud </script><script>alert(1)</script> & Co";
+
+function catalogue() {
+  const file = smallCatalogue();
+  const play = file.shows[0]!;
+  const gig = {
+    ...structuredClone(play),
+    slug: "loud-and-co",
+    name: GIG,
+    description: "A loud night out.",
+    image: "/posters/loud.jpg",
+    genre: "music" as const,
+    performers: [
+      { name: "The Loud Band", kind: "group" as const },
+      { name: "DJ Quiet", kind: "person" as const },
+    ],
+  };
+  // On general sale from the start: no presale.
+  delete (gig.runs[0]!.schedule as { presale?: unknown }).presale;
+  return { ...file, shows: [{ ...play, genre: "play" as const }, gig] };
+}
+
+type Event = Record<string, unknown> & {
+  offers: Record<string, string>;
+  location: { name: string; address: Record<string, string>; url?: string };
+};
+
+describe("found and shared: structured data, share cards, sitemap and robots.txt", () => {
+  let server: Awaited<ReturnType<typeof startServer>>;
+  let origin: string;
+
+  beforeAll(async () => {
+    server = await startServer(
+      { BRAND_NAME: "Riverside Tickets" },
+      {
+        seed: async (services) => {
+          await importCatalogue(services.store, catalogue(), fixedClock(services.clock.now()));
+        },
+      },
+    );
+    origin = server.url("");
+  });
+  afterAll(() => server.close());
+
+  async function page(path: string) {
+    const response = await fetch(server.url(path));
+    expect(response.status, path).toBe(200);
+    const html = await response.text();
+    const nonce = /'nonce-([^']+)'/.exec(response.headers.get("content-security-policy") ?? "")?.[1];
+    const document = new JSDOM(html).window.document;
+    const blocks = [...document.querySelectorAll('script[type="application/ld+json"]')];
+    return {
+      html,
+      document,
+      nonce,
+      blocks,
+      events: blocks.flatMap((block) => JSON.parse(block.textContent ?? "") as Event[]),
+      meta: (key: string) =>
+        document.querySelector(`meta[property="${key}"], meta[name="${key}"]`)?.getAttribute("content") ?? null,
+    };
+  }
+
+  const performanceIds = async (titleSlug: string) =>
+    (
+      await server.services.store.db
+        .selectFrom("performances")
+        .innerJoin("runs", "runs.id", "performances.run_id")
+        .innerJoin("titles", "titles.id", "runs.title_id")
+        .select(["performances.id", "performances.presale_from"])
+        .where("titles.slug", "=", titleSlug)
+        .orderBy("performances.starts_at")
+        .execute()
+    ).map((row) => ({ id: row.id, presale: row.presale_from !== null }));
+
+  it("a play's page lists its next performances as TheaterEvents with the catalogue's place and the all-in lowest price", async () => {
+    const show = await page("/shows/test-show/test-hall");
+    expect(show.blocks).toHaveLength(1);
+    expect(show.blocks[0]!.getAttribute("nonce")).toBe(show.nonce);
+    expect(show.events.length).toBe(5);
+    const [first] = show.events;
+    const [performance] = await performanceIds("test-show");
+    expect(first).toMatchObject({
+      "@context": "https://schema.org",
+      "@type": "TheaterEvent",
+      name: "Test Show",
+      description: "A show for tests.",
+      eventStatus: "https://schema.org/EventScheduled",
+      eventAttendanceMode: "https://schema.org/OfflineEventAttendanceMode",
+      url: `${origin}/shows/test-show/test-hall/tickets/${performance!.id}`,
+      location: {
+        "@type": "Place",
+        name: "Test Hall",
+        url: `${origin}/venues/test-hall`,
+        address: {
+          "@type": "PostalAddress",
+          streetAddress: "1 Test Street",
+          addressLocality: "London",
+          postalCode: "SW1A 1AA",
+          addressCountry: "GB",
+        },
+      },
+      offers: {
+        "@type": "Offer",
+        url: `${origin}/shows/test-show/test-hall/tickets/${performance!.id}`,
+        // The standing band's £25.00 face value and £2.00 booking fee: the cheapest, all in.
+        price: "27.00",
+        priceCurrency: "GBP",
+        availability: "https://schema.org/InStock",
+      },
+    });
+    // The venue's own wall-clock time, with its offset from UTC.
+    expect(first!.startDate).toMatch(/^\d{4}-\d\d-\d\dT(19:30|14:30|15:00):00[+-]\d\d:\d\d$/);
+    expect(first!.offers.validFrom).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d$/);
+    expect(first).not.toHaveProperty("image");
+    expect(first).not.toHaveProperty("performer");
+  });
+
+  it("the data block carries each response's own nonce, also once the page is kept and served again", async () => {
+    for (let time = 0; time < 3; time += 1) {
+      const show = await page("/shows/test-show/test-hall");
+      expect(show.blocks[0]!.getAttribute("nonce")).toBe(show.nonce);
+    }
+  });
+
+  it("a music show is a MusicEvent with its performers and image; its name cannot end the data block", async () => {
+    const show = await page("/shows/loud-and-co/test-hall");
+    expect(show.html).not.toContain("</script><script>alert(1)");
+    expect(show.html).toContain("\\u003c/script>");
+    expect(show.events[0]).toMatchObject({
+      "@type": "MusicEvent",
+      name: GIG,
+      image: [`${origin}/posters/loud.jpg`],
+      performer: [
+        { "@type": "MusicGroup", name: "The Loud Band" },
+        { "@type": "Person", name: "DJ Quiet" },
+      ],
+    });
+  });
+
+  it("a tickets page gives its one performance, at its own address", async () => {
+    const [performance] = await performanceIds("loud-and-co");
+    const path = `/shows/loud-and-co/test-hall/tickets/${performance!.id}`;
+    const tickets = await page(path);
+    expect(tickets.events).toHaveLength(1);
+    expect(tickets.events[0]).toMatchObject({ "@type": "MusicEvent", url: `${origin}${path}` });
+    expect(tickets.events[0]!.offers).toMatchObject({ price: "27.00", url: `${origin}${path}` });
+  });
+
+  it("share cards: Open Graph and Twitter tags, the site's name from the brand, the image where there is one", async () => {
+    const play = await page("/shows/test-show/test-hall");
+    expect({
+      title: play.meta("og:title"),
+      type: play.meta("og:type"),
+      url: play.meta("og:url"),
+      description: play.meta("og:description"),
+      image: play.meta("og:image"),
+      siteName: play.meta("og:site_name"),
+      card: play.meta("twitter:card"),
+      twitterTitle: play.meta("twitter:title"),
+    }).toEqual({
+      title: "Test Show, Test Hall",
+      type: "website",
+      url: `${origin}/shows/test-show/test-hall`,
+      description: "A show for tests.",
+      image: null,
+      siteName: "Riverside Tickets",
+      card: "summary",
+      twitterTitle: "Test Show, Test Hall",
+    });
+    const gig = await page("/shows/loud-and-co/test-hall");
+    expect(gig.meta("og:image")).toBe(`${origin}/posters/loud.jpg`);
+    expect(gig.meta("twitter:card")).toBe("summary_large_image");
+    const [performance] = await performanceIds("loud-and-co");
+    const tickets = await page(`/shows/loud-and-co/test-hall/tickets/${performance!.id}`);
+    expect(tickets.meta("og:url")).toBe(`${origin}/shows/loud-and-co/test-hall/tickets/${performance!.id}`);
+    // A page about no show has no card.
+    expect((await page("/legal/terms-of-use")).meta("og:title")).toBeNull();
+  });
+
+  it("the sitemap lists every show, venue and performance page, absolute, with lastmod", async () => {
+    const response = await fetch(server.url("/sitemap.xml"));
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^application\/xml/);
+    const body = await response.text();
+    const document = new JSDOM(body, { contentType: "application/xml" }).window.document;
+    const entries = [...document.getElementsByTagName("url")].map((url) => ({
+      loc: url.getElementsByTagName("loc")[0]?.textContent ?? "",
+      lastmod: url.getElementsByTagName("lastmod")[0]?.textContent ?? null,
+    }));
+    const locs = entries.map((entry) => entry.loc);
+    expect(locs.every((loc) => loc.startsWith(`${origin}/`))).toBe(true);
+    for (const path of ["/", "/shows/test-show/test-hall", "/shows/loud-and-co/test-hall", "/venues/test-hall"])
+      expect(locs).toContain(`${origin}${path}`);
+    for (const title of ["test-show", "loud-and-co"])
+      for (const { id } of await performanceIds(title))
+        expect(locs).toContain(`${origin}/shows/${title}/test-hall/tickets/${id}`);
+    const show = entries.find((entry) => entry.loc === `${origin}/shows/test-show/test-hall`)!;
+    expect(show.lastmod).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
+    expect(entries.find((entry) => entry.loc === `${origin}/venues/test-hall`)!.lastmod).toBeTruthy();
+    // Nobody's checkout, account or tickets.
+    expect(locs.some((loc) => /\/(checkout|account|e-tickets|sandbox|waiting-room)/.test(loc))).toBe(false);
+  });
+
+  it("robots.txt allows the public pages, keeps crawlers out of a buyer's own, and points to the sitemap", async () => {
+    const response = await fetch(server.url("/robots.txt"));
+    expect(response.headers.get("content-type")).toMatch(/^text\/plain/);
+    expect(await response.text()).toBe(
+      [
+        "User-agent: *",
+        "Allow: /",
+        "Disallow: /checkout",
+        "Disallow: /account",
+        "Disallow: /sandbox",
+        "Disallow: /e-tickets",
+        "Disallow: /waiting-room",
+        "",
+        `Sitemap: ${origin}/sitemap.xml`,
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("the pages with structured data and share cards pass the Nu HTML Checker and axe", async () => {
+    const [performance] = await performanceIds("loud-and-co");
+    const buyer = htmlDriver(origin);
+    await buyer.open("/shows/test-show/test-hall");
+    await buyer.open("/shows/loud-and-co/test-hall");
+    await buyer.open(`/shows/loud-and-co/test-hall/tickets/${performance!.id}`);
+    await validateAllPages();
+  });
+});
