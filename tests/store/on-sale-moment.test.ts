@@ -69,6 +69,23 @@ describe.each(DIALECTS)("a scheduled on-sale's moments on %s", (dialect) => {
     });
   });
 
+  /**
+   * Today's importer writes columns that migrations after this one add (a venue's access and
+   * travel, a show's genre and performers, when each was imported): they are there for the import,
+   * and gone again before the migrations under test run, so the store stands as it stood.
+   */
+  async function withLaterCatalogueColumns(store: TestStore, run: () => Promise<unknown>) {
+    const later = {
+      venues: ["access_info", "travel_info", "imported_at"],
+      titles: ["access_info", "genre", "performers", "imported_at"],
+    } as const;
+    for (const [table, columns] of Object.entries(later))
+      for (const column of columns) await store.db.schema.alterTable(table).addColumn(column, "text").execute();
+    await run();
+    for (const [table, columns] of Object.entries(later))
+      for (const column of columns) await store.db.schema.alterTable(table).dropColumn(column).execute();
+  }
+
   describe("moved by its migration", () => {
     let store: TestStore;
     let runId: string;
@@ -77,7 +94,7 @@ describe.each(DIALECTS)("a scheduled on-sale's moments on %s", (dialect) => {
       // As the store stood before: the room holding both moments, its performances a copy of them.
       store = await createTestStoreAt(dialect, "2026-11-25T0400-on-sale-rooms");
       clock.set("2026-11-23T10:00:00.000Z");
-      await importCatalogue(store, catalogue(false), clock);
+      await withLaterCatalogueColumns(store, () => importCatalogue(store, catalogue(false), clock));
       const performances = await store.db.selectFrom("performances").select(["id", "run_id"]).orderBy("id").execute();
       runId = performances[0]!.run_id;
       performanceIds = performances.map((performance) => performance.id);
