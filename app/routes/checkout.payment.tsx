@@ -1,3 +1,4 @@
+import { lazy, Suspense } from "react";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
@@ -31,10 +32,15 @@ import { RadioGroup, TextField } from "~/components/form-fields";
 import { formatMoney } from "~/i18n/format";
 import { PostForm } from "~/components/post-form";
 import { useSchemaForm } from "~/components/use-schema-form";
-import { WalletButtons } from "~/components/wallet-buttons";
 import type { PayInput } from "~/use-cases/pay.server";
 import { flashEvents, track } from "~/web/track.server";
 import type { ClientEvent } from "~/views/events";
+
+// Only a deployment registered for a wallet (WALLETS) offers one, and only with script: the
+// buttons' code is fetched then, not by every buyer's payment page (the page's 120 KB budget).
+const WalletButtons = lazy(() =>
+  import("~/components/wallet-buttons").then((module) => ({ default: module.WalletButtons })),
+);
 
 // /checkout/payment: the itemised summary, promo codes and gift vouchers, and Pay. Three forms,
 // one action switching on `intent`. Prices are the engine's; Pay places the order at the prices
@@ -382,7 +388,11 @@ export default function Payment() {
             {toPay > 0 ? (
               <>
                 {sponsored ? <p className="message">{t("payment.sponsoredOnly")}</p> : null}
-                <WalletButtons methods={methods} amount={{ currency, value: (toPay / 100).toFixed(2) }} />
+                {methods.some((method) => method === "googlePay" || method === "applePay") ? (
+                  <Suspense fallback={null}>
+                    <WalletButtons methods={methods} amount={{ currency, value: (toPay / 100).toFixed(2) }} />
+                  </Suspense>
+                ) : null}
                 <RadioGroup
                   field={payFields.method}
                   labelledBy="pay-title"
