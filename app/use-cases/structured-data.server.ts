@@ -1,7 +1,7 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { formatInTimeZone } from "date-fns-tz";
 import { decimalAmount } from "~/ticketing/pricing";
-import { ticketsPath, venuePath } from "~/urls/paths";
+import { picturePath, ticketsPath, venuePath } from "~/urls/paths";
 import { COMMON_NS } from "~/i18n/languages";
 import type { ShareCard } from "~/views/share-card";
 
@@ -65,9 +65,27 @@ function performersOf(show: ListedShow) {
  * schema.org events for these performances of a show, one each: a MusicEvent when the catalogue
  * says the show is music, a TheaterEvent otherwise. Dates carry the venue's UTC offset.
  */
+/**
+ * The show's picture for search engines and share cards: its poster's largest JPEG (the format
+ * every crawler reads), else the address the catalogue's older `image` field gave; null for none.
+ */
+async function imageOf(context: AppLoadContext, show: ListedShow): Promise<string | null> {
+  const { poster } = await context.catalogue.picturesOf(show.slug);
+  const largest = (poster?.sources ?? [])
+    .filter((source) => source.format === "jpeg")
+    .reduce<{
+      width: number;
+      file: string;
+    } | null>((best, source) => (best && best.width >= source.width ? best : source), null);
+  return largest ? picturePath(largest.file) : show.imageUrl;
+}
+
 export async function eventListings(context: AppLoadContext, show: ListedShow, performances: ListedPerformance[]) {
   const { publicUrl, routingType: mode } = context.config;
-  const prices = await context.availability.lowestPrices(performances.map((performance) => performance.id));
+  const [prices, image] = await Promise.all([
+    context.availability.lowestPrices(performances.map((performance) => performance.id)),
+    imageOf(context, show),
+  ]);
   const local = (iso: string) => formatInTimeZone(new Date(iso), show.timeZone, "yyyy-MM-dd'T'HH:mm:ssxxx");
   const performers = performersOf(show);
   const location = {
@@ -96,7 +114,7 @@ export async function eventListings(context: AppLoadContext, show: ListedShow, p
         performance.status === "cancelled" ? "https://schema.org/EventCancelled" : "https://schema.org/EventScheduled",
       eventAttendanceMode: "https://schema.org/OfflineEventAttendanceMode",
       url,
-      ...(show.imageUrl && { image: [absolute(publicUrl, show.imageUrl)] }),
+      ...(image && { image: [absolute(publicUrl, image)] }),
       location,
       ...(performers.length > 0 && { performer: performers }),
       ...(price !== undefined &&
@@ -130,7 +148,7 @@ export async function showShareCard(
     description: show.description,
     type: "website",
     url: absolute(context.config.publicUrl, page.path),
-    image: show.imageUrl ? absolute(context.config.publicUrl, show.imageUrl) : null,
+    image: await imageOf(context, show).then((image) => image && absolute(context.config.publicUrl, image)),
     siteName: common.t("brand.name"),
   };
 }

@@ -224,6 +224,21 @@ describe("the home, venue and show pages", () => {
     );
   });
 
+  it("gives search engines and share cards the poster: its largest JPEG, absolute, and served", async () => {
+    const document = await page("/shows/a-winters-crossing/harbour-playhouse");
+    const events = [...document.querySelectorAll('script[type="application/ld+json"]')].flatMap(
+      (script) => JSON.parse(script.textContent ?? "[]") as { image?: string[] }[],
+    );
+    expect(events.length).toBeGreaterThan(0);
+    const image = events[0]!.image?.[0] ?? "";
+    expect(image).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/images\/a-winters-crossing-poster-[0-9a-f]+-960\.jpg$/);
+    expect(events.every((event) => event.image?.[0] === image)).toBe(true);
+    expect(document.querySelector('meta[property="og:image"]')?.getAttribute("content")).toBe(image);
+    const served = await fetch(image);
+    expect(served.status).toBe(200);
+    expect(served.headers.get("content-type")).toBe("image/jpeg");
+  });
+
   it("gives a show's page its poster, facts, access information and next dates with availability", async () => {
     const document = await page("/shows/the-tide-tables/harbour-playhouse");
     const poster = document.querySelector(".show__poster img")!;
