@@ -13,9 +13,7 @@ const HARBOUR_PHONE = "0117 496 0102";
 test("@js after a navigation with script, a venue's seat map gives the venue's number, and the home page the deployment's", async ({
   page,
   visit,
-  javaScriptEnabled,
 }) => {
-  test.skip(!javaScriptEnabled, "without script every page is loaded whole");
   const support = page.locator(".site-header__support a");
   await visit("/");
   await expect(support).toHaveText(DEPLOYMENT_PHONE);
