@@ -2,23 +2,15 @@ import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { defineConfig } from "@playwright/test";
+import { SYSTEM_CHROMIUM, SYSTEM_CHROMIUM_ARGS } from "./scripts/system-chromium";
 
 // There is no browser download on these machines: use Debian's Chromium where it is installed.
-const SYSTEM_CHROMIUM = "/usr/bin/chromium";
 const PORT = Number(process.env.E2E_PORT ?? 3210);
 
 const launchOptions = existsSync(SYSTEM_CHROMIUM)
   ? {
       executablePath: SYSTEM_CHROMIUM,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-      ],
+      args: SYSTEM_CHROMIUM_ARGS,
     }
   : {};
 

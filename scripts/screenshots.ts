@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { SYSTEM_CHROMIUM, SYSTEM_CHROMIUM_ARGS } from "./system-chromium";
 import { mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -21,17 +22,6 @@ import { chromium, type Browser, type Page } from "@playwright/test";
 // default theme on Harbour Playhouse, the venue without a theme of its own.
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const CHROMIUM = "/usr/bin/chromium";
-// The flags playwright.config.ts launches Debian's Chromium with.
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-];
 const WIDTHS = [1280, 375] as const;
 // Only the first screen's height: the screenshots are of the full page.
 const HEIGHT = 800;
@@ -285,7 +275,7 @@ async function main() {
   }
   mkdirSync(outDir, { recursive: true });
   const started = Date.now();
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath: SYSTEM_CHROMIUM, args: SYSTEM_CHROMIUM_ARGS });
   try {
     // One look at a time: the machine's two cores are shared (a server, a browser and, elsewhere,
     // other test runs), and a look's server starts while nothing else competes with its demo load.
