@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createCookie } from "@remix-run/node";
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "~/config/env.server";
+import { configProblems } from "../support/config";
+import { loadConfig } from "~/config/env.server";
 import { brandedLocaleFiles, createI18nService, readLocaleFiles } from "~/i18n/i18n.server";
 import { ROOT } from "../support/app";
 
@@ -11,15 +12,7 @@ import { ROOT } from "../support/app";
 // a message naming the variable or the file's field, and written over the wording sets' defaults
 // (a venue's own wording set still wins on its pages: decision 0043).
 
-function problems(env: Record<string, string>): string[] {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  return [];
-}
+const problems = configProblems;
 
 function brandFile(content: unknown): string {
   const path = join(mkdtempSync(join(tmpdir(), "brand-")), "brand.json");

@@ -1,15 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { configProblems } from "../support/config";
 import { ConfigError, loadConfig, loadStoreConfig } from "~/config/env.server";
 
-function problems(env: Record<string, string>): string[] {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  return [];
-}
+const problems = configProblems;
 
 describe("runtime configuration", () => {
   it("needs nothing set: every variable has a default", () => {
