@@ -12,6 +12,7 @@ import { watchClaimChanges } from "~/db/change-feed.server";
 import { createJobLeases, startPeriodicJob } from "~/db/leases.server";
 import { withStartupLock } from "~/db/startup-lock.server";
 import { createLogTracker } from "~/use-cases/tracker.server";
+import { unbrandedInProduction } from "~/config/brand.server";
 import { brandedLocaleFiles, createI18nService, readLocaleFiles } from "~/i18n/i18n.server";
 import { createSessionService } from "~/web/session.server";
 import { createBaskets } from "~/ticketing/baskets.server";
@@ -105,6 +106,12 @@ export async function createAppServices({
     config.language,
     sessions.languageCookie,
   );
+  const unbranded = unbrandedInProduction(config);
+  if (unbranded.length > 0)
+    logger.warn(
+      { unset: unbranded },
+      `${unbranded.join(" and ")} not set (nor in BRAND_FILE): pages show the demonstration's name and support number, which reaches nobody`,
+    );
   const store = openServerStore(config, logger, root);
   if (prepare) await prepareStore(store, { config, logger, root, clock });
   // Other processes' holds and releases reach this one's availability cache as they commit.

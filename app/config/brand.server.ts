@@ -103,3 +103,16 @@ export function readBrand(env: Record<string, string | undefined>): { brand: Bra
   }
   return { brand, problems };
 }
+
+/**
+ * What a production site would show of the demonstration's brand (`common.json`'s "Box Office" and
+ * 020 7946 0000, a drama number that reaches nobody): the variables to set, for a warning at every
+ * start. Not refused (decision 0043), but never silent.
+ */
+export function unbrandedInProduction(config: { production: boolean; brand: Brand }): string[] {
+  if (!config.production) return [];
+  const missing: string[] = [];
+  if (!config.brand.name) missing.push("BRAND_NAME");
+  if (!config.brand.phone) missing.push("BRAND_PHONE");
+  return missing;
+}

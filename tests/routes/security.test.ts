@@ -473,3 +473,25 @@ describe("the payment sandbox in production", () => {
     }
   });
 });
+
+describe("an unbranded production site", () => {
+  // Issue 40: the demonstration's name and number (020 7946 0000 reaches nobody) are never shown
+  // in production unnoticed: every start names the variables to set (decision 0043).
+  it("names BRAND_NAME and BRAND_PHONE at start, and says nothing once they are set", async () => {
+    const unbranded = logLines("warn");
+    const services = await testServices({ APP_ENV: "production" }, undefined, unbranded.logger);
+    await services.close();
+    expect(unbranded.lines).toContainEqual(
+      expect.objectContaining({ level: "warn", unset: ["BRAND_NAME", "BRAND_PHONE"] }),
+    );
+
+    const branded = logLines("warn");
+    const again = await testServices(
+      { APP_ENV: "production", BRAND_NAME: "Riverside Tickets", BRAND_PHONE: "0117 496 0000" },
+      undefined,
+      branded.logger,
+    );
+    await again.close();
+    expect(branded.lines.filter((line) => "unset" in line)).toEqual([]);
+  });
+});
