@@ -134,6 +134,13 @@ async function hydrated(page: Page) {
 
 async function shoot(outDir: string, page: Page, look: Look, width: number, name: string) {
   const path = join(outDir, `${look.theme}-${width}-${name}.png`);
+  // A full-page picture never scrolls, so posters below the first screen (loading="lazy") would
+  // stay blank: load them all first, as a buyer scrolling down would.
+  await page.evaluate(async () => {
+    const images = [...document.images];
+    for (const image of images) image.loading = "eager";
+    await Promise.all(images.map((image) => image.decode().catch(() => undefined)));
+  });
   // Animations stopped and the caret hidden, so a second run gives the same picture.
   await page.screenshot({ path, fullPage: true, animations: "disabled", caret: "hide" });
   const { height } = await page.evaluate(() => ({ height: document.documentElement.scrollHeight }));
