@@ -15,6 +15,7 @@ import { fixedClock } from "~/clock";
 import type { DialectName, Store } from "~/db/connection.server";
 import { createScratchStore, postgresReachable } from "~/db/scratch-store.server";
 import { availabilityOf, calendarFacts } from "~/ticketing/availability.server";
+import { readDemoCatalogue } from "~/ticketing/demo.server";
 import { importCatalogue } from "~/ticketing/import-catalogue.server";
 import { activeClaim, createInventory } from "~/ticketing/inventory.server";
 import { createSeatSearch } from "~/ticketing/seat-search.server";
@@ -105,7 +106,7 @@ async function race(store: Store, performanceId: string, pricePlanId: string) {
 async function bench(dialect: DialectName) {
   const store = await createScratchStore(dialect, POSTGRES_URL);
   try {
-    await importCatalogue(store, JSON.parse(readFileSync(join(root, "catalogue/demo.json"), "utf8")), clock);
+    await importCatalogue(store, readDemoCatalogue(root, { pictures: false }), clock);
     const performances = await regentPerformances(store);
     const [raced, searched] = [performances[0]!, performances[1]!];
 

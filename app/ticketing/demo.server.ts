@@ -31,22 +31,27 @@ export async function isCatalogueEmpty(store: Store): Promise<boolean> {
   return venue === undefined;
 }
 
+/** The demo catalogue file; without its pictures, it imports where no images folder is given. */
+export function readDemoCatalogue(root: string, { pictures }: { pictures: boolean }): unknown {
+  const demo = JSON.parse(readFileSync(join(root, "catalogue/demo.json"), "utf8")) as {
+    shows: { poster?: unknown; hero?: unknown }[];
+  };
+  if (!pictures)
+    for (const show of demo.shows) {
+      delete show.poster;
+      delete show.hero;
+    }
+  return demo;
+}
+
 /**
  * Loads the demo catalogue and its sales. Its posters (catalogue/posters/*.svg) are made into
  * `imagesDir` (the site's DATA_DIR/images); without one, the demo loads without posters.
  */
 export async function loadDemoCatalogue(store: Store, clock: Clock, root: string, imagesDir?: string) {
-  const demo = JSON.parse(readFileSync(join(root, "catalogue/demo.json"), "utf8")) as {
-    shows: { poster?: unknown; hero?: unknown }[];
-  };
-  if (!imagesDir)
-    for (const show of demo.shows) {
-      delete show.poster;
-      delete show.hero;
-    }
   const summary = await importCatalogue(
     store,
-    demo,
+    readDemoCatalogue(root, { pictures: imagesDir !== undefined }),
     clock,
     imagesDir ? { pictures: { from: join(root, "catalogue"), to: imagesDir } } : {},
   );
