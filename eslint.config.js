@@ -118,6 +118,7 @@ export default tseslint.config(
       "app/themes/**",
       "app/views/**",
       "app/logging/**",
+      "app/monitoring/**",
       "app/clock.ts",
       "app/caches.server.ts",
       "app/legal.ts",

@@ -13,6 +13,7 @@ import { createJobLeases, startPeriodicJob } from "~/db/leases.server";
 import { withStartupLock } from "~/db/startup-lock.server";
 import { createLogTracker } from "~/use-cases/tracker.server";
 import { unbrandedInProduction } from "~/config/brand.server";
+import { createMetrics } from "~/monitoring/metrics.server";
 import { brandedLocaleFiles, createI18nService, readLocaleFiles } from "~/i18n/i18n.server";
 import { createSessionService } from "~/web/session.server";
 import { createBaskets } from "~/ticketing/baskets.server";
@@ -128,14 +129,26 @@ export async function createAppServices({
     maxAgeMs: config.availabilityMaxAgeMs,
     feed,
   });
-  const inventory = createInventory(store, clock, config.holdPolicy, availability.changed);
+  // What an operator watches at /metrics (docs/operating.md, "Metrics"): this process's counts.
+  const metrics = createMetrics();
+  const { counted } = metrics;
+  const inventory = createInventory(store, clock, config.holdPolicy, availability.changed, counted);
   const facts = createCatalogueFacts(store, clock);
   const baskets = createBaskets(store, clock, facts);
   const orders = createOrders(store, clock);
   const promotions = createPromotions(store, clock);
   const vouchers = createVouchers(store, clock);
   const memberships = createMemberships(store, clock);
-  const orderLifecycle = createOrderLifecycle({ store, baskets, orders, promotions, vouchers, inventory, memberships });
+  const orderLifecycle = createOrderLifecycle({
+    store,
+    baskets,
+    orders,
+    promotions,
+    vouchers,
+    inventory,
+    memberships,
+    counted,
+  });
   const outbox = createOutbox({
     store,
     clock,
@@ -182,6 +195,9 @@ export async function createAppServices({
     timeoutMs: config.paymentTimeoutMs,
     reconcileAfterMs: config.paymentReconcileAfterMs,
     onPaid: (order) => fulfilment.orderPaid(order),
+    counted,
+    // PayPal's own payments are PayPal's wherever cards go (app/payments/combined.server.ts).
+    providerOf: (method) => (method === "paypal" ? "paypal" : config.paymentProvider),
   });
   // Refunds go back through the gateway that took the payments (docs/buying.md, "Refunds").
   const refunds = createRefunds({
@@ -195,6 +211,7 @@ export async function createAppServices({
     config,
     logger,
     placesFreed: availability.changed,
+    counted,
   });
   // Settles payments nobody came back for (the buyer left the bank's page, a server died while
   // waiting): one server at a time, over the shared store, and none ever settles one twice.
@@ -205,6 +222,17 @@ export async function createAppServices({
     leases,
     run: () => inventory.sweepExpired(),
     onError: (error) => logger.warn({ err: error }, "sweeping expired holds failed"),
+  });
+
+  const seatMaps = createSeatMaps(store, clock);
+  const waitingRoom = createWaitingRooms(store, clock, config.waitingRoom);
+  // 32 MB: about 80 seat maps of the largest house; 1 MB of digests asked for once.
+  const pages = pageCache({ maxBytes: 32 * 1024 * 1024, askedOnceBytes: 1024 * 1024 });
+  metrics.watch({
+    queues: async () =>
+      Promise.all((await waitingRoom.rules()).map((rule) => waitingRoom.status(rule))),
+    caches: () => [...pages.stats(), seatMaps.cacheStats()],
+    pool: () => store.poolStats?.() ?? null,
   });
 
   return {
@@ -218,7 +246,7 @@ export async function createAppServices({
     inventory,
     availability,
     seatSearch: createSeatSearch(store, clock),
-    seatMaps: createSeatMaps(store, clock),
+    seatMaps,
     promotions,
     vouchers,
     orders,
@@ -234,9 +262,9 @@ export async function createAppServices({
     auth: createAuth(store, clock),
     customers: createCustomers(store, clock),
     memberships,
-    waitingRoom: createWaitingRooms(store, clock, config.waitingRoom),
-    // 32 MB: about 80 seat maps of the largest house; 1 MB of digests asked for once.
-    pages: pageCache({ maxBytes: 32 * 1024 * 1024, askedOnceBytes: 1024 * 1024 }),
+    waitingRoom,
+    pages,
+    metrics,
     ready: async () => {
       await sql`select 1`.execute(store.db);
       return true;

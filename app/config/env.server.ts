@@ -136,6 +136,12 @@ const envSchema = z
     PAYMENT_TIMEOUT_SECONDS: z.coerce.number().min(1).max(300).default(30),
     PAYMENT_RECONCILE_AFTER_SECONDS: z.coerce.number().min(1).max(86_400).default(DEFAULT_RECONCILE_AFTER_SECONDS),
     PAYMENT_RECONCILE_INTERVAL_SECONDS: z.coerce.number().min(1).max(3600).default(60),
+    // A bearer token for /metrics; without one, production answers 404 there (decision 0046).
+    METRICS_TOKEN: z
+      .string()
+      .trim()
+      .default("")
+      .refine((value) => value === "" || value.length >= 16, { message: "must be at least 16 characters" }),
     PAYMENT_NOTIFICATION_SECRET: z
       .string()
       .default("")
@@ -353,6 +359,7 @@ function toConfig(env: z.output<typeof envSchema>, brand: Brand) {
       : null,
     /** Signs the gateway's notifications; unset, none is accepted. */
     paymentNotificationSecret: env.PAYMENT_NOTIFICATION_SECRET || undefined,
+    metricsToken: env.METRICS_TOKEN || undefined,
     cardTokenisationScriptUrl: env.CARD_TOKENISATION_SCRIPT_URL,
     /**
      * The wallets offered (with script, where the browser has them). None by default: each needs

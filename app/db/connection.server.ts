@@ -22,6 +22,8 @@ export interface Store {
    * page, only the shared memory index.
    */
   dataVersion?: () => number;
+  /** PostgreSQL: the pool's connections open and idle, and queries waiting for one (/metrics). */
+  poolStats?: () => { total: number; idle: number; waiting: number };
   /** PostgreSQL: where a dedicated connection (LISTEN, an advisory lock) reaches the same database. */
   connectionString?: string;
 }
@@ -114,7 +116,14 @@ export function openPostgres(
     }) as typeof client.query;
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: "postgres", statements: () => counter.sent, close: () => db.destroy(), connectionString };
+  return {
+    db,
+    dialect: "postgres",
+    statements: () => counter.sent,
+    close: () => db.destroy(),
+    connectionString,
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+  };
 }
 
 /** DATABASE_URL unset → the embedded SQLite file; postgres://… → PostgreSQL. */

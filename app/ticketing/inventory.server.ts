@@ -6,6 +6,7 @@ import type { Store } from "~/db/connection.server";
 import type { Database } from "~/db/schema";
 import type { Restriction } from "./catalogue-file";
 import { isBusy, refuse, type Refusal } from "./errors";
+import { UNCOUNTED, type Counted } from "~/monitoring/counted";
 import { saleRefusal, saleWindowOf } from "./sale-window";
 
 export interface HoldPolicy {
@@ -124,11 +125,16 @@ export function createInventory(
   clock: Clock,
   policy: HoldPolicy = DEFAULT_HOLD_POLICY,
   changed: (performanceId: string) => void = () => {},
+  counted: Pick<Counted, "holds"> = UNCOUNTED,
 ) {
   const { db } = store;
   const reported = <T extends { ok: boolean } | void>(performanceId: string | undefined, result: T): T => {
     if (performanceId && (result === undefined || result.ok)) changed(performanceId);
     return result;
+  };
+  const held = <T extends { ok: boolean }>(performanceId: string, result: T): T => {
+    if (result.ok) counted.holds("made");
+    return reported(performanceId, result);
   };
 
   /**
@@ -353,7 +359,7 @@ export function createInventory(
         if (releaseSeatIds.length) await releaseBasketSeats(trx, input.basketId, input.performanceId, releaseSeatIds);
         return claimSeats(trx, { ...input, entitlements }, check.performance, seatIds, now);
       });
-      return reported(input.performanceId, result);
+      return held(input.performanceId, result);
     },
 
     /**
@@ -383,7 +389,7 @@ export function createInventory(
         if (chosen.length === 0) return refuse("no-block");
         return claimSeats(trx, { ...input, entitlements }, check.performance, chosen, now);
       });
-      return reported(input.performanceId, result);
+      return held(input.performanceId, result);
     },
 
     /** Holds standing places in a general-admission area, within its capacity. */
@@ -446,7 +452,7 @@ export function createInventory(
           .execute();
         return { ok: true as const, holdId: hold.id, expiresAt: hold.expires_at };
       });
-      return reported(input.performanceId, result);
+      return held(input.performanceId, result);
     },
 
     /** Gives the buyer more time, up to the policy's maximum; an expired hold cannot come back. */
@@ -591,7 +597,7 @@ export function createInventory(
      */
     async sweepExpired(): Promise<number> {
       const before = new Date(clock.now().getTime() - EXPIRED_CLAIMS_KEPT_MS).toISOString();
-      return db.transaction().execute(async (trx) => {
+      const freed = await db.transaction().execute(async (trx) => {
         const seats = await trx
           .deleteFrom("seat_claims")
           .where("status", "=", "held")
@@ -604,6 +610,8 @@ export function createInventory(
           .executeTakeFirst();
         return Number(seats.numDeletedRows) + Number(standing.numDeletedRows);
       });
+      counted.holds("expired", freed);
+      return freed;
     },
   };
 }

@@ -6,6 +6,7 @@ import type { Promotions } from "./promotions.server";
 import type { Vouchers } from "./vouchers.server";
 import type { Memberships } from "./memberships.server";
 import type { PricedBasket } from "./pricing";
+import { UNCOUNTED, type Counted } from "~/monitoring/counted";
 
 // The order's life around payment: placing it (idempotently, spending the promo code's use and
 // the vouchers' money), completing it when payment succeeds (the held seats become sold), and
@@ -38,8 +39,10 @@ export function createOrderLifecycle(deps: {
   vouchers: Vouchers;
   inventory: Inventory;
   memberships: Memberships;
+  counted?: Pick<Counted, "order">;
 }) {
   const { store, baskets, orders, promotions, vouchers, inventory, memberships } = deps;
+  const counted = deps.counted ?? UNCOUNTED;
 
   async function holdsOf(basketId: string) {
     return store.db.selectFrom("holds").select("id").where("basket_id", "=", basketId).execute();
@@ -134,6 +137,7 @@ export function createOrderLifecycle(deps: {
           return { ok: false, reason: "voucherSpent" };
         }
       }
+      counted.order("placed");
       return { ok: true, order, fresh };
     },
 
@@ -150,13 +154,16 @@ export function createOrderLifecycle(deps: {
           .transaction()
           .execute((trx) => memberships.grant(trx, { customerId, orderId: order.id, months: membership.months }));
       }
-      await orders.settle(order.id, "paid");
+      if (await orders.settle(order.id, "paid")) counted.order("paid");
       return { ok: true };
     },
 
     /** Payment failed or the buyer cancelled: nothing is kept, everything spent goes back. */
     async failOrder(order: Order, status: "failed" | "cancelled"): Promise<void> {
-      if (await orders.settle(order.id, status)) await undo(order);
+      if (await orders.settle(order.id, status)) {
+        counted.order(status);
+        await undo(order);
+      }
     },
 
     /**
@@ -166,6 +173,7 @@ export function createOrderLifecycle(deps: {
      */
     async cancelStalledOrder(order: Order): Promise<boolean> {
       if (!(await orders.cancelStalled(order.id))) return false;
+      counted.order("cancelled");
       await undo(order);
       return true;
     },

@@ -292,6 +292,8 @@ export function createSeatMaps(store: Store, clock: Clock) {
   }
 
   return {
+    /** The seat map's cache of encoded sections: its hits, misses and bytes, for /metrics. */
+    cacheStats: () => keptSections.stats(),
     /** The seat map of a performance as this buyer sees it, or undefined for an unknown performance. */
     async view(input: {
       performanceId: string;

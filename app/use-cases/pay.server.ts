@@ -7,6 +7,7 @@ import type { OrderLifecycle } from "~/ticketing/order-lifecycle.server";
 import type { Order, OrderPayment, Orders } from "~/ticketing/orders.server";
 import { DEFAULT_RECONCILE_AFTER_SECONDS } from "~/config/env.server";
 import { startPeriodicJob, type JobLeases } from "~/db/leases.server";
+import { UNCOUNTED, type Counted } from "~/monitoring/counted";
 
 // The spec's payment service: takes an order's money through the gateway, once. Every attempt is
 // written down (with the idempotency key the gateway sees) before the gateway is called, and every
@@ -48,12 +49,21 @@ export interface PaymentServiceOptions {
   onPaid(order: Order): Promise<void>;
   /** How long after Pay a payment still waiting is settled by `reconcile` (default 300 s). */
   reconcileAfterMs?: number;
+  /** Counts each attempt's outcome once, as it is decided, and what the reconciler did. */
+  counted?: Pick<Counted, "paymentAttempt" | "reconciled">;
+  /** Who takes payments of this method (card and wallets: the card provider; PayPal: PayPal). */
+  providerOf?: (method: string) => string;
 }
 
 export function createPaymentService(options: PaymentServiceOptions) {
   const { orders, orderLifecycle, gateway, clock, logger, timeoutMs } = options;
   const inlineWaitMs = Math.min(options.inlineWaitMs ?? 3000, timeoutMs);
   const reconcileAfterMs = options.reconcileAfterMs ?? DEFAULT_RECONCILE_AFTER_SECONDS * 1000;
+  const counted = options.counted ?? UNCOUNTED;
+  const providerOf = options.providerOf ?? (() => "unknown");
+  /** An attempt's outcome, counted by the request that decided it (the one whose update won). */
+  const decided = (attempt: OrderPayment, outcome: string) =>
+    counted.paymentAttempt(attempt.method === "voucher" ? "voucher" : providerOf(attempt.method), outcome);
 
   async function latestAttempt(orderId: string): Promise<OrderPayment | undefined> {
     const attempts = await orders.payments(orderId);
@@ -71,6 +81,7 @@ export function createPaymentService(options: PaymentServiceOptions) {
 
   async function fail(order: Order, attempt: OrderPayment, failure: PaymentFailureReason, from = IN_FLIGHT) {
     if (await orders.updatePayment(attempt.id, from, { status: "failed", failure })) {
+      decided(attempt, failure === "error" ? "error" : "declined");
       // Vouchers' money and the promo code's use go back; the seats stay held for another try.
       await orderLifecycle.failOrder(order, "failed");
     }
@@ -80,12 +91,13 @@ export function createPaymentService(options: PaymentServiceOptions) {
   async function apply(order: Order, attempt: OrderPayment, result: GatewayResult): Promise<void> {
     const card = { brand: "brand" in result ? result.brand : null, last4: "last4" in result ? result.last4 : null };
     if (result.status === "actionRequired") {
-      await orders.updatePayment(attempt.id, IN_FLIGHT, {
+      const asked = await orders.updatePayment(attempt.id, IN_FLIGHT, {
         status: "action",
         action: JSON.stringify(result.action),
         provider_reference: result.reference,
         ...card,
       });
+      if (asked) decided(attempt, "actionRequired");
       return;
     }
     if (result.status === "declined") {
@@ -111,6 +123,7 @@ export function createPaymentService(options: PaymentServiceOptions) {
       if (current?.status !== "succeeded") await tooLate(current, result.reference);
       return;
     }
+    decided(attempt, "authorised");
     await finishWon(order, { ...attempt, status: "succeeded" }, result.reference);
   }
 
@@ -187,6 +200,7 @@ export function createPaymentService(options: PaymentServiceOptions) {
     if (IN_FLIGHT.includes(attempt.status)) {
       if (result.status === "authorised" || result.status === "declined") {
         await apply(order, attempt, result);
+        counted.reconciled("settled");
       } else if (
         // From the status read, not any in-flight one: a buyer coming back this instant has
         // moved it on, and their answer decides.
@@ -197,6 +211,8 @@ export function createPaymentService(options: PaymentServiceOptions) {
           provider_reference: reference,
         })
       ) {
+        decided(attempt, "timedOut");
+        counted.reconciled("settled");
         await voidQuietly(reference);
         await orderLifecycle.failOrder(order, "failed");
       }
@@ -339,6 +355,7 @@ export function createPaymentService(options: PaymentServiceOptions) {
         clock.now().getTime() - new Date(attempt.created_at).getTime() >= timeoutMs &&
         (await orders.updatePayment(attempt.id, ["attempted"], { status: "timedOut", failure: "timeout" }))
       ) {
+        decided(attempt, "timedOut");
         await orderLifecycle.failOrder(current, "failed");
         return { kind: "timedOut", method: attempt.method };
       }
@@ -368,15 +385,20 @@ export function createPaymentService(options: PaymentServiceOptions) {
       for (const attempt of unfinished) {
         const order = await orders.byId(attempt.order_id);
         // One reconciler only: two finishing the same attempt would both capture.
-        if (order && attempt.provider_reference && (await orders.claimForReconciling(attempt.id)))
+        if (order && attempt.provider_reference && (await orders.claimForReconciling(attempt.id))) {
+          counted.reconciled("finished");
           await finishWon(order, attempt, attempt.provider_reference);
+        }
       }
       // Orders placed but never sent for payment (the server died in between): nothing was
       // authorised, so there is nothing to ask the gateway; what they spent goes back.
       const stalled = await orders.stalledOrders(before, RECONCILE_BATCH);
       let cancelled = 0;
       for (const order of stalled) {
-        if (await orderLifecycle.cancelStalledOrder(order)) cancelled += 1;
+        if (await orderLifecycle.cancelStalledOrder(order)) {
+          counted.reconciled("cancelledStalled");
+          cancelled += 1;
+        }
       }
       if (cancelled) logger.warn({ cancelled }, "orders left without a payment were given up");
       return due.length + unfinished.length + stalled.length;

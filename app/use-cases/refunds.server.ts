@@ -11,6 +11,7 @@ import type { Refund, RefundLedger, VoucherPart } from "~/ticketing/refunds.serv
 import type { Vouchers } from "~/ticketing/vouchers.server";
 import type { Outbox } from "~/use-cases/email/outbox.server";
 import { renderRefundNotice } from "~/use-cases/email/refund-email";
+import { UNCOUNTED, type Counted } from "~/monitoring/counted";
 
 // The box office's refund (issue 39 item 5; decision 0041): a paid order, whole or some of its
 // tickets, given back through the provider that took the payment. The refund is recorded before
@@ -68,6 +69,7 @@ export function createRefunds(deps: {
   logger: Logger;
   /** Hears of every performance whose places a refund put back on sale (the availability cache). */
   placesFreed?: (performanceId: string) => void;
+  counted?: Pick<Counted, "order">;
 }) {
   const { orders, ledger, vouchers, catalogue, gateway, outbox, i18n, config, logger } = deps;
 
@@ -181,6 +183,7 @@ export function createRefunds(deps: {
       "order refunded",
     );
     const settled = (await ledger.byId(refund.id)) ?? refund;
+    (deps.counted ?? UNCOUNTED).order("refunded");
     return { ok: true, outcome: "refunded", ...done, order: (await orders.byId(order.id)) ?? order, refund: settled };
   }
 

@@ -15,6 +15,8 @@ import { createPolyfillBundler } from "./polyfills.server";
 import { requestReads } from "./request-reads.server";
 import { robotsTxt, sitemapXml } from "~/use-cases/sitemap.server";
 import { constants } from "node:zlib";
+import { matchRoutes, type RouteObject } from "react-router-dom";
+import { metricsAccess, type Metrics } from "~/monitoring/metrics.server";
 
 /**
  * How many new connections may wait to be accepted. Node's default, 511, overflowed in an
@@ -56,7 +58,9 @@ export function createServerApp({ build, services, logger, root }: ServerAppOpti
   app.disable("x-powered-by");
   app.set("trust proxy", config.trustProxy);
 
+  const prepared = prepareBuild(build, config.routingType, services.sessions.verifyCsrf);
   app.use(requestLogging(logger));
+  app.use(requestDurations(services.metrics, routeOf(prepared)));
   app.use(
     securityHeaders(
       config.production,
@@ -68,6 +72,21 @@ export function createServerApp({ build, services, logger, root }: ServerAppOpti
 
   app.get("/healthz", (_req, res) => {
     res.set("Cache-Control", "no-store").type("text/plain").send("ok");
+  });
+  // Prometheus's scrape (docs/operating.md, "Metrics"): this process's counters and gauges.
+  app.get("/metrics", async (req, res) => {
+    const access = metricsAccess(config.metricsToken, config.production, req.get("authorization"));
+    res.set("Cache-Control", "no-store");
+    if (access === "disabled") return void res.status(404).type("text/plain").send("Not found");
+    if (access === "unauthorised")
+      return void res.status(401).set("WWW-Authenticate", 'Bearer realm="metrics"').type("text/plain").send("Unauthorised");
+    try {
+      const { registry } = services.metrics;
+      res.set("Content-Type", registry.contentType).send(await registry.metrics());
+    } catch (error) {
+      (res.locals.logger as Logger).error({ err: error }, "metrics failed");
+      res.status(503).type("text/plain").send("unavailable");
+    }
   });
   app.get("/readyz", async (_req, res) => {
     const ready = await services.ready().catch(() => false);
@@ -160,7 +179,7 @@ export function createServerApp({ build, services, logger, root }: ServerAppOpti
   app.all(
     "*",
     createRequestHandler({
-      build: prepareBuild(build, config.routingType, services.sessions.verifyCsrf),
+      build: prepared,
       // In every APP_ENV: in development mode Remix sends a failed loader's or action's message
       // and stack (SQL, file paths) to the browser, in the page's data and the error page. The
       // stack is in the log line instead (handleError, app/entry.server.tsx).
@@ -255,6 +274,54 @@ function requestLogging(logger: Logger) {
       );
     });
     next();
+  };
+}
+
+/**
+ * Each response's time, by what answered it: the Remix route id that matched the path, or the
+ * fixed name of a handler outside Remix. Never the path itself: every seat map and order would
+ * be a series of its own, and a visitor's made-up paths would add more without end.
+ */
+function requestDurations(metrics: Metrics, route: (path: string) => string) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const stop = metrics.requestDuration.startTimer();
+    res.on("finish", () => stop({ route: route(req.path), method: req.method, status: String(res.statusCode) }));
+    next();
+  };
+}
+
+const OUTSIDE_REMIX: [prefix: string, route: string][] = [
+  ["/build/", "static:build"],
+  ["/locales/", "static:locales"],
+  [`${PICTURES_PATH}/`, "static:images"],
+  ["/polyfills.js", "polyfills"],
+  ["/healthz", "healthz"],
+  ["/readyz", "readyz"],
+  ["/metrics", "metrics"],
+  ["/queuez", "queuez"],
+  ["/sitemap.xml", "sitemap"],
+  ["/robots.txt", "robots"],
+  ["/payments/notifications", "payment-notifications"],
+];
+
+/** The route a path reaches, as a bounded label: the handler outside Remix, or Remix's route id. */
+function routeOf(build: ServerBuild): (path: string) => string {
+  const children = (parentId: string | undefined): RouteObject[] =>
+    Object.values(build.routes)
+      .filter((route) => route.parentId === parentId)
+      .map((route) =>
+        route.index
+          ? { id: route.id, path: route.path, index: true }
+          : { id: route.id, path: route.path, caseSensitive: route.caseSensitive, children: children(route.id) },
+      );
+  const tree = children(undefined);
+  return (path) => {
+    const outside = OUTSIDE_REMIX.find(([prefix]) => path === prefix || path.startsWith(prefix));
+    if (outside) return outside[1];
+    // Script's requests for a page's data (single fetch) ask for the page's path plus ".data".
+    const page = path.endsWith(".data") ? path.slice(0, -".data".length) || "/" : path;
+    if (extname(page)) return "static";
+    return matchRoutes(tree, page)?.at(-1)?.route.id ?? "unmatched";
   };
 }
 

@@ -27,6 +27,7 @@ import type { OrderViews } from "~/use-cases/order-view.server";
 import type { Summaries } from "~/use-cases/summary.server";
 import type { WaitingRooms } from "~/ticketing/waiting-room.server";
 import type { PageCache } from "~/web/page-cache.server";
+import type { Metrics } from "~/monitoring/metrics.server";
 
 // The request context's type is the web layer's, beside the sessions and the page cache it names:
 // web code reads it without importing the composition above it, which builds it
@@ -69,6 +70,8 @@ export interface AppServices {
   memberships: Memberships;
   /** The waiting room: who may choose seats now, and the places of those who wait. */
   waitingRoom: WaitingRooms;
+  /** What an operator watches at /metrics (app/monitoring/metrics.server.ts). */
+  metrics: Metrics;
   /** The pages every visitor sees alike, kept as written (app/web/page-cache.server.ts). */
   pages: PageCache;
   /** Resolves when every dependency the site needs to answer is reachable. */

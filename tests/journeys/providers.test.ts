@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer } from "../support/app";
-import { smallCatalogueFacts } from "../support/checkout-journey";
 import { startFakePayPal, type FakePayPal } from "../support/fake-paypal";
 import { startFakeStripe, type FakeStripe } from "../support/fake-stripe";
 import { htmlDriver, validateAllPages, type HtmlDriver } from "../support/html-driver";
-import { answerStepsToPayment, fillCard, orderNumber } from "../support/no-script-checkout";
+import { fillCard, holdOneSeatToPayment, orderNumber } from "../support/no-script-checkout";
 import { seedSmall } from "../support/seed";
 
 // The whole no-script purchase with real providers' adapters: Stripe (cards on our page, and
@@ -14,23 +13,14 @@ import { seedSmall } from "../support/seed";
 
 type Server = Awaited<ReturnType<typeof startServer>>;
 const pathOf = (buyer: HtmlDriver) => new URL(buyer.url).pathname;
+const toPayment = (server: Server, buyer: HtmlDriver, row: "A" | "B", seat: number) =>
+  holdOneSeatToPayment(server.services.store, buyer, row, seat);
 const h1 = (buyer: HtmlDriver) => buyer.document.querySelector("h1")?.textContent?.trim();
 
 /** What the Pay button says the buyer will pay, in minor units ("Pay £51.25" is 5125). */
 function shownToPay(buyer: HtmlDriver) {
   const button = [...buyer.document.querySelectorAll("button")].find((b) => /^Pay /.test(b.textContent ?? ""));
   return Math.round(Number(button!.textContent!.replace(/[^0-9.]/g, "")) * 100);
-}
-
-/** Holds one seat and answers every step before Pay, using only what each page shows. */
-async function toPayment(server: Server, buyer: HtmlDriver, row: "A" | "B", seat: number) {
-  const { performanceId } = await smallCatalogueFacts(server.services.store);
-  await buyer.open(`/shows/test-show/test-hall/tickets/${performanceId}`);
-  buyer.check(new RegExp(`^Stalls, row ${row}, seat ${seat},`));
-  await buyer.press("Reserve selected seats");
-  await buyer.press("Continue");
-  if (pathOf(buyer) === "/checkout/extras") await buyer.press("Continue");
-  await answerStepsToPayment(buyer);
 }
 
 describe("real providers without script: Stripe with cards on our page, and PayPal", () => {

@@ -1,4 +1,6 @@
 import { expect } from "vitest";
+import type { Store } from "~/db/connection.server";
+import { smallCatalogueFacts } from "./checkout-journey";
 import type { HtmlDriver } from "./html-driver";
 
 // The checkout's later steps as a buyer without script answers them on the small catalogue, using
@@ -24,6 +26,17 @@ export async function answerStepsToPayment(buyer: HtmlDriver) {
     .check("I accept the Terms and Conditions");
   await buyer.press("Continue");
   expect(pathOf(buyer)).toBe("/checkout/payment");
+}
+
+/** Holds one stalls seat of the small catalogue and answers every step before Pay, using only what each page shows. */
+export async function holdOneSeatToPayment(store: Store, buyer: HtmlDriver, row: "A" | "B", seat: number) {
+  const { performanceId } = await smallCatalogueFacts(store);
+  await buyer.open(`/shows/test-show/test-hall/tickets/${performanceId}`);
+  buyer.check(new RegExp(`^Stalls, row ${row}, seat ${seat},`));
+  await buyer.press("Reserve selected seats");
+  await buyer.press("Continue");
+  if (pathOf(buyer) === "/checkout/extras") await buyer.press("Continue");
+  await answerStepsToPayment(buyer);
 }
 
 /**
