@@ -525,8 +525,43 @@ export function createWaitingRooms(
     maxAgeMs,
   );
 
+  async function rules(): Promise<RoomRule[]> {
+    const open = await db
+      .selectFrom(onSales().as("on_sale"))
+      .selectAll()
+      .where("on_sale.preQueueFrom", "<=", clock.now().toISOString())
+      .orderBy("on_sale.at", "desc")
+      .limit(100)
+      .execute();
+    return [...(siteRule ? [siteRule] : []), ...open.map(runRule)];
+  }
+  const roomStatuses = async () => Promise.all((await rules()).map((rule) => room.status(rule)));
+  // What anyone may ask of /queuez: sums only, read at most once a second whoever asks (one key,
+  // a few numbers: bounded by construction).
+  const totals = remembered(
+    clock,
+    async (_: "all"): Promise<QueueTotals> => {
+      const rooms = await roomStatuses();
+      return {
+        queueing: rooms.some((one) => one.queueing),
+        waiting: rooms.reduce((sum, one) => sum + one.waiting, 0),
+        admitted: rooms.reduce((sum, one) => sum + one.admitted, 0),
+      };
+    },
+    QUEUE_TOTALS_MAX_AGE_MS,
+  );
+
   return {
     ...room,
+    /**
+     * Every open room's numbers (its waiting and admitted counts from the room's row, its
+     * estimate): what /queuez shows operators and metrics read. Keep the name and shape stable.
+     */
+    roomStatuses,
+    /** Every room's numbers summed, at most a second old: all /queuez says without the operator's token. */
+    async totals(): Promise<QueueTotals> {
+      return (await totals("all"))!;
+    },
     /** Whether any room may be queueing buyers: when not, nobody need be told they left one. */
     async enabled(): Promise<boolean> {
       return siteRule !== null || (await anyOnSales("any")) === true;
@@ -539,17 +574,18 @@ export function createWaitingRooms(
       return siteRule;
     },
     /** Every room whose queue is open now, for operators' monitoring. */
-    async rules(): Promise<RoomRule[]> {
-      const open = await db
-        .selectFrom(onSales().as("on_sale"))
-        .selectAll()
-        .where("on_sale.preQueueFrom", "<=", clock.now().toISOString())
-        .orderBy("on_sale.at", "desc")
-        .limit(100)
-        .execute();
-      return [...(siteRule ? [siteRule] : []), ...open.map(runRule)];
-    },
+    rules,
   };
 }
 
 export type WaitingRooms = ReturnType<typeof createWaitingRooms>;
+
+/** Every room's numbers summed: nothing about any one room or buyer. */
+export interface QueueTotals {
+  queueing: boolean;
+  waiting: number;
+  admitted: number;
+}
+
+/** How old the public totals may be: many asking at once cost one read a second. */
+export const QUEUE_TOTALS_MAX_AGE_MS = 1_000;

@@ -3,7 +3,7 @@ import { redirect, type AppLoadContext } from "@remix-run/node";
 import { calendarPath } from "~/urls/paths";
 import { safeReturnPath } from "~/urls/return-path";
 import type { Pass } from "~/ticketing/waiting-room.server";
-import { visitorOf } from "./buyer.server";
+import { basketCookieHeader, visitorOf } from "./buyer.server";
 
 // The waiting room as the site meets it: the tickets page (its loader and its actions) asks
 // `admitOrQueue` first; a buyer whose turn has not come is sent to /waiting-room, which keeps their
@@ -27,18 +27,28 @@ export function waitingRoomHref(performanceId: string, back: string, extra: Reco
  * Returns when this buyer may choose seats for the performance now; otherwise throws the way to
  * the waiting room, where they keep (or take) their place. A buyer who already holds seats there
  * goes straight on: the seats are theirs until the hold ends. `back` is the page to return to.
+ *
+ * One place, one basket (issue 41): an admitted place holds seats in one basket only, the first
+ * one it brought here. Another client presenting the same session (copied cookies) is handed that
+ * basket (a redirect setting its cookie) before it may choose anything, so it can never start a
+ * second hold, and the admission's ticket limit is the basket's.
  */
 export async function admitOrQueue(
   request: Request,
   context: AppLoadContext,
   performanceId: string,
-  { back, holdsSeats }: { back: string; holdsSeats: boolean },
+  { back, holdsSeats, basketId }: { back: string; holdsSeats: boolean; basketId: string | null },
 ): Promise<void> {
   const rule = await context.waitingRoom.ruleFor(performanceId);
   if (!rule || holdsSeats) return;
   const visitorId = await visitorOf(request, context);
-  if (visitorId && (await context.waitingRoom.pass(rule, visitorId)).admitted) return;
-  throw redirect(waitingRoomHref(performanceId, back));
+  const pass = visitorId ? await context.waitingRoom.pass(rule, visitorId) : null;
+  if (!visitorId || !pass?.admitted) throw redirect(waitingRoomHref(performanceId, back));
+  const owned = pass.basketId ?? (await context.waitingRoom.claimBasket(rule, visitorId, basketId ?? randomUUID()));
+  if (owned === basketId) return;
+  // A place let go between the pass and the claim (it lapsed, or its buyer paid): back in line.
+  if (owned === null) throw redirect(waitingRoomHref(performanceId, back));
+  throw redirect(back, { status: 303, headers: { "Set-Cookie": await basketCookieHeader(context, owned) } });
 }
 
 export type WaitingView =

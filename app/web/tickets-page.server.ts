@@ -42,6 +42,7 @@ export async function ticketsContext(request: Request, params: Params, context: 
   await admitOrQueue(request, context, performance.id, {
     back: ticketsPageBack(request),
     holdsSeats: reservation !== null && !reservation.expired && reservation.performanceId === performance.id,
+    basketId: buyer.basketId,
   });
   const refusal = saleRefusal(saleWindowOf(performance), context.clock.now(), entitlements.presale);
   return {

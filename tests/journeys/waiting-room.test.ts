@@ -17,6 +17,7 @@ import { demoBuyer, pathOf, startDemoServer, type DemoServer } from "../support/
 
 const CALENDAR = "/shows/northern-static/foundry-hall/calendar";
 const IDLE_MINUTES = 10;
+const STATUS_TOKEN = "operators-only-0123456789abcdef";
 const words = (text: string | null | undefined) => (text ?? "").replace(/\s+/g, " ").trim();
 const statusText = (buyer: HtmlDriver) =>
   [...buyer.document.querySelectorAll('[role="status"]')]
@@ -31,7 +32,11 @@ describe.each(["en-GB", "en-US"] as const)("the waiting room without script, %s"
   let server: DemoServer;
   let tickets: string;
   beforeAll(async () => {
-    server = await startDemoServer({ QUEUE_ACTIVE_BUYERS: "3", QUEUE_IDLE_MINUTES: String(IDLE_MINUTES) });
+    server = await startDemoServer({
+      QUEUE_ACTIVE_BUYERS: "3",
+      QUEUE_IDLE_MINUTES: String(IDLE_MINUTES),
+      QUEUE_STATUS_TOKEN: STATUS_TOKEN,
+    });
     // The calendar is not queued: read a bookable performance's tickets link off it.
     const scout = demoBuyer(server, language);
     await scout.open(CALENDAR);
@@ -125,14 +130,88 @@ describe.each(["en-GB", "en-US"] as const)("the waiting room without script, %s"
     expect(refuser.metaRefresh).toBeNull();
   });
 
-  it("tells operators how the queue stands", async () => {
-    const response = await fetch(server.url("/queuez"));
-    expect(response.status).toBe(200);
-    const status = (await response.json()) as { queueing: boolean; rooms: { waiting: number; admitted: number }[] };
+  it("tells operators how each room stands, and anyone else only the totals", async () => {
+    const asOperator = await fetch(server.url("/queuez"), { headers: { Authorization: `Bearer ${STATUS_TOKEN}` } });
+    expect(asOperator.status).toBe(200);
+    const status = (await asOperator.json()) as { queueing: boolean; rooms: { waiting: number; admitted: number }[] };
     expect(status.queueing).toBe(true);
     expect(status.rooms).toHaveLength(1);
     expect(status.rooms[0]!.admitted).toBe(3);
     expect(status.rooms[0]!.waiting).toBeGreaterThan(0);
+
+    const anyone = await fetch(server.url("/queuez"));
+    expect(anyone.status).toBe(200);
+    expect(await anyone.json()).toEqual({ queueing: true, waiting: status.rooms[0]!.waiting, admitted: 3 });
+
+    const guess = await fetch(server.url("/queuez"), { headers: { Authorization: "Bearer operators-only-guess" } });
+    expect(guess.status).toBe(401);
+    expect(await guess.json()).toEqual({ error: "unauthorised" });
+  });
+});
+
+// Issue 41: one admitted buyer's session and CSRF cookies, copied into other clients, must not buy
+// more than that buyer could. Each copy is handed the first client's basket before it may choose
+// anything, so however many press "Find seats", one basket holds seats, within one order's limit,
+// and the room still counts one buyer in.
+describe("one place, one basket, without script", () => {
+  let server: DemoServer;
+  let tickets: string;
+  beforeAll(async () => {
+    server = await startDemoServer({ QUEUE_ACTIVE_BUYERS: "2" });
+    const scout = demoBuyer(server, "en-GB");
+    await scout.open(CALENDAR);
+    const link = [...scout.document.querySelectorAll<HTMLAnchorElement>('a[href*="/tickets/"]')].find((anchor) =>
+      /Good availability/.test(anchor.textContent ?? ""),
+    );
+    tickets = link!.getAttribute("href")!;
+  });
+  afterAll(async () => {
+    await validateAllPages();
+    await server.close();
+  });
+
+  it("gives every copy of an admitted buyer's cookies that buyer's basket: one hold, one place", async () => {
+    const admitted = demoBuyer(server, "en-GB");
+    await admitted.open(tickets);
+    expect(seesSeats(admitted, tickets)).toBe(true);
+    const copies = Array.from({ length: 4 }, () => {
+      const copy = demoBuyer(server, "en-GB");
+      for (const [name, value] of admitted.cookies())
+        if (name === "session" || name === "csrf") copy.setCookie(`${name}=${value}; Path=/`);
+      return copy;
+    });
+    for (const client of [...copies, admitted]) {
+      await client.open(tickets);
+      expect(seesSeats(client, tickets)).toBe(true);
+      client.select("Number of seats", "2");
+      await client.press("Find seats");
+      expect(pathOf(client)).toBe("/checkout/reservations");
+    }
+    const { db } = server.services.store;
+    const held = await db
+      .selectFrom("seat_claims")
+      .innerJoin("holds", "holds.id", "seat_claims.hold_id")
+      .select(["holds.basket_id", "seat_claims.performance_id"])
+      .where("seat_claims.status", "=", "held")
+      .execute();
+    expect(new Set(held.map((claim) => claim.basket_id)).size).toBe(1);
+    const { seat_limit } = await db
+      .selectFrom("performances")
+      .select("seat_limit")
+      .where("id", "=", held[0]!.performance_id)
+      .executeTakeFirstOrThrow();
+    expect(held.length).toBeLessThanOrEqual(seat_limit);
+    // Every copy carries the one basket now.
+    const baskets = new Set([...copies, admitted].map((client) => client.cookies().get("basket")));
+    expect(baskets.size).toBe(1);
+    // The room counts one buyer in: a second buyer gets the other place, a third waits.
+    const second = demoBuyer(server, "en-GB");
+    await second.open(tickets);
+    expect(seesSeats(second, tickets)).toBe(true);
+    const third = demoBuyer(server, "en-GB");
+    await third.open(tickets);
+    expect(pathOf(third)).toBe("/waiting-room");
+    expect(placeOf(third)).toEqual(["1", "1"]);
   });
 });
 
@@ -202,7 +281,7 @@ describe("a scheduled on-sale's pre-queue without script", () => {
     delete schedule.presale;
     schedule.onSale = { at: "2026-12-01T10:00:00Z", preQueueMinutes: 30, activeBuyers: 2 };
     server = await startServer(
-      {},
+      { QUEUE_STATUS_TOKEN: STATUS_TOKEN },
       { clock, seed: (services) => importCatalogue(services.store, file, clock).then(() => {}) },
     );
   });
@@ -246,7 +325,8 @@ describe("a scheduled on-sale's pre-queue without script", () => {
     expect(outcomes.filter((outcome) => outcome === "in")).toHaveLength(2);
     expect(outcomes.filter((outcome) => outcome !== "in").sort()).toEqual([1, 2, 3]);
 
-    const status = (await (await fetch(server.url("/queuez"))).json()) as {
+    const operator = { headers: { Authorization: `Bearer ${STATUS_TOKEN}` } };
+    const status = (await (await fetch(server.url("/queuez"), operator)).json()) as {
       rooms: { room: string; waiting: number; admitted: number }[];
     };
     expect(status.rooms).toEqual([
