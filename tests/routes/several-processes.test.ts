@@ -307,3 +307,81 @@ describe("WEB_CONCURRENCY=2: one server, two worker processes, one SQLite file",
     expect(stdout.trim().split("\n").at(-1)).toContain('"msg":"stopped"');
   }, 40_000);
 });
+
+// Issue 41: an admitted buyer's session and CSRF cookies copied into six clients, each of whose
+// requests goes to either process, all asking for the tickets page and then each for a seat of
+// its own at once. The place owns one basket: every copy is handed it, so one basket holds
+// seats, never more than one order's limit, and the room still counts one buyer in.
+describe.runIf(DIALECTS.includes("postgres"))("one place, one basket across two processes on PostgreSQL", () => {
+  let store: TestStore;
+  let servers: Server[] = [];
+
+  beforeAll(async () => {
+    store = await createTestStore("postgres", 5);
+    await seed(store);
+    servers = await Promise.all(
+      [0, 1].map(() => startServerProcess({ DATABASE_URL: store.location, QUEUE_ACTIVE_BUYERS: "2" })),
+    );
+  }, 60_000);
+
+  afterAll(async () => {
+    const codes = await Promise.all(servers.map((server) => server.stop()));
+    await store.drop();
+    expect(codes).toEqual([0, 0]);
+  });
+
+  /** Follows redirects as a browser without script does; where it ends. */
+  async function open(buyer: Buyer, path: string) {
+    let response = await buyer.get(path);
+    let at = path;
+    for (let hops = 0; hops < 5 && response.headers.get("Location"); hops += 1) {
+      await response.arrayBuffer();
+      const next = new URL(response.headers.get("Location")!, "http://site");
+      at = next.pathname + next.search;
+      response = await buyer.get(at);
+    }
+    await response.arrayBuffer();
+    return at;
+  }
+
+  it("six copies of one admitted buyer's cookies, pressing at once: one basket holds seats", async () => {
+    const { performanceId, seat } = await smallCatalogueFacts(store);
+    const tickets = `/shows/test-show/test-hall/tickets/${performanceId}`;
+    const admitted = alternatingBuyer(servers, 0);
+    expect(await open(admitted, tickets)).toBe(tickets);
+    const copies = Array.from({ length: 6 }, (_, index) => {
+      const copy = alternatingBuyer(servers, index);
+      for (const name of ["session", "csrf"]) copy.cookies.set(name, admitted.cookies.get(name)!);
+      return copy;
+    });
+    expect(await Promise.all(copies.map((copy) => open(copy, tickets)))).toEqual(copies.map(() => tickets));
+    const seats = ["B1", "B2", "B3", "B4", "B5", "B6"];
+    await Promise.all(
+      copies.map(async (copy, index) => {
+        const response = await copy.post(tickets, [
+          ["intent", "select"],
+          ["seat", String(seat(seats[index]!))],
+        ]);
+        await response.arrayBuffer();
+      }),
+    );
+    const held = await store.db
+      .selectFrom("seat_claims")
+      .innerJoin("holds", "holds.id", "seat_claims.hold_id")
+      .select("holds.basket_id")
+      .where("seat_claims.status", "=", "held")
+      .execute();
+    expect(held.length).toBeGreaterThan(0);
+    expect(new Set(held.map((claim) => claim.basket_id)).size).toBe(1);
+    const { seat_limit } = await store.db
+      .selectFrom("performances")
+      .select("seat_limit")
+      .where("id", "=", performanceId)
+      .executeTakeFirstOrThrow();
+    expect(held.length).toBeLessThanOrEqual(seat_limit);
+    expect(new Set(copies.map((copy) => copy.cookies.get("basket"))).size).toBe(1);
+    // One buyer in: a second gets the other place, a third waits.
+    expect(await open(alternatingBuyer(servers, 1), tickets)).toBe(tickets);
+    expect(await open(alternatingBuyer(servers, 0), tickets)).toMatch(/^\/waiting-room/);
+  });
+});
