@@ -528,6 +528,13 @@ export interface QueueRoomTable {
   pre_queued: Generated<number>;
 }
 
+/** Joins by one client address or session in the current window (issue 41). */
+export interface QueueJoinTable {
+  key: string;
+  window_started_at: string;
+  joins: number;
+}
+
 /** One batch of admissions: the per-minute limit and the wait estimate read the last few minutes'. */
 export interface QueueAdmissionTable {
   room_id: string;
@@ -613,6 +620,7 @@ export interface Database {
   queue_rooms: QueueRoomTable;
   queue_entries: QueueEntryTable;
   queue_admissions: QueueAdmissionTable;
+  queue_joins: QueueJoinTable;
   on_sale_rooms: OnSaleRoomTable;
   job_leases: JobLeaseTable;
 }

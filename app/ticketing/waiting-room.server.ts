@@ -37,7 +37,20 @@ export type Pass =
       /** Null while nobody has been let in lately and the room has no per-minute rate to go by. */
       estimatedWaitSeconds: number | null;
     }
-  | { admitted: false; preQueue: true; waiting: number; opensAt: string };
+  | { admitted: false; preQueue: true; waiting: number; opensAt: string }
+  | {
+      admitted: false;
+      /** Too many new places from this client address or session lately (issue 41): no place taken. */
+      refused: "tooManyJoins";
+      retryAfterSeconds: number;
+    };
+
+/** How many new places one client address, or one session, may take in a window; 0: no limit. */
+export interface JoinLimits {
+  perAddress: number;
+  perSession: number;
+  windowMs: number;
+}
 
 /**
  * A room's numbers for operators and metrics: read from the room's own row and its last few
@@ -55,6 +68,7 @@ export interface RoomStatus {
 export interface WaitingRoomOptions {
   /** An admitted buyer who asks for nothing for this long gives up their place. */
   idleMs: number;
+  joinLimits?: JoinLimits;
 }
 
 /**
@@ -338,6 +352,43 @@ export function createWaitingRoom(store: Store, clock: Clock, options: WaitingRo
       .execute();
   }
 
+  /**
+   * Counts one more join for a key in its window (restarted once it has passed): one upsert.
+   * Seconds until the window ends when this join is past the limit, else null.
+   */
+  async function overLimit(key: string, limit: number, windowMs: number, now: number): Promise<number | null> {
+    if (limit <= 0) return null;
+    const stale = iso(now - windowMs);
+    const row = await db
+      .insertInto("queue_joins")
+      .values({ key, window_started_at: iso(now), joins: 1 })
+      .onConflict((oc) =>
+        oc.column("key").doUpdateSet({
+          joins: sql`case when queue_joins.window_started_at <= ${stale} then 1 else queue_joins.joins + 1 end`,
+          window_started_at: sql`case when queue_joins.window_started_at <= ${stale} then ${iso(now)} else queue_joins.window_started_at end`,
+        }),
+      )
+      .returning(["joins", "window_started_at"])
+      .executeTakeFirstOrThrow();
+    if (Number(row.joins) <= limit) return null;
+    return Math.max(1, Math.ceil((new Date(row.window_started_at).getTime() + windowMs - now) / 1000));
+  }
+
+  /** Whether this join is one too many for the client's address or session in the window. */
+  async function joinRefusal(visitorId: string, address: string | undefined, now: number): Promise<Pass | null> {
+    const limits = options.joinLimits;
+    if (!limits) return null;
+    // Windows that have passed are forgotten (by the index on window_started_at): the table
+    // holds only the last window's clients.
+    await db.deleteFrom("queue_joins").where("window_started_at", "<=", iso(now - limits.windowMs)).execute();
+    const waits = [
+      await overLimit(`session:${visitorId}`, limits.perSession, limits.windowMs, now),
+      address === undefined ? null : await overLimit(`address:${address}`, limits.perAddress, limits.windowMs, now),
+    ].filter((wait): wait is number => wait !== null);
+    if (waits.length === 0) return null;
+    return { admitted: false, refused: "tooManyJoins", retryAfterSeconds: Math.max(...waits) };
+  }
+
   /** Numbers for operators and metrics from a room's row; no lock, no count of its queue. */
   async function statusOf(rule: RoomRule): Promise<RoomStatus> {
     const room = await standing(db, rule.id, null, clock.now().getTime());
@@ -358,7 +409,7 @@ export function createWaitingRoom(store: Store, clock: Clock, options: WaitingRo
      * on as they go); otherwise they join the queue, or keep their place in it, and whoever's turn
      * it is gets in. A buyer waiting in a full room costs one indexed read, not a write.
      */
-    async pass(rule: RoomRule, visitorId: string): Promise<Pass> {
+    async pass(rule: RoomRule, visitorId: string, address?: string): Promise<Pass> {
       const now = clock.now().getTime();
       const room = await standing(db, rule.id, visitorId, now);
       const entry = room?.entry;
@@ -368,6 +419,11 @@ export function createWaitingRoom(store: Store, clock: Clock, options: WaitingRo
       }
       const settled = room && !inPreQueue(rule, now) && entry?.state === "waiting" && entry.position !== null;
       if (settled && !room.lapsed && slotsFor(rule, room) <= 0) return waitingPass(rule, room);
+      // A new place (none yet, or an admission that lapsed): counted against the client's limits first.
+      if (entry?.state !== "waiting") {
+        const refused = await joinRefusal(visitorId, address, now);
+        if (refused) return refused;
+      }
       return joinAndAdmit(rule, visitorId, now);
     },
 
@@ -441,6 +497,8 @@ export interface SiteQueue {
   activeBuyers: number;
   newBuyersPerMinute: number | null;
   idleMs: number;
+  /** Unset: no limit on joins. */
+  joinLimits?: JoinLimits;
 }
 
 /** What a performance's run says of its scheduled on-sale, if it has one. */
@@ -476,7 +534,7 @@ export function createWaitingRooms(
     site.activeBuyers > 0
       ? { id: "site", activeBuyers: site.activeBuyers, newBuyersPerMinute: site.newBuyersPerMinute }
       : null;
-  const room = createWaitingRoom(store, clock, { idleMs: site.idleMs });
+  const room = createWaitingRoom(store, clock, { idleMs: site.idleMs, joinLimits: site.joinLimits });
   // Each run's on-sale: its room's limits, and its times as its performances' sale windows have
   // them (decision 0029: stored once, there), so the room draws its pre-queue at the moment holds
   // are first allowed. Every performance of a scheduled run has the same times; min() makes one

@@ -42,7 +42,7 @@ export async function admitOrQueue(
   const rule = await context.waitingRoom.ruleFor(performanceId);
   if (!rule || holdsSeats) return;
   const visitorId = await visitorOf(request, context);
-  const pass = visitorId ? await context.waitingRoom.pass(rule, visitorId) : null;
+  const pass = visitorId ? await context.waitingRoom.pass(rule, visitorId, context.clientAddress) : null;
   if (!visitorId || !pass?.admitted) throw redirect(waitingRoomHref(performanceId, back));
   const owned = pass.basketId ?? (await context.waitingRoom.claimBasket(rule, visitorId, basketId ?? randomUUID()));
   if (owned === basketId) return;
@@ -53,6 +53,8 @@ export async function admitOrQueue(
 
 export type WaitingView =
   | { kind: "noCookies"; retryHref: string }
+  /** Too many new places from this address or session lately: answered 429 with Retry-After. */
+  | { kind: "tooManyJoins"; retryAfterSeconds: number; retryHref: string }
   | {
       kind: "waiting";
       place: number;
@@ -78,7 +80,7 @@ export type WaitingView =
       toggleRefreshHref: string;
     };
 
-function refreshFor(pass: Exclude<Pass, { admitted: true }>, now: Date): number {
+function refreshFor(pass: Exclude<Pass, { admitted: true } | { refused: string }>, now: Date): number {
   const seconds = pass.preQueue
     ? (new Date(pass.opensAt).getTime() - now.getTime()) / 1000
     : pass.estimatedWaitSeconds === null
@@ -115,8 +117,16 @@ export async function waitingRoomVisit(
       headers: new Headers({ "Set-Cookie": await context.sessions.commitSession(session) }),
     };
   }
-  const pass = await context.waitingRoom.pass(rule, visitorId);
+  const pass = await context.waitingRoom.pass(rule, visitorId, context.clientAddress);
   if (pass.admitted) return { redirectTo: back };
+  if ("refused" in pass)
+    return {
+      view: {
+        kind: "tooManyJoins",
+        retryAfterSeconds: pass.retryAfterSeconds,
+        retryHref: waitingRoomHref(performanceId, back),
+      },
+    };
   const autoRefresh = url.searchParams.get(REFRESH_OFF.name) !== REFRESH_OFF.value;
   const links = {
     checkHref: waitingRoomHref(performanceId, back, autoRefresh ? {} : { [REFRESH_OFF.name]: REFRESH_OFF.value }),

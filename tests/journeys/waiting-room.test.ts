@@ -215,6 +215,55 @@ describe("one place, one basket, without script", () => {
   });
 });
 
+// Issue 41: places are not free to take. Every cookie-less client gets a new session, so a bot
+// farm behind one address would otherwise fill the queue: past QUEUE_JOINS_PER_ADDRESS new places
+// in the window, the next is refused with a page that says when to come back, a 429 and Retry-After.
+describe.each(["en-GB", "en-US"] as const)("joins limited per client address, without script, %s", (language) => {
+  let server: DemoServer;
+  let tickets: string;
+  beforeAll(async () => {
+    server = await startDemoServer({
+      QUEUE_ACTIVE_BUYERS: "1",
+      // The first stays in through the window: the places below are the second's and the third's.
+      QUEUE_IDLE_MINUTES: "60",
+      QUEUE_JOINS_PER_ADDRESS: "2",
+      QUEUE_JOIN_WINDOW_MINUTES: "10",
+    });
+    const scout = demoBuyer(server, language);
+    await scout.open(CALENDAR);
+    const link = [...scout.document.querySelectorAll<HTMLAnchorElement>('a[href*="/tickets/"]')].find((anchor) =>
+      /Good availability/.test(anchor.textContent ?? ""),
+    );
+    tickets = link!.getAttribute("href")!;
+  });
+  afterAll(async () => {
+    await validateAllPages();
+    await server.close();
+  });
+
+  it("gives two places from one address, then refuses the third with a page saying when to come back", async () => {
+    const [first, second, third] = Array.from({ length: 3 }, () => demoBuyer(server, language));
+    await first!.open(tickets);
+    expect(seesSeats(first!, tickets)).toBe(true);
+    await second!.open(tickets);
+    expect(placeOf(second!)).toEqual(["1", "1"]);
+    await third!.open(tickets);
+    expect(third!.status).toBe(429);
+    expect(third!.headers.get("Retry-After")).toBe("600");
+    getByRole(third!.document.body, "heading", { level: 1, name: "Too many tries to join the queue" });
+    expect(third!.text()).toContain("Please try again in about 10 minutes.");
+    expect(third!.metaRefresh).toBeNull();
+    // Those with places keep them: a refresh is not a join.
+    await second!.refresh();
+    expect(placeOf(second!)).toEqual(["1", "1"]);
+    // After the window, the address may take a place again.
+    server.clock.advance(10 * 60_000);
+    await third!.follow("Try again");
+    expect(third!.status).toBe(200);
+    expect(placeOf(third!)).toEqual(["2", "2"]);
+  });
+});
+
 /** Marks every place of a performance sold: seats not yet claimed, and what standing room is left. */
 async function sellOut(store: Store, performanceId: string) {
   const { db } = store;

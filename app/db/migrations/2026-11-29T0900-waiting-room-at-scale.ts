@@ -46,6 +46,16 @@ export async function up(db: Kysely<any>): Promise<void> {
     .columns(["room_id", "admitted_at"])
     .execute();
 
+  // Joins counted per client address and per session over a window (fair against bots without
+  // script): one row per key, its window restarted when it has passed.
+  await db.schema
+    .createTable("queue_joins")
+    .addColumn("key", "text", (c) => c.primaryKey())
+    .addColumn("window_started_at", "text", (c) => c.notNull())
+    .addColumn("joins", "integer", (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex("queue_joins_by_window").on("queue_joins").column("window_started_at").execute();
+
   // Rooms in use when this runs: their counters from their rows, once.
   await sql`insert into queue_admissions (room_id, admitted_at, admitted)
     select room_id, admitted_at, 1 from queue_entries where admitted_at is not null`.execute(db);
