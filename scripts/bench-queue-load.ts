@@ -83,7 +83,11 @@ async function run(brief: QueueLoadBrief): Promise<QueueLoadDone> {
       location = page.response.headers.get("Location");
     }
     const quantity = 1 + Math.floor(Math.random() * 4);
-    const best = await step("best available", () => browser.post(brief.tickets, { intent: "best", quantity: String(quantity) }), "/checkout/reservations");
+    const best = await step(
+      "best available",
+      () => browser.post(brief.tickets, { intent: "best", quantity: String(quantity) }),
+      "/checkout/reservations",
+    );
     if (!best) return;
     const ordered =
       (await checkoutTo(browser, brief, step)) &&

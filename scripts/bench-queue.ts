@@ -41,7 +41,11 @@ const visitor = (position: number) => `bench-${String(position).padStart(7, "0")
 /** QUEUE.queued visitors waiting in places 1…N, the room's counters to match: set-based, in batches. */
 async function fill(store: Store, now: Date) {
   const { db } = store;
-  await db.insertInto("queue_rooms").values({ id: ROOM }).onConflict((oc) => oc.column("id").doNothing()).execute();
+  await db
+    .insertInto("queue_rooms")
+    .values({ id: ROOM })
+    .onConflict((oc) => oc.column("id").doNothing())
+    .execute();
   const BATCH = 2_000;
   for (let start = 1; start <= QUEUE.queued; start += BATCH) {
     const rows = [];
@@ -100,7 +104,11 @@ async function storeCosts(store: Store, clock: Clock) {
 /** Anyone let in out of turn now: an admitted place behind the last let in, or a waiting one before it. */
 async function outOfTurn(store: Store): Promise<number> {
   const { db } = store;
-  const room = await db.selectFrom("queue_rooms").select("admitted_through").where("id", "=", ROOM).executeTakeFirstOrThrow();
+  const room = await db
+    .selectFrom("queue_rooms")
+    .select("admitted_through")
+    .where("id", "=", ROOM)
+    .executeTakeFirstOrThrow();
   const row = await db
     .selectFrom("queue_entries")
     .select((eb) => eb.fn.countAll<number>().as("n"))
@@ -177,7 +185,9 @@ async function benchQueueOn(root: string, build: ServerBuild, dialect: DialectNa
     const label = `queue (${dialect}, ${QUEUE.queued.toLocaleString("en-GB")} queued, ${QUEUE.active} at once)`;
     const q = (times: number[], budget?: number) =>
       `p50 ${percentile(times, 50).toFixed(2)} ms, p95 ${percentile(times, 95).toFixed(2)} ms` +
-      (budget !== undefined && dialect === "sqlite" && percentile(times, 95) >= budget ? ` OVER BUDGET (< ${budget} ms)` : "");
+      (budget !== undefined && dialect === "sqlite" && percentile(times, 95) >= budget
+        ? ` OVER BUDGET (< ${budget} ms)`
+        : "");
     console.log(
       `${label}: in the store (the waiting room's own calls, one at a time, before the load): ` +
         `waiting refresh ${q(costs.refresh, BUDGET.refreshP95)}; join ${q(costs.join, BUDGET.joinP95)}; admission ${q(costs.admission)}`,
@@ -186,7 +196,11 @@ async function benchQueueOn(root: string, build: ServerBuild, dialect: DialectNa
       `p50 ${percentile(done.times[name], 50).toFixed(1)} ms, p95 ${percentile(done.times[name], 95).toFixed(1)} ms (${done.times[name].length})`;
     const over = (name: keyof QueueLoadDone["times"], budget: number) =>
       dialect === "sqlite" && percentile(done.times[name], 95) >= budget ? ` OVER BUDGET (< ${budget} ms)` : "";
-    console.log(`${label}: filled in ${filled.toFixed(1)} s; load average ${loadavg().map((l) => l.toFixed(2)).join(", ")} at the end`);
+    console.log(
+      `${label}: filled in ${filled.toFixed(1)} s; load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(", ")} at the end`,
+    );
     console.log(
       `${label}: through the site under load (whole page, from the load's process): join ${p("join")}${over("join", BUDGET.joinP95)}; ` +
         `waiting refresh ${p("refresh")}${over("refresh", BUDGET.refreshP95)}; admission (the request that let its buyer in) ${p("admission")}`,

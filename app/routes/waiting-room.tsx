@@ -20,8 +20,8 @@ export const handle = {
       : data?.view?.kind === "tooManyJoins"
         ? "waitingRoom.tooManyJoins.title"
         : data?.view?.kind === "preQueue"
-        ? "waitingRoom.preQueue.title"
-        : "waitingRoom.title",
+          ? "waitingRoom.preQueue.title"
+          : "waitingRoom.title",
   noscriptRefreshSeconds: (data: { view?: WaitingView } | undefined) =>
     data?.view && data.view.kind !== "noCookies" && data.view.kind !== "tooManyJoins" && data.view.autoRefresh
       ? data.view.refreshSeconds

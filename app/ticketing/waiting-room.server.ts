@@ -278,7 +278,10 @@ export function createWaitingRoom(store: Store, clock: Clock, options: WaitingRo
       }))
       .where("id", "=", rule.id)
       .execute();
-    await trx.insertInto("queue_admissions").values({ room_id: rule.id, admitted_at: iso(now), admitted: next.length }).execute();
+    await trx
+      .insertInto("queue_admissions")
+      .values({ room_id: rule.id, admitted_at: iso(now), admitted: next.length })
+      .execute();
     await trx
       .deleteFrom("queue_admissions")
       .where("room_id", "=", rule.id)
@@ -380,7 +383,10 @@ export function createWaitingRoom(store: Store, clock: Clock, options: WaitingRo
     if (!limits) return null;
     // Windows that have passed are forgotten (by the index on window_started_at): the table
     // holds only the last window's clients.
-    await db.deleteFrom("queue_joins").where("window_started_at", "<=", iso(now - limits.windowMs)).execute();
+    await db
+      .deleteFrom("queue_joins")
+      .where("window_started_at", "<=", iso(now - limits.windowMs))
+      .execute();
     const waits = [
       await overLimit(`session:${visitorId}`, limits.perSession, limits.windowMs, now),
       address === undefined ? null : await overLimit(`address:${address}`, limits.perAddress, limits.windowMs, now),

@@ -25,7 +25,11 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable("queue_entries").addColumn("basket_id", "text").execute();
   await db.schema.alterTable("queue_entries").addColumn("draw", "integer").execute();
   // Checkout steps keep or give up a place by the session's visitor id alone.
-  await db.schema.createIndex("queue_entries_by_visitor").on("queue_entries").columns(["visitor_id", "state"]).execute();
+  await db.schema
+    .createIndex("queue_entries_by_visitor")
+    .on("queue_entries")
+    .columns(["visitor_id", "state"])
+    .execute();
   // Lapsed admissions are found without reading the room's waiting rows.
   await db.schema
     .createIndex("queue_entries_by_lapse")
