@@ -34,8 +34,8 @@ export interface QueueLoadDone {
 }
 
 const REFRESH = /<meta http-equiv="refresh" content="(\d+)"/;
-/** Deep visitors ask more often than their page says, for enough samples in a short run. */
-const DEEP_EVERY_MS = 1_000;
+/** Deep visitors' first ask falls at random within this. */
+const FIRST_ASK_MS = 10_000;
 
 async function run(brief: QueueLoadBrief): Promise<QueueLoadDone> {
   const times = Object.fromEntries(
@@ -53,10 +53,10 @@ async function run(brief: QueueLoadBrief): Promise<QueueLoadDone> {
     browser.keep(cookie);
     return browser;
   };
-  const timed = async (name: "join" | "refresh" | "admission" | null, work: () => Promise<{ response: Response }>) => {
+  const timed = async <T>(name: "join" | "refresh" | "admission", work: () => Promise<T>) => {
     const at = perf.now();
     const result = await work();
-    if (name) times[name].push(perf.now() - at);
+    times[name].push(perf.now() - at);
     return result;
   };
 
@@ -98,10 +98,14 @@ async function run(brief: QueueLoadBrief): Promise<QueueLoadDone> {
 
   async function deepVisitor(cookie: string) {
     const browser = browserWith(cookie);
-    await sleep(Math.random() * DEEP_EVERY_MS);
-    while (perf.now() + DEEP_EVERY_MS < deadline) {
-      await timed("refresh", () => browser.get(waitingPage));
-      await sleep(DEEP_EVERY_MS);
+    // Arriving at random over the first refresh interval, then asking again when the page says,
+    // as a browser without script does.
+    await sleep(Math.random() * FIRST_ASK_MS);
+    while (perf.now() < deadline) {
+      const { text } = await timed("refresh", () => browser.get(waitingPage));
+      const seconds = Number(REFRESH.exec(text)?.[1] ?? 10);
+      if (perf.now() + seconds * 1000 > deadline) return;
+      await sleep(seconds * 1000);
     }
   }
 
