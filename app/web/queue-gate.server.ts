@@ -23,29 +23,36 @@ export function waitingRoomHref(performanceId: string, back: string, extra: Reco
   return `${WAITING_ROOM_PATH}?${new URLSearchParams({ performance: performanceId, to: back, ...extra }).toString()}`;
 }
 
+/** Claims a basket for an admitted place that has none yet: the basket it owns after (another client's, if one won). */
+export type BasketClaim = (candidate: string) => Promise<string | null>;
+
 /**
  * Returns when this buyer may choose seats for the performance now; otherwise throws the way to
  * the waiting room, where they keep (or take) their place. A buyer who already holds seats there
  * goes straight on: the seats are theirs until the hold ends. `back` is the page to return to.
  *
- * One place, one basket (issue 41): an admitted place holds seats in one basket only, the first
- * one it brought here. Another client presenting the same session (copied cookies) is handed that
- * basket (a redirect setting its cookie) before it may choose anything, so it can never start a
- * second hold, and the admission's ticket limit is the basket's.
+ * One place, one basket (issue 41, decision 0044): an admitted place holds seats in one basket
+ * only, the first one it claims (the basket it brings, or the one made for its first hold: the
+ * returned claim, for `ensureBasket`). Another client presenting the same session (copied cookies)
+ * is handed that basket (a redirect setting its cookie) before it may choose anything, so it can
+ * never start a second hold, and the performance's ticket limit is the place's.
  */
 export async function admitOrQueue(
   request: Request,
   context: AppLoadContext,
   performanceId: string,
   { back, holdsSeats, basketId }: { back: string; holdsSeats: boolean; basketId: string | null },
-): Promise<void> {
+): Promise<BasketClaim | null> {
   const rule = await context.waitingRoom.ruleFor(performanceId);
-  if (!rule || holdsSeats) return;
+  if (!rule || holdsSeats) return null;
   const visitorId = await visitorOf(request, context);
   const pass = visitorId ? await context.waitingRoom.pass(rule, visitorId, context.clientAddress) : null;
   if (!visitorId || !pass?.admitted) throw redirect(waitingRoomHref(performanceId, back));
-  const owned = pass.basketId ?? (await context.waitingRoom.claimBasket(rule, visitorId, basketId ?? randomUUID()));
-  if (owned === basketId) return;
+  const claim: BasketClaim = (candidate) => context.waitingRoom.claimBasket(rule, visitorId, candidate);
+  // No basket on either side yet: the first hold makes one and claims it then.
+  if (pass.basketId === null && basketId === null) return claim;
+  const owned = pass.basketId ?? (await claim(basketId!));
+  if (owned === basketId) return null;
   // A place let go between the pass and the claim (it lapsed, or its buyer paid): back in line.
   if (owned === null) throw redirect(waitingRoomHref(performanceId, back));
   throw redirect(back, { status: 303, headers: { "Set-Cookie": await basketCookieHeader(context, owned) } });

@@ -28,6 +28,16 @@ const placeOf = (buyer: HtmlDriver) => /Your place in the queue: (\d+) of (\d+)/
 const seesSeats = (buyer: HtmlDriver, tickets: string) =>
   buyer.status === 200 && pathOf(buyer) === tickets && buyer.document.querySelector(".seat-map") !== null;
 
+/** A bookable performance's tickets page, read off the calendar (which is not queued). */
+async function bookableTickets(server: DemoServer, language: "en-GB" | "en-US") {
+  const scout = demoBuyer(server, language);
+  await scout.open(CALENDAR);
+  const link = [...scout.document.querySelectorAll<HTMLAnchorElement>('a[href*="/tickets/"]')].find((anchor) =>
+    /Good availability/.test(anchor.textContent ?? ""),
+  );
+  return link!.getAttribute("href")!;
+}
+
 describe.each(["en-GB", "en-US"] as const)("the waiting room without script, %s", (language) => {
   let server: DemoServer;
   let tickets: string;
@@ -37,13 +47,7 @@ describe.each(["en-GB", "en-US"] as const)("the waiting room without script, %s"
       QUEUE_IDLE_MINUTES: String(IDLE_MINUTES),
       QUEUE_STATUS_TOKEN: STATUS_TOKEN,
     });
-    // The calendar is not queued: read a bookable performance's tickets link off it.
-    const scout = demoBuyer(server, language);
-    await scout.open(CALENDAR);
-    const link = [...scout.document.querySelectorAll<HTMLAnchorElement>('a[href*="/tickets/"]')].find((anchor) =>
-      /Good availability/.test(anchor.textContent ?? ""),
-    );
-    tickets = link!.getAttribute("href")!;
+    tickets = await bookableTickets(server, language);
   });
   afterAll(async () => {
     await validateAllPages();
@@ -158,12 +162,7 @@ describe("one place, one basket, without script", () => {
   let tickets: string;
   beforeAll(async () => {
     server = await startDemoServer({ QUEUE_ACTIVE_BUYERS: "2" });
-    const scout = demoBuyer(server, "en-GB");
-    await scout.open(CALENDAR);
-    const link = [...scout.document.querySelectorAll<HTMLAnchorElement>('a[href*="/tickets/"]')].find((anchor) =>
-      /Good availability/.test(anchor.textContent ?? ""),
-    );
-    tickets = link!.getAttribute("href")!;
+    tickets = await bookableTickets(server, "en-GB");
   });
   afterAll(async () => {
     await validateAllPages();
@@ -229,12 +228,7 @@ describe.each(["en-GB", "en-US"] as const)("joins limited per client address, wi
       QUEUE_JOINS_PER_ADDRESS: "2",
       QUEUE_JOIN_WINDOW_MINUTES: "10",
     });
-    const scout = demoBuyer(server, language);
-    await scout.open(CALENDAR);
-    const link = [...scout.document.querySelectorAll<HTMLAnchorElement>('a[href*="/tickets/"]')].find((anchor) =>
-      /Good availability/.test(anchor.textContent ?? ""),
-    );
-    tickets = link!.getAttribute("href")!;
+    tickets = await bookableTickets(server, language);
   });
   afterAll(async () => {
     await validateAllPages();
