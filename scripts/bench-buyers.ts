@@ -62,6 +62,11 @@ export function noScriptBrowser(origin: string, secret: string) {
   return {
     /** The Cookie header this browser sends now. */
     cookies: header,
+    /** Keeps a cookie as if the site had set it (a Cookie header's `name=value`). */
+    keep(pair: string) {
+      const [name, value] = pair.split(/=(.*)/s) as [string, string];
+      jar.set(name.trim(), value);
+    },
     /** A page's status and HTML. */
     async get(path: string) {
       const response = keep(await fetch(origin + path, { headers: { Cookie: header() }, redirect: "manual" }));

@@ -32,6 +32,8 @@ export async function benchSpike(root: string, build?: ServerBuild) {
   const site = await startSite(root, build ?? (await loadBuild(root)), {
     SESSION_SECRET: secret,
     QUEUE_ACTIVE_BUYERS: String(SPIKE.active),
+    // Every buyer here comes from 127.0.0.1: the per-address limit on joins would refuse them.
+    QUEUE_JOINS_PER_ADDRESS: "0",
   });
   try {
     const { store } = site.services;
@@ -48,24 +50,38 @@ export async function benchSpike(root: string, build?: ServerBuild) {
       buyers.send(brief);
     });
 
-    const entries = await store.db
-      .selectFrom("queue_entries")
-      .select(["position", "state", "admitted_at"])
+    // Places let go are deleted (issue 41): who was let in, and when, is the room's admissions
+    // (kept for five minutes, longer than the run); what remains are those still in or waiting.
+    const batches = await store.db
+      .selectFrom("queue_admissions")
+      .select(["admitted_at", "admitted"])
       .where("room_id", "=", "site")
       .execute();
-    const admitted = entries.filter((entry) => entry.admitted_at !== null);
-    const times = admitted.map((entry) => Date.parse(entry.admitted_at!)).sort((a, b) => a - b);
+    const admittedCount = batches.reduce((sum, batch) => sum + batch.admitted, 0);
+    const times = batches.map((batch) => Date.parse(batch.admitted_at)).sort((a, b) => a - b);
     const minutes = times.length > 1 ? (times.at(-1)! - times[0]!) / 60_000 : 0;
-    // In order: nobody still waiting holds a place ahead of anyone let in, and those let in came
-    // in the order of their places (a later place never admitted at an earlier moment).
+    const room = await store.db
+      .selectFrom("queue_rooms")
+      .select("admitted_through")
+      .where("id", "=", "site")
+      .executeTakeFirstOrThrow();
+    const entries = await store.db
+      .selectFrom("queue_entries")
+      .select(["position", "state"])
+      .where("room_id", "=", "site")
+      .execute();
+    // In order: nobody still waiting holds a place at or before the last let in, and nobody let
+    // in holds a place after it.
     const waiting = entries.filter((entry) => entry.state === "waiting");
-    const lastAdmittedPlace = Math.max(0, ...admitted.map((entry) => entry.position ?? 0));
+    const lastAdmittedPlace = room.admitted_through;
     const firstWaitingPlace = Math.min(Number.POSITIVE_INFINITY, ...waiting.map((entry) => entry.position ?? 0));
-    const byPlace = [...admitted].sort((a, b) => (a.position ?? 0) - (b.position ?? 0));
-    const outOfTurn = byPlace.filter(
-      (entry, index) => index > 0 && entry.admitted_at! < byPlace[index - 1]!.admitted_at!,
+    const outOfTurn = entries.filter(
+      (entry) =>
+        (entry.state === "admitted" && (entry.position ?? 0) > lastAdmittedPlace) ||
+        (entry.state === "waiting" && (entry.position ?? 0) <= lastAdmittedPlace),
     );
     const inOrder = lastAdmittedPlace < firstWaitingPlace && outOfTurn.length === 0;
+    const admitted = { length: admittedCount };
 
     const { tickets, oversold } = await ticketsSold(store, base.performanceId);
 

@@ -21,6 +21,7 @@ import { activeClaim, createInventory } from "~/ticketing/inventory.server";
 import { createSeatSearch } from "~/ticketing/seat-search.server";
 import { benchCache, benchPages, POSTGRES_URL, requireBuild } from "./bench-pages";
 import { benchPurchase } from "./bench-purchase";
+import { benchQueue } from "./bench-queue";
 import { benchSpike } from "./bench-spike";
 
 const BUYERS = 100;
@@ -190,8 +191,8 @@ async function bench(dialect: DialectName) {
 // `npm run bench -- PART` runs one part: "engine" (the race, best available and the calendar
 // queries), "pages" (the page budgets: what a front-end change moves), "purchase" (the buyers) or
 // "spike" (an on-sale rush through the waiting room) or "cache" (the page cache under random query
-// strings).
-const PARTS = ["engine", "pages", "purchase", "spike", "cache"] as const;
+// strings) or "queue" (the waiting room with 100,000 in line, issue 41).
+const PARTS = ["engine", "pages", "purchase", "spike", "cache", "queue"] as const;
 const only = process.argv[2];
 if (only !== undefined && !(PARTS as readonly string[]).includes(only)) {
   console.error(`bench: unknown part "${only}"; the parts that run alone are ${PARTS.join(", ")}`);
@@ -220,6 +221,7 @@ const work: Record<(typeof PARTS)[number], () => Promise<void>> = {
   purchase: () => benchPurchase(root, dialects),
   spike: () => benchSpike(root),
   cache: () => benchCache(root),
+  queue: () => benchQueue(root, dialects),
 };
 for (const part of PARTS) {
   if (!runs(part)) continue;

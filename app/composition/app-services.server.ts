@@ -229,8 +229,7 @@ export async function createAppServices({
   // 32 MB: about 80 seat maps of the largest house; 1 MB of digests asked for once.
   const pages = pageCache({ maxBytes: 32 * 1024 * 1024, askedOnceBytes: 1024 * 1024 });
   metrics.watch({
-    queues: async () =>
-      Promise.all((await waitingRoom.rules()).map((rule) => waitingRoom.status(rule))),
+    queues: () => waitingRoom.roomStatuses(),
     caches: () => [...pages.stats(), seatMaps.cacheStats()],
     pool: () => store.poolStats?.() ?? null,
   });

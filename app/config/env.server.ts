@@ -104,6 +104,21 @@ const envSchema = z
     QUEUE_ACTIVE_BUYERS: z.coerce.number().int().min(0).max(1_000_000).default(0),
     QUEUE_NEW_BUYERS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).optional(),
     QUEUE_IDLE_MINUTES: z.coerce.number().int().min(1).max(120).default(10),
+    // New places in the queue per client address and per session, over a window (issue 41): a
+    // bot farm without cookies takes a new place per request otherwise. 0: no limit. An address
+    // can be a mobile carrier's or an office's, many buyers behind one: its limit is generous.
+    QUEUE_JOINS_PER_ADDRESS: z.coerce.number().int().min(0).max(1_000_000).default(100),
+    QUEUE_JOINS_PER_SESSION: z.coerce.number().int().min(0).max(1_000).default(5),
+    QUEUE_JOIN_WINDOW_MINUTES: z.coerce.number().int().min(1).max(1_440).default(10),
+    // Who may see each room's numbers at /queuez (issue 41); without it, totals only. Long enough
+    // not to be guessed.
+    QUEUE_STATUS_TOKEN: z
+      .string()
+      .trim()
+      .default("")
+      .refine((value) => value === "" || value.length >= 24, {
+        message: "must be empty (/queuez shows totals only) or at least 24 characters",
+      }),
     DOMAIN: z.string().trim().min(1).default("localhost"),
     LANGUAGE: z.enum(LANGUAGES).default("en-GB"),
     // Unset: the brand file's theme, else "default" (README, "The brand").
@@ -292,6 +307,13 @@ function toConfig(env: z.output<typeof envSchema>, brand: Brand) {
       activeBuyers: env.QUEUE_ACTIVE_BUYERS,
       newBuyersPerMinute: env.QUEUE_NEW_BUYERS_PER_MINUTE ?? null,
       idleMs: env.QUEUE_IDLE_MINUTES * 60_000,
+      joinLimits: {
+        perAddress: env.QUEUE_JOINS_PER_ADDRESS,
+        perSession: env.QUEUE_JOINS_PER_SESSION,
+        windowMs: env.QUEUE_JOIN_WINDOW_MINUTES * 60_000,
+      },
+      /** The operator's token for /queuez's per-room numbers; "" for none. */
+      statusToken: env.QUEUE_STATUS_TOKEN,
     },
     // Newest first: the first signs new cookies, all of them still verify old ones.
     sessionSecrets: secrets.length > 0 ? secrets : [DEV_SESSION_SECRET],

@@ -520,6 +520,26 @@ export interface QueueRoomTable {
   id: string;
   next_position: Generated<number>;
   shuffled_at: string | null;
+  /** The last place let in: places are let in in order, so every later place below next_position waits. */
+  admitted_through: Generated<number>;
+  /** Entries admitted now (lapsed ones until the next admission sweeps them). */
+  admitted_count: Generated<number>;
+  /** Entries in the pre-queue, without a place until the draw. */
+  pre_queued: Generated<number>;
+}
+
+/** Joins by one client address or session in the current window (issue 41). */
+export interface QueueJoinTable {
+  key: string;
+  window_started_at: string;
+  joins: number;
+}
+
+/** One batch of admissions: the per-minute limit and the wait estimate read the last few minutes'. */
+export interface QueueAdmissionTable {
+  room_id: string;
+  admitted_at: string;
+  admitted: number;
 }
 
 export interface QueueEntryTable {
@@ -533,6 +553,10 @@ export interface QueueEntryTable {
   admitted_at: string | null;
   /** An admitted buyer's place is theirs until then; each request moves it on. */
   active_until: string | null;
+  /** The one basket this admitted place may hold seats in (issue 41). */
+  basket_id: string | null;
+  /** A pre-queue entry's random draw, taken at arrival; the on-sale time orders by it. */
+  draw: number | null;
 }
 
 /** Who may run a periodic job (sweeper, reconciler, outbox) until when: one process at a time. */
@@ -595,6 +619,8 @@ export interface Database {
   email_outbox: EmailOutboxTable;
   queue_rooms: QueueRoomTable;
   queue_entries: QueueEntryTable;
+  queue_admissions: QueueAdmissionTable;
+  queue_joins: QueueJoinTable;
   on_sale_rooms: OnSaleRoomTable;
   job_leases: JobLeaseTable;
 }

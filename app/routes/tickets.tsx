@@ -179,7 +179,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const { entitlements, wheelchairUser: declared } = buyerEntitlements(page.membership, page.promo, {
     wheelchair: form.get("access") === "wheelchair",
   });
-  const basketId = await ensureBasket(context, page.buyer.basketId, headers);
+  const basketId = await ensureBasket(context, page.buyer.basketId, headers, page.claimBasket);
   const current = ownReservation;
 
   if (intent === "select") {

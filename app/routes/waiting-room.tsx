@@ -1,4 +1,4 @@
-import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
+import { data, redirect, type HeadersArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
@@ -17,14 +17,26 @@ export const handle = {
   titleKey: (data: { view?: WaitingView } | undefined) =>
     data?.view?.kind === "noCookies"
       ? "waitingRoom.noCookies.title"
-      : data?.view?.kind === "preQueue"
-        ? "waitingRoom.preQueue.title"
-        : "waitingRoom.title",
+      : data?.view?.kind === "tooManyJoins"
+        ? "waitingRoom.tooManyJoins.title"
+        : data?.view?.kind === "preQueue"
+          ? "waitingRoom.preQueue.title"
+          : "waitingRoom.title",
   noscriptRefreshSeconds: (data: { view?: WaitingView } | undefined) =>
-    data?.view && data.view.kind !== "noCookies" && data.view.autoRefresh ? data.view.refreshSeconds : undefined,
+    data?.view && data.view.kind !== "noCookies" && data.view.kind !== "tooManyJoins" && data.view.autoRefresh
+      ? data.view.refreshSeconds
+      : undefined,
   // The number of the venue whose performance the buyer waits for: theirs to answer about it.
   supportPhone: (data: unknown) => (data as { supportPhone?: string | null } | undefined)?.supportPhone,
 };
+
+/** The refusal's Retry-After reaches the page's answer; the rest is the parent's, as for any page. */
+export function headers({ loaderHeaders, parentHeaders }: HeadersArgs) {
+  const own = new Headers(parentHeaders);
+  const retryAfter = loaderHeaders.get("Retry-After");
+  if (retryAfter) own.set("Retry-After", retryAfter);
+  return own;
+}
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const performanceId = new URL(request.url).searchParams.get("performance") ?? "";
@@ -54,12 +66,16 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const supportPhone = performanceIdParam.safeParse(performanceId).success
     ? await context.catalogue.venuePhoneOfPerformance(performanceId.toUpperCase())
     : null;
-  return {
+  const body = {
     view: visit.view,
     opens,
     supportPhone,
     trackedEvents: [requested, track(context, "fetchQueue.success", { performanceId })],
   };
+  // Refused a place for now (issue 41): a 429 that says when to come back, for people and clients alike.
+  if (visit.view.kind === "tooManyJoins")
+    return data(body, { status: 429, headers: { "Retry-After": String(visit.view.retryAfterSeconds) } });
+  return body;
 }
 
 /** "About 3 minutes", "less than a minute", or that nobody can say yet. */
@@ -70,7 +86,7 @@ function useWaitText(seconds: number | null): string {
   return t("waitingRoom.waitMinutes", { count: Math.ceil(seconds / 60) });
 }
 
-function RefreshControls({ view }: { view: Exclude<WaitingView, { kind: "noCookies" }> }) {
+function RefreshControls({ view }: { view: Exclude<WaitingView, { kind: "noCookies" | "tooManyJoins" }> }) {
   const { t } = useTranslation();
   const revalidator = useRevalidator();
   useEffect(() => {
@@ -114,6 +130,20 @@ export default function WaitingRoom() {
         <p>
           <Link to={view.retryHref} reloadDocument>
             {t("waitingRoom.noCookies.retry")}
+          </Link>
+        </p>
+      </div>
+    );
+  }
+  if (view.kind === "tooManyJoins") {
+    return (
+      <div className="message message--error" role="alert">
+        <h1>{t("waitingRoom.tooManyJoins.title")}</h1>
+        <p>{t("waitingRoom.tooManyJoins.message")}</p>
+        <p>{t("waitingRoom.tooManyJoins.when", { count: Math.ceil(view.retryAfterSeconds / 60) })}</p>
+        <p>
+          <Link to={view.retryHref} reloadDocument>
+            {t("waitingRoom.tooManyJoins.retry")}
           </Link>
         </p>
       </div>

@@ -154,8 +154,17 @@ export function createInventory(
   /**
    * What this basket already has at the performance, in one statement: the seats and standing
    * places it holds or has bought (for the seat limit), its companion seats, and its live hold.
+   * The basket's row is written first (made if new), so it stays locked until the transaction
+   * ends: two requests for one basket (copies of one buyer's cookies, issue 41) take their turns,
+   * and the second counts what the first held against the seat limit. SQLite's immediate
+   * transaction serialises them already; on PostgreSQL this row lock does.
    */
   async function basketAt(trx: Db, basketId: string, performanceId: string, now: string) {
+    await trx
+      .insertInto("baskets")
+      .values({ id: basketId, created_at: now, updated_at: now })
+      .onConflict((oc) => oc.column("id").doUpdateSet({ updated_at: now }))
+      .execute();
     const seatsOfBasket = () =>
       trx
         .selectFrom("seat_claims")
@@ -203,7 +212,7 @@ export function createInventory(
     };
   }
 
-  /** The basket's live hold for this performance, or a new one (and the basket, if new); new places share its expiry. */
+  /** The basket's live hold for this performance, or a new one; new places share its expiry. */
   async function holdFor(
     trx: Db,
     basketId: string,
@@ -211,12 +220,8 @@ export function createInventory(
     now: Date,
     live: { id: string; expires_at: string } | null,
   ) {
+    // The basket's row is there: basketAt wrote it, in this transaction.
     if (live) return live;
-    await trx
-      .insertInto("baskets")
-      .values({ id: basketId, created_at: now.toISOString(), updated_at: now.toISOString() })
-      .onConflict((oc) => oc.column("id").doUpdateSet({ updated_at: now.toISOString() }))
-      .execute();
     const hold = {
       id: randomUUID(),
       basket_id: basketId,

@@ -1,8 +1,8 @@
 import { randomInt, randomUUID } from "node:crypto";
-import type { Transaction } from "kysely";
+import { sql, type Kysely, type Transaction } from "kysely";
 import type { Clock } from "~/clock";
 import type { Store } from "~/db/connection.server";
-import type { Database } from "~/db/schema";
+import type { Database, QueueEntryTable } from "~/db/schema";
 import { CATALOGUE_MAX_AGE_MS, remembered } from "./catalogue-facts.server";
 
 // The waiting room (issue 20): when more buyers want seats than a room lets in at once, the rest
@@ -23,7 +23,11 @@ export interface RoomRule {
 }
 
 export type Pass =
-  | { admitted: true }
+  | {
+      admitted: true;
+      /** The one basket this place may hold seats in; null until the place claims one (`claimBasket`). */
+      basketId: string | null;
+    }
   | {
       admitted: false;
       preQueue: false;
@@ -33,8 +37,25 @@ export type Pass =
       /** Null while nobody has been let in lately and the room has no per-minute rate to go by. */
       estimatedWaitSeconds: number | null;
     }
-  | { admitted: false; preQueue: true; waiting: number; opensAt: string };
+  | { admitted: false; preQueue: true; waiting: number; opensAt: string }
+  | {
+      admitted: false;
+      /** Too many new places from this client address or session lately (issue 41): no place taken. */
+      refused: "tooManyJoins";
+      retryAfterSeconds: number;
+    };
 
+/** How many new places one client address, or one session, may take in a window; 0: no limit. */
+export interface JoinLimits {
+  perAddress: number;
+  perSession: number;
+  windowMs: number;
+}
+
+/**
+ * A room's numbers for operators and metrics: read from the room's own row and its last few
+ * minutes' admissions, never by counting its queue. Stable shape: metrics read it (issue 41).
+ */
 export interface RoomStatus {
   room: string;
   queueing: boolean;
@@ -47,6 +68,7 @@ export interface RoomStatus {
 export interface WaitingRoomOptions {
   /** An admitted buyer who asks for nothing for this long gives up their place. */
   idleMs: number;
+  joinLimits?: JoinLimits;
 }
 
 /**
@@ -59,85 +81,114 @@ export const ARRIVAL_GRACE_MS = 90_000;
 const RATE_WINDOW_MS = 5 * 60_000;
 /** An admitted buyer's place is moved on at most this often, not on every request. */
 const RENEW_EVERY_MS = 60_000;
+/** Most admitted in one request: a room that empties at once fills over a few requests. */
+const MOST_PER_ADMISSION = 1_000;
+/** A pre-queue entry's draw: uniform in [0, DRAW_RANGE), fits PostgreSQL's integer. */
+const DRAW_RANGE = 2 ** 31 - 1;
 
 type Tx = Transaction<Database>;
+type Executor = Tx | Kysely<Database>;
+
+/** What one request needs to know of a room and a visitor's place in it. */
+interface Standing {
+  nextPosition: number;
+  admittedThrough: number;
+  admittedCount: number;
+  preQueued: number;
+  shuffledAt: string | null;
+  lastMinute: number;
+  lately: number;
+  /** Some admitted place has lapsed: the next admission would free it. */
+  lapsed: boolean;
+  entry: {
+    id: string;
+    position: number | null;
+    state: QueueEntryTable["state"];
+    activeUntil: string | null;
+    basketId: string | null;
+  } | null;
+}
+
+const number = (value: unknown) => Number(value ?? 0);
+/** SQLite answers EXISTS with 1/0, PostgreSQL with true/false. */
+const truth = (value: unknown) => value === true || Number(value) === 1;
 
 export function createWaitingRoom(store: Store, clock: Clock, options: WaitingRoomOptions) {
   const { db } = store;
   const iso = (ms: number) => new Date(ms).toISOString();
 
-  function entryOf(executor: Tx | typeof db, roomId: string, visitorId: string) {
-    return executor
-      .selectFrom("queue_entries")
-      .select(["id", "position", "state", "active_until"])
-      .where("room_id", "=", roomId)
-      .where("visitor_id", "=", visitorId)
-      .executeTakeFirst();
-  }
-
-  /** Who is in, who came in lately, and (for a place) how many wait ahead of it: one statement. */
-  async function counts(executor: Tx | typeof db, rule: RoomRule, now: number, position: number | null) {
-    const at = iso(now);
+  /**
+   * The room's counters, its recent admissions and the visitor's entry: one statement, every part
+   * of it an index or primary-key lookup whatever the queue's length. Undefined: no such room yet.
+   */
+  async function standing(executor: Executor, roomId: string, visitorId: string | null, now: number) {
     const row = await executor
-      .selectFrom("queue_entries")
+      .selectFrom("queue_rooms as r")
+      .leftJoin("queue_entries as e", (join) =>
+        join.onRef("e.room_id", "=", "r.id").on("e.visitor_id", "=", visitorId ?? ""),
+      )
       .select((eb) => [
-        eb.fn
-          .sum<number>(
-            eb
-              .case()
-              .when(eb.and([eb("state", "=", "admitted"), eb("active_until", ">", at)]))
-              .then(1)
-              .else(0)
-              .end(),
-          )
-          .as("active"),
-        eb.fn
-          .sum<number>(
-            eb
-              .case()
-              .when("admitted_at", ">", iso(now - 60_000))
-              .then(1)
-              .else(0)
-              .end(),
-          )
-          .as("lastMinute"),
-        eb.fn
-          .sum<number>(
-            eb
-              .case()
-              .when("admitted_at", ">", iso(now - RATE_WINDOW_MS))
-              .then(1)
-              .else(0)
-              .end(),
-          )
+        "r.next_position",
+        "r.admitted_through",
+        "r.admitted_count",
+        "r.pre_queued",
+        "r.shuffled_at",
+        eb
+          .selectFrom("queue_admissions as a")
+          .select((inner) => inner.fn.sum<number>("a.admitted").as("n"))
+          .whereRef("a.room_id", "=", "r.id")
+          .where("a.admitted_at", ">", iso(now - 60_000))
+          .as("last_minute"),
+        eb
+          .selectFrom("queue_admissions as a")
+          .select((inner) => inner.fn.sum<number>("a.admitted").as("n"))
+          .whereRef("a.room_id", "=", "r.id")
+          .where("a.admitted_at", ">", iso(now - RATE_WINDOW_MS))
           .as("lately"),
-        eb.fn.sum<number>(eb.case().when("state", "=", "waiting").then(1).else(0).end()).as("waiting"),
-        eb.fn
-          .sum<number>(
+        eb
+          .exists(
             eb
-              .case()
-              .when(eb.and([eb("state", "=", "waiting"), eb("position", "<", position ?? 0)]))
-              .then(1)
-              .else(0)
-              .end(),
+              .selectFrom("queue_entries as l")
+              .select("l.id")
+              .whereRef("l.room_id", "=", "r.id")
+              .where("l.state", "=", "admitted")
+              .where("l.active_until", "<=", iso(now)),
           )
-          .as("ahead"),
+          .as("lapsed"),
+        "e.id as entry_id",
+        "e.position",
+        "e.state",
+        "e.active_until",
+        "e.basket_id",
       ])
-      .where("room_id", "=", rule.id)
-      .executeTakeFirstOrThrow();
-    const number = (value: unknown) => Number(value ?? 0);
+      .where("r.id", "=", roomId)
+      .executeTakeFirst();
+    if (!row) return undefined;
     return {
-      active: number(row.active),
-      lastMinute: number(row.lastMinute),
+      nextPosition: number(row.next_position),
+      admittedThrough: number(row.admitted_through),
+      admittedCount: number(row.admitted_count),
+      preQueued: number(row.pre_queued),
+      shuffledAt: row.shuffled_at,
+      lastMinute: number(row.last_minute),
       lately: number(row.lately),
-      waiting: number(row.waiting),
-      ahead: number(row.ahead),
-    };
+      lapsed: truth(row.lapsed),
+      entry:
+        row.entry_id && row.state
+          ? {
+              id: row.entry_id,
+              position: row.position,
+              state: row.state,
+              activeUntil: row.active_until,
+              basketId: row.basket_id,
+            }
+          : null,
+    } satisfies Standing;
   }
 
-  const slotsFor = (rule: RoomRule, count: { active: number; lastMinute: number }) =>
+  const slotsFor = (rule: RoomRule, count: { admittedCount: number; lastMinute: number }) =>
     Math.min(
-      rule.activeBuyers - count.active,
+      rule.activeBuyers - count.admittedCount,
       rule.newBuyersPerMinute === null ? Number.POSITIVE_INFINITY : rule.newBuyersPerMinute - count.lastMinute,
     );
 
@@ -148,6 +199,9 @@ export function createWaitingRoom(store: Store, clock: Clock, options: WaitingRo
     return Math.ceil(((ahead + 1) / perMinute) * 60);
   }
 
+  /** Everyone with a place who has not been let in yet, and everyone in the pre-queue. */
+  const waitingIn = (room: Standing) => room.nextPosition - 1 - room.admittedThrough + room.preQueued;
+
   /** The room's row, made if new, and locked until the transaction ends (SQLite's BEGIN IMMEDIATE locks it all). */
   async function lockRoom(trx: Tx, roomId: string) {
     await trx
@@ -155,51 +209,56 @@ export function createWaitingRoom(store: Store, clock: Clock, options: WaitingRo
       .values({ id: roomId })
       .onConflict((oc) => oc.column("id").doNothing())
       .execute();
-    const query = trx.selectFrom("queue_rooms").select(["next_position", "shuffled_at"]).where("id", "=", roomId);
-    return (store.dialect === "postgres" ? query.forUpdate() : query).executeTakeFirstOrThrow();
+    if (store.dialect === "postgres")
+      await trx.selectFrom("queue_rooms").select("id").where("id", "=", roomId).forUpdate().execute();
   }
 
-  /** At the on-sale time, everyone in the pre-queue gets a place, drawn at random, before anyone later. */
-  async function shuffle(trx: Tx, roomId: string, nextPosition: number, now: number): Promise<number> {
-    const entries = await trx
-      .selectFrom("queue_entries")
-      .select("id")
+  /** Admitted places that lapsed are gone, and the room's count with them. */
+  async function sweepLapsed(trx: Tx, roomId: string, now: number) {
+    const gone = await trx
+      .deleteFrom("queue_entries")
       .where("room_id", "=", roomId)
-      .where("position", "is", null)
-      .orderBy("id")
-      .execute();
-    const order = entries.map((entry) => entry.id);
-    for (let i = order.length - 1; i > 0; i -= 1) {
-      const j = randomInt(i + 1);
-      [order[i], order[j]] = [order[j]!, order[i]!];
-    }
-    for (const [index, id] of order.entries())
+      .where("state", "=", "admitted")
+      .where("active_until", "<=", iso(now))
+      .executeTakeFirst();
+    const count = Number(gone.numDeletedRows);
+    if (count > 0)
       await trx
-        .updateTable("queue_entries")
-        .set({ position: nextPosition + index })
-        .where("id", "=", id)
+        .updateTable("queue_rooms")
+        .set((eb) => ({ admitted_count: eb("admitted_count", "-", count) }))
+        .where("id", "=", roomId)
         .execute();
-    const next = nextPosition + order.length;
+  }
+
+  /**
+   * At the on-sale time, everyone in the pre-queue gets a place ahead of anyone later, in the
+   * order of the draws they were given on arrival (crypto's randomInt): one set-based statement.
+   */
+  async function drawPreQueue(trx: Tx, roomId: string, room: Standing, now: number) {
+    const base = room.nextPosition - 1;
+    await sql`update queue_entries set position = drawn.n + ${base}
+      from (select id, row_number() over (order by draw, id) as n from queue_entries
+            where room_id = ${roomId} and position is null) as drawn
+      where queue_entries.id = drawn.id`.execute(trx);
     await trx
       .updateTable("queue_rooms")
-      .set({ next_position: next, shuffled_at: iso(now) })
+      .set({ next_position: room.nextPosition + room.preQueued, pre_queued: 0, shuffled_at: iso(now) })
       .where("id", "=", roomId)
       .execute();
-    return next;
   }
 
   /** Lets in the next buyers in order, as many as the room has places for now. */
-  async function admitInTurn(trx: Tx, rule: RoomRule, now: number) {
-    const slots = slotsFor(rule, await counts(trx, rule, now, null));
+  async function admitInTurn(trx: Tx, rule: RoomRule, room: Standing, now: number) {
+    const slots = slotsFor(rule, room);
     if (slots <= 0) return;
     const next = await trx
       .selectFrom("queue_entries")
-      .select("id")
+      .select(["id", "position"])
       .where("room_id", "=", rule.id)
       .where("state", "=", "waiting")
-      .where("position", "is not", null)
+      .where("position", ">", room.admittedThrough)
       .orderBy("position")
-      .limit(Math.min(slots, 1_000))
+      .limit(Math.min(slots, MOST_PER_ADMISSION))
       .execute();
     if (next.length === 0) return;
     await trx
@@ -211,6 +270,23 @@ export function createWaitingRoom(store: Store, clock: Clock, options: WaitingRo
         next.map((entry) => entry.id),
       )
       .execute();
+    await trx
+      .updateTable("queue_rooms")
+      .set((eb) => ({
+        admitted_count: eb("admitted_count", "+", next.length),
+        admitted_through: next.at(-1)!.position!,
+      }))
+      .where("id", "=", rule.id)
+      .execute();
+    await trx
+      .insertInto("queue_admissions")
+      .values({ room_id: rule.id, admitted_at: iso(now), admitted: next.length })
+      .execute();
+    await trx
+      .deleteFrom("queue_admissions")
+      .where("room_id", "=", rule.id)
+      .where("admitted_at", "<=", iso(now - RATE_WINDOW_MS))
+      .execute();
   }
 
   const inPreQueue = (rule: RoomRule, now: number) => rule.onSale !== undefined && iso(now) < rule.onSale.at;
@@ -218,59 +294,60 @@ export function createWaitingRoom(store: Store, clock: Clock, options: WaitingRo
   /** Joins (or rejoins, at the back) and lets in whoever's turn it is; then where this buyer stands. */
   async function joinAndAdmit(rule: RoomRule, visitorId: string, now: number): Promise<Pass> {
     return db.transaction().execute(async (trx) => {
-      const room = await lockRoom(trx, rule.id);
-      let nextPosition = room.next_position;
+      await lockRoom(trx, rule.id);
+      await sweepLapsed(trx, rule.id, now);
+      let room = (await standing(trx, rule.id, visitorId, now))!;
       const preQueue = inPreQueue(rule, now);
-      if (!preQueue && rule.onSale && room.shuffled_at === null)
-        nextPosition = await shuffle(trx, rule.id, nextPosition, now);
-      const entry = await entryOf(trx, rule.id, visitorId);
-      const lapsed = entry?.state === "admitted" && (entry.active_until ?? "") <= iso(now);
-      if (!entry || entry.state === "left" || lapsed) {
-        const place = {
-          position: preQueue ? null : nextPosition,
-          state: "waiting" as const,
-          arrived_at: iso(now),
-          admitted_at: null,
-          active_until: null,
-        };
-        if (entry) await trx.updateTable("queue_entries").set(place).where("id", "=", entry.id).execute();
-        else
-          await trx
-            .insertInto("queue_entries")
-            .values({ id: randomUUID(), room_id: rule.id, visitor_id: visitorId, ...place })
-            .execute();
-        if (!preQueue)
-          await trx
-            .updateTable("queue_rooms")
-            .set({ next_position: nextPosition + 1 })
-            .where("id", "=", rule.id)
-            .execute();
+      if (!preQueue && rule.onSale && room.shuffledAt === null) {
+        await drawPreQueue(trx, rule.id, room, now);
+        room = (await standing(trx, rule.id, visitorId, now))!;
       }
-      if (preQueue) {
-        const { waiting } = await counts(trx, rule, now, null);
-        return { admitted: false, preQueue: true, waiting, opensAt: rule.onSale!.at };
+      if (!room.entry) {
+        await trx
+          .insertInto("queue_entries")
+          .values({
+            id: randomUUID(),
+            room_id: rule.id,
+            visitor_id: visitorId,
+            arrived_at: iso(now),
+            position: preQueue ? null : room.nextPosition,
+            draw: preQueue ? randomInt(DRAW_RANGE) : null,
+            state: "waiting",
+          })
+          .execute();
+        await trx
+          .updateTable("queue_rooms")
+          .set((eb) =>
+            preQueue ? { pre_queued: eb("pre_queued", "+", 1) } : { next_position: eb("next_position", "+", 1) },
+          )
+          .where("id", "=", rule.id)
+          .execute();
+        room = (await standing(trx, rule.id, visitorId, now))!;
       }
-      await admitInTurn(trx, rule, now);
-      const mine = await entryOf(trx, rule.id, visitorId);
-      if (mine?.state === "admitted") {
+      if (preQueue) return { admitted: false, preQueue: true, waiting: waitingIn(room), opensAt: rule.onSale!.at };
+      await admitInTurn(trx, rule, room, now);
+      room = (await standing(trx, rule.id, visitorId, now))!;
+      const mine = room.entry!;
+      if (mine.state === "admitted") {
         await renew(trx, mine.id, now);
-        return { admitted: true };
+        return { admitted: true, basketId: mine.basketId };
       }
-      return waitingPass(rule, await counts(trx, rule, now, mine?.position ?? null));
+      return waitingPass(rule, room);
     });
   }
 
-  function waitingPass(rule: RoomRule, count: Awaited<ReturnType<typeof counts>>): Pass {
+  function waitingPass(rule: RoomRule, room: Standing): Pass {
+    const ahead = (room.entry?.position ?? room.nextPosition) - room.admittedThrough - 1;
     return {
       admitted: false,
       preQueue: false,
-      place: count.ahead + 1,
-      waiting: count.waiting,
-      estimatedWaitSeconds: estimate(rule, count.lately, count.ahead),
+      place: ahead + 1,
+      waiting: waitingIn(room),
+      estimatedWaitSeconds: estimate(rule, room.lately, ahead),
     };
   }
 
-  function renew(executor: Tx | typeof db, entryId: string, now: number) {
+  function renew(executor: Executor, entryId: string, now: number) {
     return executor
       .updateTable("queue_entries")
       .set({ active_until: iso(now + options.idleMs) })
@@ -278,25 +355,106 @@ export function createWaitingRoom(store: Store, clock: Clock, options: WaitingRo
       .execute();
   }
 
+  /**
+   * Counts one more join for a key in its window (restarted once it has passed): one upsert.
+   * Seconds until the window ends when this join is past the limit, else null.
+   */
+  async function overLimit(key: string, limit: number, windowMs: number, now: number): Promise<number | null> {
+    if (limit <= 0) return null;
+    const stale = iso(now - windowMs);
+    const row = await db
+      .insertInto("queue_joins")
+      .values({ key, window_started_at: iso(now), joins: 1 })
+      .onConflict((oc) =>
+        oc.column("key").doUpdateSet({
+          joins: sql`case when queue_joins.window_started_at <= ${stale} then 1 else queue_joins.joins + 1 end`,
+          window_started_at: sql`case when queue_joins.window_started_at <= ${stale} then ${iso(now)} else queue_joins.window_started_at end`,
+        }),
+      )
+      .returning(["joins", "window_started_at"])
+      .executeTakeFirstOrThrow();
+    if (Number(row.joins) <= limit) return null;
+    return Math.max(1, Math.ceil((new Date(row.window_started_at).getTime() + windowMs - now) / 1000));
+  }
+
+  /** Whether this join is one too many for the client's address or session in the window. */
+  async function joinRefusal(visitorId: string, address: string | undefined, now: number): Promise<Pass | null> {
+    const limits = options.joinLimits;
+    if (!limits) return null;
+    // Windows that have passed are forgotten (by the index on window_started_at): the table
+    // holds only the last window's clients.
+    await db
+      .deleteFrom("queue_joins")
+      .where("window_started_at", "<=", iso(now - limits.windowMs))
+      .execute();
+    const waits = [
+      await overLimit(`session:${visitorId}`, limits.perSession, limits.windowMs, now),
+      address === undefined ? null : await overLimit(`address:${address}`, limits.perAddress, limits.windowMs, now),
+    ].filter((wait): wait is number => wait !== null);
+    if (waits.length === 0) return null;
+    return { admitted: false, refused: "tooManyJoins", retryAfterSeconds: Math.max(...waits) };
+  }
+
+  /** Numbers for operators and metrics from a room's row; no lock, no count of its queue. */
+  async function statusOf(rule: RoomRule): Promise<RoomStatus> {
+    const room = await standing(db, rule.id, null, clock.now().getTime());
+    if (!room) return { room: rule.id, queueing: false, waiting: 0, admitted: 0, estimatedWaitSeconds: 0 };
+    const waiting = waitingIn(room);
+    return {
+      room: rule.id,
+      queueing: waiting > 0,
+      waiting,
+      admitted: room.admittedCount,
+      estimatedWaitSeconds: waiting > 0 ? estimate(rule, room.lately, waiting - 1) : 0,
+    };
+  }
+
   return {
     /**
      * Whether this visitor may choose seats now: yes while admitted and active (their place moves
      * on as they go); otherwise they join the queue, or keep their place in it, and whoever's turn
-     * it is gets in. A buyer at the back of a full room costs one read, not a write.
+     * it is gets in. A buyer waiting in a full room costs one indexed read, not a write.
      */
-    async pass(rule: RoomRule, visitorId: string): Promise<Pass> {
+    async pass(rule: RoomRule, visitorId: string, address?: string): Promise<Pass> {
       const now = clock.now().getTime();
-      const entry = await entryOf(db, rule.id, visitorId);
-      if (entry?.state === "admitted" && (entry.active_until ?? "") > iso(now)) {
-        if ((entry.active_until ?? "") < iso(now + options.idleMs - RENEW_EVERY_MS)) await renew(db, entry.id, now);
-        return { admitted: true };
+      const room = await standing(db, rule.id, visitorId, now);
+      const entry = room?.entry;
+      if (entry?.state === "admitted" && (entry.activeUntil ?? "") > iso(now)) {
+        if ((entry.activeUntil ?? "") < iso(now + options.idleMs - RENEW_EVERY_MS)) await renew(db, entry.id, now);
+        return { admitted: true, basketId: entry.basketId };
       }
-      const settled = !inPreQueue(rule, now) && entry?.state === "waiting" && entry.position !== null;
-      if (settled) {
-        const count = await counts(db, rule, now, entry.position);
-        if (slotsFor(rule, count) <= 0) return waitingPass(rule, count);
+      const settled = room && !inPreQueue(rule, now) && entry?.state === "waiting" && entry.position !== null;
+      if (settled && !room.lapsed && slotsFor(rule, room) <= 0) return waitingPass(rule, room);
+      // A new place (none yet, or an admission that lapsed): counted against the client's limits first.
+      if (entry?.state !== "waiting") {
+        const refused = await joinRefusal(visitorId, address, now);
+        if (refused) return refused;
       }
       return joinAndAdmit(rule, visitorId, now);
+    },
+
+    /**
+     * The basket an admitted place holds seats in: the first offered wins (an atomic
+     * compare-and-set, so two clients of one session racing both get the same one); every later
+     * client of the same session is given that one. Null when the visitor holds no admitted place.
+     */
+    async claimBasket(rule: RoomRule, visitorId: string, basketId: string): Promise<string | null> {
+      await db
+        .updateTable("queue_entries")
+        .set({ basket_id: basketId })
+        .where("room_id", "=", rule.id)
+        .where("visitor_id", "=", visitorId)
+        .where("state", "=", "admitted")
+        .where("basket_id", "is", null)
+        .execute();
+      const entry = await db
+        .selectFrom("queue_entries")
+        .select("basket_id")
+        .where("room_id", "=", rule.id)
+        .where("visitor_id", "=", visitorId)
+        .where("state", "=", "admitted")
+        .executeTakeFirst();
+      return entry?.basket_id ?? null;
     },
 
     /**
@@ -317,25 +475,24 @@ export function createWaitingRoom(store: Store, clock: Clock, options: WaitingRo
 
     /** The buyer is done (paid, released their seats, let their hold lapse): the next may come in. */
     async leave(visitorId: string): Promise<void> {
-      await db
-        .updateTable("queue_entries")
-        .set({ state: "left", active_until: null })
-        .where("visitor_id", "=", visitorId)
-        .where("state", "=", "admitted")
-        .execute();
+      await db.transaction().execute(async (trx) => {
+        const gone = await trx
+          .deleteFrom("queue_entries")
+          .where("visitor_id", "=", visitorId)
+          .where("state", "=", "admitted")
+          .returning("room_id")
+          .execute();
+        for (const { room_id } of gone)
+          await trx
+            .updateTable("queue_rooms")
+            .set((eb) => ({ admitted_count: eb("admitted_count", "-", 1) }))
+            .where("id", "=", room_id)
+            .execute();
+      });
     },
 
     /** For operators' monitoring: is the room queueing, how many wait and are in, how long the wait. */
-    async status(rule: RoomRule): Promise<RoomStatus> {
-      const count = await counts(db, rule, clock.now().getTime(), null);
-      return {
-        room: rule.id,
-        queueing: count.waiting > 0,
-        waiting: count.waiting,
-        admitted: count.active,
-        estimatedWaitSeconds: count.waiting > 0 ? estimate(rule, count.lately, count.waiting - 1) : 0,
-      };
-    },
+    status: statusOf,
   };
 }
 
@@ -346,6 +503,8 @@ export interface SiteQueue {
   activeBuyers: number;
   newBuyersPerMinute: number | null;
   idleMs: number;
+  /** Unset: no limit on joins. */
+  joinLimits?: JoinLimits;
 }
 
 /** What a performance's run says of its scheduled on-sale, if it has one. */
@@ -381,7 +540,7 @@ export function createWaitingRooms(
     site.activeBuyers > 0
       ? { id: "site", activeBuyers: site.activeBuyers, newBuyersPerMinute: site.newBuyersPerMinute }
       : null;
-  const room = createWaitingRoom(store, clock, { idleMs: site.idleMs });
+  const room = createWaitingRoom(store, clock, { idleMs: site.idleMs, joinLimits: site.joinLimits });
   // Each run's on-sale: its room's limits, and its times as its performances' sale windows have
   // them (decision 0029: stored once, there), so the room draws its pre-queue at the moment holds
   // are first allowed. Every performance of a scheduled run has the same times; min() makes one
@@ -430,8 +589,43 @@ export function createWaitingRooms(
     maxAgeMs,
   );
 
+  async function rules(): Promise<RoomRule[]> {
+    const open = await db
+      .selectFrom(onSales().as("on_sale"))
+      .selectAll()
+      .where("on_sale.preQueueFrom", "<=", clock.now().toISOString())
+      .orderBy("on_sale.at", "desc")
+      .limit(100)
+      .execute();
+    return [...(siteRule ? [siteRule] : []), ...open.map(runRule)];
+  }
+  const roomStatuses = async () => Promise.all((await rules()).map((rule) => room.status(rule)));
+  // What anyone may ask of /queuez: sums only, read at most once a second whoever asks (one key,
+  // a few numbers: bounded by construction).
+  const totals = remembered(
+    clock,
+    async (_: "all"): Promise<QueueTotals> => {
+      const rooms = await roomStatuses();
+      return {
+        queueing: rooms.some((one) => one.queueing),
+        waiting: rooms.reduce((sum, one) => sum + one.waiting, 0),
+        admitted: rooms.reduce((sum, one) => sum + one.admitted, 0),
+      };
+    },
+    QUEUE_TOTALS_MAX_AGE_MS,
+  );
+
   return {
     ...room,
+    /**
+     * Every open room's numbers (its waiting and admitted counts from the room's row, its
+     * estimate): what /queuez shows operators and metrics read. Keep the name and shape stable.
+     */
+    roomStatuses,
+    /** Every room's numbers summed, at most a second old: all /queuez says without the operator's token. */
+    async totals(): Promise<QueueTotals> {
+      return (await totals("all"))!;
+    },
     /** Whether any room may be queueing buyers: when not, nobody need be told they left one. */
     async enabled(): Promise<boolean> {
       return siteRule !== null || (await anyOnSales("any")) === true;
@@ -444,17 +638,18 @@ export function createWaitingRooms(
       return siteRule;
     },
     /** Every room whose queue is open now, for operators' monitoring. */
-    async rules(): Promise<RoomRule[]> {
-      const open = await db
-        .selectFrom(onSales().as("on_sale"))
-        .selectAll()
-        .where("on_sale.preQueueFrom", "<=", clock.now().toISOString())
-        .orderBy("on_sale.at", "desc")
-        .limit(100)
-        .execute();
-      return [...(siteRule ? [siteRule] : []), ...open.map(runRule)];
-    },
+    rules,
   };
 }
 
 export type WaitingRooms = ReturnType<typeof createWaitingRooms>;
+
+/** Every room's numbers summed: nothing about any one room or buyer. */
+export interface QueueTotals {
+  queueing: boolean;
+  waiting: number;
+  admitted: number;
+}
+
+/** How old the public totals may be: many asking at once cost one read a second. */
+export const QUEUE_TOTALS_MAX_AGE_MS = 1_000;

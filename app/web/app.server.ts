@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
 import { imagesDirOf, pictureFiles, PICTURES_PATH } from "./picture-files.server";
 import { extname, join } from "node:path";
 import { createRequestHandler } from "@remix-run/express";
@@ -97,17 +97,27 @@ export function createServerApp({ build, services, logger, root }: ServerAppOpti
       .send(ready ? "ready" : "not ready");
   });
 
-  // The waiting room for monitoring, as /readyz is: whether each room queues, how many wait and
-  // are in, and how long the last in line can expect to wait. Counts only: nothing about anyone.
-  app.get("/queuez", async (_req, res) => {
+  // The waiting room for monitoring, as /readyz is. Anyone: every room's numbers summed, at most
+  // a second old, so asking often costs the store nothing. The operator (Authorization: Bearer
+  // QUEUE_STATUS_TOKEN): each room, whether it queues, how many wait and are in, how long the last
+  // in line can expect to wait. Counts only: nothing about anyone (issue 41).
+  app.get("/queuez", async (req, res) => {
+    res.set("Cache-Control", "no-store");
+    const given = /^Bearer (.+)$/.exec(req.get("Authorization") ?? "")?.[1];
     try {
-      const rooms = await Promise.all(
-        (await services.waitingRoom.rules()).map((rule) => services.waitingRoom.status(rule)),
-      );
-      res.set("Cache-Control", "no-store").json({ queueing: rooms.some((room) => room.queueing), rooms });
+      if (given === undefined) {
+        res.json(await services.waitingRoom.totals());
+        return;
+      }
+      if (!sameSecret(given, config.waitingRoom.statusToken)) {
+        res.status(401).set("WWW-Authenticate", 'Bearer realm="queuez"').json({ error: "unauthorised" });
+        return;
+      }
+      const rooms = await services.waitingRoom.roomStatuses();
+      res.json({ queueing: rooms.some((room) => room.queueing), rooms });
     } catch (error) {
       logger.warn({ err: error }, "waiting room status failed");
-      res.set("Cache-Control", "no-store").status(503).json({ error: "unavailable" });
+      res.status(503).json({ error: "unavailable" });
     }
   });
 
@@ -378,4 +388,10 @@ function localeFiles(i18n: Pick<AppServices["i18n"], "file" | "version">) {
     );
     res.type("application/json").send(file);
   };
+}
+
+/** Whether a presented token is the configured one, in constant time; never when none is configured. */
+function sameSecret(given: string, expected: string): boolean {
+  const digest = (value: string) => createHash("sha256").update(value).digest();
+  return expected !== "" && timingSafeEqual(digest(given), digest(expected));
 }

@@ -3,7 +3,7 @@ import { redirect, type AppLoadContext } from "@remix-run/node";
 import { calendarPath } from "~/urls/paths";
 import { safeReturnPath } from "~/urls/return-path";
 import type { Pass } from "~/ticketing/waiting-room.server";
-import { visitorOf } from "./buyer.server";
+import { basketCookieHeader, visitorOf } from "./buyer.server";
 
 // The waiting room as the site meets it: the tickets page (its loader and its actions) asks
 // `admitOrQueue` first; a buyer whose turn has not come is sent to /waiting-room, which keeps their
@@ -23,26 +23,45 @@ export function waitingRoomHref(performanceId: string, back: string, extra: Reco
   return `${WAITING_ROOM_PATH}?${new URLSearchParams({ performance: performanceId, to: back, ...extra }).toString()}`;
 }
 
+/** Claims a basket for an admitted place that has none yet: the basket it owns after (another client's, if one won). */
+export type BasketClaim = (candidate: string) => Promise<string | null>;
+
 /**
  * Returns when this buyer may choose seats for the performance now; otherwise throws the way to
  * the waiting room, where they keep (or take) their place. A buyer who already holds seats there
  * goes straight on: the seats are theirs until the hold ends. `back` is the page to return to.
+ *
+ * One place, one basket (issue 41, decision 0044): an admitted place holds seats in one basket
+ * only, the first one it claims (the basket it brings, or the one made for its first hold: the
+ * returned claim, for `ensureBasket`). Another client presenting the same session (copied cookies)
+ * is handed that basket (a redirect setting its cookie) before it may choose anything, so it can
+ * never start a second hold, and the performance's ticket limit is the place's.
  */
 export async function admitOrQueue(
   request: Request,
   context: AppLoadContext,
   performanceId: string,
-  { back, holdsSeats }: { back: string; holdsSeats: boolean },
-): Promise<void> {
+  { back, holdsSeats, basketId }: { back: string; holdsSeats: boolean; basketId: string | null },
+): Promise<BasketClaim | null> {
   const rule = await context.waitingRoom.ruleFor(performanceId);
-  if (!rule || holdsSeats) return;
+  if (!rule || holdsSeats) return null;
   const visitorId = await visitorOf(request, context);
-  if (visitorId && (await context.waitingRoom.pass(rule, visitorId)).admitted) return;
-  throw redirect(waitingRoomHref(performanceId, back));
+  const pass = visitorId ? await context.waitingRoom.pass(rule, visitorId, context.clientAddress) : null;
+  if (!visitorId || !pass?.admitted) throw redirect(waitingRoomHref(performanceId, back));
+  const claim: BasketClaim = (candidate) => context.waitingRoom.claimBasket(rule, visitorId, candidate);
+  // No basket on either side yet: the first hold makes one and claims it then.
+  if (pass.basketId === null && basketId === null) return claim;
+  const owned = pass.basketId ?? (await claim(basketId!));
+  if (owned === basketId) return null;
+  // A place let go between the pass and the claim (it lapsed, or its buyer paid): back in line.
+  if (owned === null) throw redirect(waitingRoomHref(performanceId, back));
+  throw redirect(back, { status: 303, headers: { "Set-Cookie": await basketCookieHeader(context, owned) } });
 }
 
 export type WaitingView =
   | { kind: "noCookies"; retryHref: string }
+  /** Too many new places from this address or session lately: answered 429 with Retry-After. */
+  | { kind: "tooManyJoins"; retryAfterSeconds: number; retryHref: string }
   | {
       kind: "waiting";
       place: number;
@@ -68,7 +87,7 @@ export type WaitingView =
       toggleRefreshHref: string;
     };
 
-function refreshFor(pass: Exclude<Pass, { admitted: true }>, now: Date): number {
+function refreshFor(pass: Exclude<Pass, { admitted: true } | { refused: string }>, now: Date): number {
   const seconds = pass.preQueue
     ? (new Date(pass.opensAt).getTime() - now.getTime()) / 1000
     : pass.estimatedWaitSeconds === null
@@ -105,8 +124,16 @@ export async function waitingRoomVisit(
       headers: new Headers({ "Set-Cookie": await context.sessions.commitSession(session) }),
     };
   }
-  const pass = await context.waitingRoom.pass(rule, visitorId);
+  const pass = await context.waitingRoom.pass(rule, visitorId, context.clientAddress);
   if (pass.admitted) return { redirectTo: back };
+  if ("refused" in pass)
+    return {
+      view: {
+        kind: "tooManyJoins",
+        retryAfterSeconds: pass.retryAfterSeconds,
+        retryHref: waitingRoomHref(performanceId, back),
+      },
+    };
   const autoRefresh = url.searchParams.get(REFRESH_OFF.name) !== REFRESH_OFF.value;
   const links = {
     checkHref: waitingRoomHref(performanceId, back, autoRefresh ? {} : { [REFRESH_OFF.name]: REFRESH_OFF.value }),

@@ -7,7 +7,7 @@ import { showFromParams } from "~/web/show-params.server";
 import { saleRefusal, saleWindowOf } from "~/ticketing/sale-window";
 import { benefitsOf } from "~/ticketing/memberships";
 import { basketCookieHeader, entitlementsFor, readBuyer } from "./buyer.server";
-import { admitOrQueue } from "./queue-gate.server";
+import { admitOrQueue, type BasketClaim } from "./queue-gate.server";
 
 // What the tickets page and its actions both need: the show and performance from the URL, who the
 // buyer is (their membership and promo code, from which buyerEntitlements says what they may book
@@ -39,9 +39,10 @@ export async function ticketsContext(request: Request, params: Params, context: 
   });
   const reservation = buyer.basketId ? await context.reservations.current(buyer.basketId) : null;
   // The waiting room, when one is on, before anything is shown or held: the page and its forms alike.
-  await admitOrQueue(request, context, performance.id, {
+  const claimBasket = await admitOrQueue(request, context, performance.id, {
     back: ticketsPageBack(request),
     holdsSeats: reservation !== null && !reservation.expired && reservation.performanceId === performance.id,
+    basketId: buyer.basketId,
   });
   const refusal = saleRefusal(saleWindowOf(performance), context.clock.now(), entitlements.presale);
   return {
@@ -60,13 +61,25 @@ export async function ticketsContext(request: Request, params: Params, context: 
       reservation && !reservation.expired && reservation.performanceId !== performance.id ? reservation : null,
     /** The reservation for this performance, live or expired. */
     ownReservation: reservation && reservation.performanceId === performance.id ? reservation : null,
+    /** An admitted place without a basket yet: the basket a first hold makes is claimed for it. */
+    claimBasket,
   };
 }
 
-/** The buyer's basket id, made now (with its cookie) if they have none yet. */
-export async function ensureBasket(context: AppLoadContext, basketId: string | null, headers: Headers) {
+/**
+ * The buyer's basket id, made now (with its cookie) if they have none yet. An admitted place's
+ * first basket is claimed for it; when another client of the same session claimed one first,
+ * that one is this buyer's too (one place, one basket).
+ */
+export async function ensureBasket(
+  context: AppLoadContext,
+  basketId: string | null,
+  headers: Headers,
+  claim: BasketClaim | null = null,
+) {
   if (basketId) return basketId;
   const created = randomUUID();
-  headers.append("Set-Cookie", await basketCookieHeader(context, created));
-  return created;
+  const owned = (claim && (await claim(created))) ?? created;
+  headers.append("Set-Cookie", await basketCookieHeader(context, owned));
+  return owned;
 }

@@ -17,6 +17,7 @@ import { demoBuyer, pathOf, startDemoServer, type DemoServer } from "../support/
 
 const CALENDAR = "/shows/northern-static/foundry-hall/calendar";
 const IDLE_MINUTES = 10;
+const STATUS_TOKEN = "operators-only-0123456789abcdef";
 const words = (text: string | null | undefined) => (text ?? "").replace(/\s+/g, " ").trim();
 const statusText = (buyer: HtmlDriver) =>
   [...buyer.document.querySelectorAll('[role="status"]')]
@@ -27,18 +28,26 @@ const placeOf = (buyer: HtmlDriver) => /Your place in the queue: (\d+) of (\d+)/
 const seesSeats = (buyer: HtmlDriver, tickets: string) =>
   buyer.status === 200 && pathOf(buyer) === tickets && buyer.document.querySelector(".seat-map") !== null;
 
+/** A bookable performance's tickets page, read off the calendar (which is not queued). */
+async function bookableTickets(server: DemoServer, language: "en-GB" | "en-US") {
+  const scout = demoBuyer(server, language);
+  await scout.open(CALENDAR);
+  const link = [...scout.document.querySelectorAll<HTMLAnchorElement>('a[href*="/tickets/"]')].find((anchor) =>
+    /Good availability/.test(anchor.textContent ?? ""),
+  );
+  return link!.getAttribute("href")!;
+}
+
 describe.each(["en-GB", "en-US"] as const)("the waiting room without script, %s", (language) => {
   let server: DemoServer;
   let tickets: string;
   beforeAll(async () => {
-    server = await startDemoServer({ QUEUE_ACTIVE_BUYERS: "3", QUEUE_IDLE_MINUTES: String(IDLE_MINUTES) });
-    // The calendar is not queued: read a bookable performance's tickets link off it.
-    const scout = demoBuyer(server, language);
-    await scout.open(CALENDAR);
-    const link = [...scout.document.querySelectorAll<HTMLAnchorElement>('a[href*="/tickets/"]')].find((anchor) =>
-      /Good availability/.test(anchor.textContent ?? ""),
-    );
-    tickets = link!.getAttribute("href")!;
+    server = await startDemoServer({
+      QUEUE_ACTIVE_BUYERS: "3",
+      QUEUE_IDLE_MINUTES: String(IDLE_MINUTES),
+      QUEUE_STATUS_TOKEN: STATUS_TOKEN,
+    });
+    tickets = await bookableTickets(server, language);
   });
   afterAll(async () => {
     await validateAllPages();
@@ -125,14 +134,127 @@ describe.each(["en-GB", "en-US"] as const)("the waiting room without script, %s"
     expect(refuser.metaRefresh).toBeNull();
   });
 
-  it("tells operators how the queue stands", async () => {
-    const response = await fetch(server.url("/queuez"));
-    expect(response.status).toBe(200);
-    const status = (await response.json()) as { queueing: boolean; rooms: { waiting: number; admitted: number }[] };
+  it("tells operators how each room stands, and anyone else only the totals", async () => {
+    const asOperator = await fetch(server.url("/queuez"), { headers: { Authorization: `Bearer ${STATUS_TOKEN}` } });
+    expect(asOperator.status).toBe(200);
+    const status = (await asOperator.json()) as { queueing: boolean; rooms: { waiting: number; admitted: number }[] };
     expect(status.queueing).toBe(true);
     expect(status.rooms).toHaveLength(1);
     expect(status.rooms[0]!.admitted).toBe(3);
     expect(status.rooms[0]!.waiting).toBeGreaterThan(0);
+
+    const anyone = await fetch(server.url("/queuez"));
+    expect(anyone.status).toBe(200);
+    expect(await anyone.json()).toEqual({ queueing: true, waiting: status.rooms[0]!.waiting, admitted: 3 });
+
+    const guess = await fetch(server.url("/queuez"), { headers: { Authorization: "Bearer operators-only-guess" } });
+    expect(guess.status).toBe(401);
+    expect(await guess.json()).toEqual({ error: "unauthorised" });
+  });
+});
+
+// Issue 41: one admitted buyer's session and CSRF cookies, copied into other clients, must not buy
+// more than that buyer could. Each copy is handed the first client's basket before it may choose
+// anything, so however many press "Find seats", one basket holds seats, within one order's limit,
+// and the room still counts one buyer in.
+describe("one place, one basket, without script", () => {
+  let server: DemoServer;
+  let tickets: string;
+  beforeAll(async () => {
+    server = await startDemoServer({ QUEUE_ACTIVE_BUYERS: "2" });
+    tickets = await bookableTickets(server, "en-GB");
+  });
+  afterAll(async () => {
+    await validateAllPages();
+    await server.close();
+  });
+
+  it("gives every copy of an admitted buyer's cookies that buyer's basket: one hold, one place", async () => {
+    const admitted = demoBuyer(server, "en-GB");
+    await admitted.open(tickets);
+    expect(seesSeats(admitted, tickets)).toBe(true);
+    const copies = Array.from({ length: 4 }, () => {
+      const copy = demoBuyer(server, "en-GB");
+      for (const [name, value] of admitted.cookies())
+        if (name === "session" || name === "csrf") copy.setCookie(`${name}=${value}; Path=/`);
+      return copy;
+    });
+    for (const client of [...copies, admitted]) {
+      await client.open(tickets);
+      expect(seesSeats(client, tickets)).toBe(true);
+      client.select("Number of seats", "2");
+      await client.press("Find seats");
+      expect(pathOf(client)).toBe("/checkout/reservations");
+    }
+    const { db } = server.services.store;
+    const held = await db
+      .selectFrom("seat_claims")
+      .innerJoin("holds", "holds.id", "seat_claims.hold_id")
+      .select(["holds.basket_id", "seat_claims.performance_id"])
+      .where("seat_claims.status", "=", "held")
+      .execute();
+    expect(new Set(held.map((claim) => claim.basket_id)).size).toBe(1);
+    const { seat_limit } = await db
+      .selectFrom("performances")
+      .select("seat_limit")
+      .where("id", "=", held[0]!.performance_id)
+      .executeTakeFirstOrThrow();
+    expect(held.length).toBeLessThanOrEqual(seat_limit);
+    // Every copy carries the one basket now.
+    const baskets = new Set([...copies, admitted].map((client) => client.cookies().get("basket")));
+    expect(baskets.size).toBe(1);
+    // The room counts one buyer in: a second buyer gets the other place, a third waits.
+    const second = demoBuyer(server, "en-GB");
+    await second.open(tickets);
+    expect(seesSeats(second, tickets)).toBe(true);
+    const third = demoBuyer(server, "en-GB");
+    await third.open(tickets);
+    expect(pathOf(third)).toBe("/waiting-room");
+    expect(placeOf(third)).toEqual(["1", "1"]);
+  });
+});
+
+// Issue 41: places are not free to take. Every cookie-less client gets a new session, so a bot
+// farm behind one address would otherwise fill the queue: past QUEUE_JOINS_PER_ADDRESS new places
+// in the window, the next is refused with a page that says when to come back, a 429 and Retry-After.
+describe.each(["en-GB", "en-US"] as const)("joins limited per client address, without script, %s", (language) => {
+  let server: DemoServer;
+  let tickets: string;
+  beforeAll(async () => {
+    server = await startDemoServer({
+      QUEUE_ACTIVE_BUYERS: "1",
+      // The first stays in through the window: the places below are the second's and the third's.
+      QUEUE_IDLE_MINUTES: "60",
+      QUEUE_JOINS_PER_ADDRESS: "2",
+      QUEUE_JOIN_WINDOW_MINUTES: "10",
+    });
+    tickets = await bookableTickets(server, language);
+  });
+  afterAll(async () => {
+    await validateAllPages();
+    await server.close();
+  });
+
+  it("gives two places from one address, then refuses the third with a page saying when to come back", async () => {
+    const [first, second, third] = Array.from({ length: 3 }, () => demoBuyer(server, language));
+    await first!.open(tickets);
+    expect(seesSeats(first!, tickets)).toBe(true);
+    await second!.open(tickets);
+    expect(placeOf(second!)).toEqual(["1", "1"]);
+    await third!.open(tickets);
+    expect(third!.status).toBe(429);
+    expect(third!.headers.get("Retry-After")).toBe("600");
+    getByRole(third!.document.body, "heading", { level: 1, name: "Too many tries to join the queue" });
+    expect(third!.text()).toContain("Please try again in about 10 minutes.");
+    expect(third!.metaRefresh).toBeNull();
+    // Those with places keep them: a refresh is not a join.
+    await second!.refresh();
+    expect(placeOf(second!)).toEqual(["1", "1"]);
+    // After the window, the address may take a place again.
+    server.clock.advance(10 * 60_000);
+    await third!.follow("Try again");
+    expect(third!.status).toBe(200);
+    expect(placeOf(third!)).toEqual(["2", "2"]);
   });
 });
 
@@ -202,7 +324,7 @@ describe("a scheduled on-sale's pre-queue without script", () => {
     delete schedule.presale;
     schedule.onSale = { at: "2026-12-01T10:00:00Z", preQueueMinutes: 30, activeBuyers: 2 };
     server = await startServer(
-      {},
+      { QUEUE_STATUS_TOKEN: STATUS_TOKEN },
       { clock, seed: (services) => importCatalogue(services.store, file, clock).then(() => {}) },
     );
   });
@@ -246,7 +368,8 @@ describe("a scheduled on-sale's pre-queue without script", () => {
     expect(outcomes.filter((outcome) => outcome === "in")).toHaveLength(2);
     expect(outcomes.filter((outcome) => outcome !== "in").sort()).toEqual([1, 2, 3]);
 
-    const status = (await (await fetch(server.url("/queuez"))).json()) as {
+    const operator = { headers: { Authorization: `Bearer ${STATUS_TOKEN}` } };
+    const status = (await (await fetch(server.url("/queuez"), operator)).json()) as {
       rooms: { room: string; waiting: number; admitted: number }[];
     };
     expect(status.rooms).toEqual([

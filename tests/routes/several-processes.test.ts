@@ -183,42 +183,48 @@ describe.runIf(DIALECTS.includes("postgres"))("two server processes on one Postg
   });
 });
 
-describe.runIf(DIALECTS.includes("postgres"))("two server processes sharing one waiting room on PostgreSQL", () => {
-  let store: TestStore;
-  let servers: Server[] = [];
+/** Opens a page as a browser without script does, following redirects: where it ends, and its HTML. */
+async function open(buyer: Buyer, path: string) {
+  let response = await buyer.get(path);
+  let at = path;
+  for (let hops = 0; hops < 5 && response.headers.get("Location"); hops += 1) {
+    await response.arrayBuffer();
+    const next = new URL(response.headers.get("Location")!, "http://site");
+    at = next.pathname + next.search;
+    response = await buyer.get(at);
+  }
+  return { at, html: await response.text() };
+}
 
+/** Two server processes on a fresh PostgreSQL database with a waiting room of `activeBuyers`, for the describe block it is called in. */
+function twoProcessesWithQueue(activeBuyers: number) {
+  const shared = { store: undefined as unknown as TestStore, servers: [] as Server[] };
   beforeAll(async () => {
-    store = await createTestStore("postgres", 5);
-    await seed(store);
-    servers = await Promise.all(
-      [0, 1].map(() => startServerProcess({ DATABASE_URL: store.location, QUEUE_ACTIVE_BUYERS: "3" })),
+    shared.store = await createTestStore("postgres", 5);
+    await seed(shared.store);
+    shared.servers = await Promise.all(
+      [0, 1].map(() =>
+        startServerProcess({ DATABASE_URL: shared.store.location, QUEUE_ACTIVE_BUYERS: String(activeBuyers) }),
+      ),
     );
   }, 60_000);
-
   afterAll(async () => {
-    const codes = await Promise.all(servers.map((server) => server.stop()));
-    await store.drop();
+    const codes = await Promise.all(shared.servers.map((server) => server.stop()));
+    await shared.store.drop();
     expect(codes).toEqual([0, 0]);
   });
+  return shared;
+}
 
-  /** Opens a page as a browser without script does, following redirects: where it ends, and its HTML. */
-  async function open(buyer: Buyer, path: string) {
-    let response = await buyer.get(path);
-    let at = path;
-    for (let hops = 0; hops < 5 && response.headers.get("Location"); hops += 1) {
-      await response.arrayBuffer();
-      const next = new URL(response.headers.get("Location")!, "http://site");
-      at = next.pathname + next.search;
-      response = await buyer.get(at);
-    }
-    return { at, html: await response.text() };
-  }
+describe.runIf(DIALECTS.includes("postgres"))("two server processes sharing one waiting room on PostgreSQL", () => {
+  const shared = twoProcessesWithQueue(3);
+
   const placeIn = (html: string) => /Your place in the queue: (\d+) of (\d+)/.exec(html)?.slice(1, 3).map(Number);
 
   it("ten buyers in turn, each request to either process: three in, seven in order, the next in as one leaves", async () => {
-    const { performanceId } = await smallCatalogueFacts(store);
+    const { performanceId } = await smallCatalogueFacts(shared.store);
     const tickets = `/shows/test-show/test-hall/tickets/${performanceId}`;
-    const buyers = Array.from({ length: 10 }, (_, index) => alternatingBuyer(servers, index));
+    const buyers = Array.from({ length: 10 }, (_, index) => alternatingBuyer(shared.servers, index));
     const pages = [];
     for (const buyer of buyers) pages.push(await open(buyer, tickets));
     expect(pages.slice(0, 3).map((page) => page.at)).toEqual([tickets, tickets, tickets]);
@@ -234,7 +240,7 @@ describe.runIf(DIALECTS.includes("postgres"))("two server processes sharing one 
     // The first holds a seat and releases it: the fourth goes in on their next ask, the fifth is next.
     const held = await buyers[0]!.post(tickets, [
       ["intent", "select"],
-      ["seat", String((await smallCatalogueFacts(store)).seat("C9"))],
+      ["seat", String((await smallCatalogueFacts(shared.store)).seat("C9"))],
     ]);
     expect(held.status).toBe(302);
     expect((await buyers[0]!.post("/checkout/hold", { intent: "release" })).status).toBe(302);
@@ -306,4 +312,55 @@ describe("WEB_CONCURRENCY=2: one server, two worker processes, one SQLite file",
     expect(stdout.match(/"worker":\d+,[^\n]*"msg":"stopped"/g)).toHaveLength(2);
     expect(stdout.trim().split("\n").at(-1)).toContain('"msg":"stopped"');
   }, 40_000);
+});
+
+// Issue 41: an admitted buyer's session and CSRF cookies copied into six clients, each of whose
+// requests goes to either process, all asking for the tickets page and then each for a seat of
+// its own at once. The place owns one basket: every copy is handed it, so one basket holds
+// seats, never more than one order's limit, and the room still counts one buyer in.
+describe.runIf(DIALECTS.includes("postgres"))("one place, one basket across two processes on PostgreSQL", () => {
+  const shared = twoProcessesWithQueue(2);
+
+  it("six copies of one admitted buyer's cookies, pressing at once: one basket holds seats", async () => {
+    const { performanceId, seat } = await smallCatalogueFacts(shared.store);
+    const tickets = `/shows/test-show/test-hall/tickets/${performanceId}`;
+    const admitted = alternatingBuyer(shared.servers, 0);
+    expect((await open(admitted, tickets)).at).toBe(tickets);
+    const copies = Array.from({ length: 6 }, (_, index) => {
+      const copy = alternatingBuyer(shared.servers, index);
+      for (const name of ["session", "csrf"]) copy.cookies.set(name, admitted.cookies.get(name)!);
+      return copy;
+    });
+    expect((await Promise.all(copies.map((copy) => open(copy, tickets)))).map((page) => page.at)).toEqual(
+      copies.map(() => tickets),
+    );
+    const seats = ["B1", "B2", "B3", "B4", "B5", "B6"];
+    await Promise.all(
+      copies.map(async (copy, index) => {
+        const response = await copy.post(tickets, [
+          ["intent", "select"],
+          ["seat", String(seat(seats[index]!))],
+        ]);
+        await response.arrayBuffer();
+      }),
+    );
+    const held = await shared.store.db
+      .selectFrom("seat_claims")
+      .innerJoin("holds", "holds.id", "seat_claims.hold_id")
+      .select("holds.basket_id")
+      .where("seat_claims.status", "=", "held")
+      .execute();
+    expect(held.length).toBeGreaterThan(0);
+    expect(new Set(held.map((claim) => claim.basket_id)).size).toBe(1);
+    const { seat_limit } = await shared.store.db
+      .selectFrom("performances")
+      .select("seat_limit")
+      .where("id", "=", performanceId)
+      .executeTakeFirstOrThrow();
+    expect(held.length).toBeLessThanOrEqual(seat_limit);
+    expect(new Set(copies.map((copy) => copy.cookies.get("basket"))).size).toBe(1);
+    // One buyer in: a second gets the other place, a third waits.
+    expect((await open(alternatingBuyer(shared.servers, 1), tickets)).at).toBe(tickets);
+    expect((await open(alternatingBuyer(shared.servers, 0), tickets)).at).toMatch(/^\/waiting-room/);
+  });
 });

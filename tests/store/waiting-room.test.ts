@@ -8,7 +8,7 @@ let rooms = 0;
 /** A room of its own for each test: the store is shared by the file. */
 const room = (rule: Omit<RoomRule, "id">): RoomRule => ({ id: `test-${(rooms += 1)}`, ...rule });
 
-const place = (pass: Pass) => (pass.admitted || pass.preQueue ? null : pass.place);
+const place = (pass: Pass) => (pass.admitted || "refused" in pass || pass.preQueue ? null : pass.place);
 
 describe.each(DIALECTS)("the waiting room on %s", (dialect) => {
   let store: TestStore;
@@ -138,5 +138,33 @@ describe.each(DIALECTS)("the waiting room on %s", (dialect) => {
         .filter((value) => value !== null)
         .sort((a, b) => a! - b!),
     ).toEqual(Array.from({ length: 35 }, (_, index) => index + 1));
+  });
+
+  it("limits new places per client address and per session over a window, and forgets them after it", async () => {
+    clock.set("2026-12-01T15:00:00.000Z");
+    const rule = room({ activeBuyers: 1, newBuyersPerMinute: null });
+    const limits = { perAddress: 3, perSession: 2, windowMs: 10 * 60_000 };
+    const queue = createWaitingRoom(store, clock, { idleMs: IDLE_MS, joinLimits: limits });
+    // Three cookie-less clients from one address (a new visitor each) take places; the fourth not.
+    const fromOne = [];
+    for (const visitor of ["bot-1", "bot-2", "bot-3", "bot-4"])
+      fromOne.push(await queue.pass(rule, visitor, "192.0.2.1"));
+    expect(fromOne.slice(0, 3).map((pass) => "refused" in pass)).toEqual([false, false, false]);
+    expect(fromOne[3]).toEqual({ admitted: false, refused: "tooManyJoins", retryAfterSeconds: 600 });
+    expect(await queue.status(rule)).toMatchObject({ waiting: 2, admitted: 1 });
+    // A place already taken is kept on every refresh: refreshes are not joins.
+    for (let refresh = 0; refresh < 5; refresh += 1)
+      expect(place(await queue.pass(rule, "bot-3", "192.0.2.1"))).toBe(2);
+    // Another address is not held back by the first.
+    expect(place(await queue.pass(rule, "buyer", "198.51.100.7"))).toBe(3);
+    // One session taking places in room after room is held back too, whatever address it uses.
+    const rooms = [1, 2, 3].map(() => room({ activeBuyers: 1, newBuyersPerMinute: null }));
+    const hoarded = [];
+    for (const [index, other] of rooms.entries())
+      hoarded.push(await queue.pass(other, "hoarder", `203.0.113.${index}`));
+    expect(hoarded.map((pass) => "refused" in pass)).toEqual([false, false, true]);
+    // After the window, the address may join again.
+    clock.advance(limits.windowMs);
+    expect("refused" in (await queue.pass(rule, "bot-5", "192.0.2.1"))).toBe(false);
   });
 });

@@ -15,6 +15,7 @@ import * as providerRefundsAndNotifications from "./2026-11-28T0900-provider-ref
 import * as refunds from "./2026-11-28T1000-refunds";
 import * as picturesAndVenueVisits from "./2026-11-28T1100-pictures-and-venue-visits";
 import * as showGenrePerformersImported from "./2026-11-28T1200-show-genre-performers-imported";
+import * as waitingRoomAtScale from "./2026-11-29T0900-waiting-room-at-scale";
 
 // Every migration, by its date-prefixed name. Listed here (not read from the folder) so the same
 // list works under tsx, vitest and any bundler.
@@ -35,4 +36,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   "2026-11-28T1000-refunds": refunds,
   "2026-11-28T1100-pictures-and-venue-visits": picturesAndVenueVisits,
   "2026-11-28T1200-show-genre-performers-imported": showGenrePerformersImported,
+  "2026-11-29T0900-waiting-room-at-scale": waitingRoomAtScale,
 };
