@@ -79,7 +79,11 @@ export function createServerApp({ build, services, logger, root }: ServerAppOpti
     res.set("Cache-Control", "no-store");
     if (access === "disabled") return void res.status(404).type("text/plain").send("Not found");
     if (access === "unauthorised")
-      return void res.status(401).set("WWW-Authenticate", 'Bearer realm="metrics"').type("text/plain").send("Unauthorised");
+      return void res
+        .status(401)
+        .set("WWW-Authenticate", 'Bearer realm="metrics"')
+        .type("text/plain")
+        .send("Unauthorised");
     try {
       const { registry } = services.metrics;
       res.set("Content-Type", registry.contentType).send(await registry.metrics());
