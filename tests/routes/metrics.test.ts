@@ -25,7 +25,10 @@ function samples(text: string): Sample[] {
       const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
       if (!match) throw new Error(`not a sample line: ${line}`);
       const labels = Object.fromEntries(
-        [...(match[2] ?? "").matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)].map(([, key, value]) => [key!, value!]),
+        [...(match[2] ?? "").matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)].map(([, key, value]) => [
+          key!,
+          value!,
+        ]),
       );
       return { name: match[1]!, labels, value: Number(match[3]) };
     });
@@ -33,7 +36,9 @@ function samples(text: string): Sample[] {
 
 const valueOf = (all: Sample[], name: string, labels: Record<string, string> = {}) =>
   all
-    .filter((sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value))
+    .filter(
+      (sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value),
+    )
     .reduce((sum, sample) => sum + sample.value, 0);
 
 describe("/metrics after purchases without script", () => {
@@ -81,7 +86,10 @@ describe("/metrics after purchases without script", () => {
     );
     expect(payments?.value).toBeGreaterThanOrEqual(2);
     expect(
-      all.some((sample) => sample.name === "box_office_http_request_duration_seconds_count" && sample.labels.route?.endsWith("tickets")),
+      all.some(
+        (sample) =>
+          sample.name === "box_office_http_request_duration_seconds_count" && sample.labels.route?.endsWith("tickets"),
+      ),
     ).toBe(true);
     // No raw paths: made-up ones are counted under the route that answered them (the site's
     // "not found" page), never as series of their own.
@@ -107,10 +115,14 @@ describe("/metrics in production", () => {
     const server = await startServer({ ...production, METRICS_TOKEN: "metrics-token-0123456789" });
     try {
       expect((await fetch(server.url("/metrics"))).status).toBe(401);
-      const wrong = await fetch(server.url("/metrics"), { headers: { authorization: "Bearer metrics-token-9876543210" } });
+      const wrong = await fetch(server.url("/metrics"), {
+        headers: { authorization: "Bearer metrics-token-9876543210" },
+      });
       expect(wrong.status).toBe(401);
       expect(wrong.headers.get("www-authenticate")).toMatch(/^Bearer/);
-      const right = await fetch(server.url("/metrics"), { headers: { authorization: "Bearer metrics-token-0123456789" } });
+      const right = await fetch(server.url("/metrics"), {
+        headers: { authorization: "Bearer metrics-token-0123456789" },
+      });
       expect(right.status).toBe(200);
       expect(await right.text()).toContain("box_office_orders_total");
     } finally {

@@ -19,7 +19,9 @@ describe("deploy/grafana-dashboard.json", () => {
     const named = new Set(
       dashboard.panels.flatMap((panel) =>
         panel.targets.flatMap((target) =>
-          [...target.expr.matchAll(/\bbox_office_[a-z0-9_]+/g)].map(([name]) => name.replace(/_(bucket|count|sum)$/, "")),
+          [...target.expr.matchAll(/\bbox_office_[a-z0-9_]+/g)].map(([name]) =>
+            name.replace(/_(bucket|count|sum)$/, ""),
+          ),
         ),
       ),
     );
