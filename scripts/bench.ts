@@ -6,7 +6,6 @@
 // then the page budgets on the production build (scripts/bench-pages.ts), and a whole no-script
 // purchase by many buyers at once (scripts/bench-purchase.ts).
 // A script that prints figures, not a test: nothing here passes or fails on time.
-import { readFileSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
 import { join } from "node:path";
 import { performance as perf } from "node:perf_hooks";
