@@ -35,7 +35,8 @@ function interpolate(text) {
 function resolve(node) {
   if (typeof node === "string") return interpolate(node);
   if (Array.isArray(node)) return node.map(resolve);
-  if (node && typeof node === "object") return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, resolve(v)]));
+  if (node && typeof node === "object")
+    return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, resolve(v)]));
   return node;
 }
 
