@@ -55,21 +55,8 @@ volumes=()
 clusters=()
 files=()
 pids=()
-checks=0
-
-say() { printf '%s\n' "$*"; }
-ok() {
-  checks=$((checks + 1))
-  say "ok $checks - $*"
-}
-# Called in this shell (never inside $(…), whose exit would end only the subshell).
-fail() {
-  say "not ok $((checks + 1)) - $*" >&2
-  exit 1
-}
-trap 'status=$?; say "not ok $((checks + 1)) - line $LINENO: \`$BASH_COMMAND\` exited $status" >&2' ERR
-now() { date +%s.%N; }
-since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
+# shellcheck source=container/tap.sh
+source "scripts/container/tap.sh"
 counts() {
   local ps vs
   ps=$("${engine[@]}" ps -aq 2>&1) || ps="(ps failed: $ps)"

@@ -52,22 +52,8 @@ containers=()
 volumes=()
 files=()
 proxy_pid=
-checks=0
-
-say() { printf '%s\n' "$*"; }
-ok() {
-  checks=$((checks + 1))
-  say "ok $checks - $*"
-}
-# Called in this shell (never inside $(…), whose exit would end only the subshell).
-fail() {
-  say "not ok $((checks + 1)) - $*" >&2
-  exit 1
-}
-# Anything else that fails (set -e) still says which command, where, rather than stopping silently.
-trap 'status=$?; say "not ok $((checks + 1)) - line $LINENO: \`$BASH_COMMAND\` exited $status" >&2' ERR
-now() { date +%s.%N; }
-since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
+# shellcheck source=container/tap.sh
+source "scripts/container/tap.sh"
 
 cleanup() {
   trap - ERR
