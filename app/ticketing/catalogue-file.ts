@@ -10,6 +10,23 @@ export const RESTRICTIONS = ["package", "wheelchair", "accessZone", "amex", "pro
 export type SeatType = (typeof SEAT_TYPES)[number];
 export const SHOW_GENRES = ["play", "musical", "music", "comedy", "dance", "opera", "family"] as const;
 export type Restriction = (typeof RESTRICTIONS)[number];
+/**
+ * Access performances (issue 43): the services a performance can carry. A fixed set so the calendar
+ * filter, the locale wording and the structured data all know every value; "signed" is BSL in the
+ * UK and ASL in the US, the wording set says which.
+ */
+export const ACCESS_SERVICES = [
+  "captioned",
+  "audio-described",
+  "signed",
+  "relaxed",
+  "touch-tour",
+  "dementia-friendly",
+  "chill-out-space",
+] as const;
+export type AccessService = (typeof ACCESS_SERVICES)[number];
+export const isAccessService = (value: string): value is AccessService =>
+  (ACCESS_SERVICES as readonly string[]).includes(value);
 
 const money = z.number().int().min(0).max(10_000_000);
 const name = z.string().trim().min(1).max(200);
@@ -24,18 +41,38 @@ const timeZone = z.string().refine((zone) => {
   }
 }, "must be an IANA time zone such as Europe/London");
 
-/** "12", "1-4" or "1-4,9,11-12": the seat numbers an exception applies to. */
-const seatNumbers = z
-  .string()
-  .regex(/^\d+(-\d+)?(,\d+(-\d+)?)*$/, 'must be seat numbers such as "7" or "1-4,9"')
-  .transform((value) =>
-    value.split(",").flatMap((part) => {
-      const [from, to = from] = part.split("-").map(Number) as [number, number?];
-      const numbers: number[] = [];
-      for (let seat = Math.min(from, to!); seat <= Math.max(from, to!); seat += 1) numbers.push(seat);
-      return numbers;
-    }),
-  );
+/** "12", "1-4" or "1-4,9,11-12": seat numbers, or days of a schedule. */
+const numberList = (message: string) =>
+  z
+    .string()
+    .regex(/^\d+(-\d+)?(,\d+(-\d+)?)*$/, message)
+    .transform((value) =>
+      value.split(",").flatMap((part) => {
+        const [from, to = from] = part.split("-").map(Number) as [number, number?];
+        const numbers: number[] = [];
+        for (let n = Math.min(from, to!); n <= Math.max(from, to!); n += 1) numbers.push(n);
+        return numbers;
+      }),
+    );
+
+const seatNumbers = numberList('must be seat numbers such as "7" or "1-4,9"');
+
+/** Named in the refusal with every allowed value, so an operator can correct a typo at once. */
+const accessService = z.string().refine(isAccessService, (value) => ({
+  message: `unknown access service "${value}": use one of ${ACCESS_SERVICES.join(", ")}`,
+}));
+
+/**
+ * Access services on some of a run's performances: the days (counted as `firstDay` is, so a range
+ * of the run's dates), optionally only the performances at some times of those days.
+ */
+const accessPerformances = z.object({
+  days: numberList('must be days of the schedule such as "12" or "12-14,20"'),
+  times: z.array(clock).min(1).optional(),
+  services: z.array(accessService).min(1).max(ACCESS_SERVICES.length),
+  /** What a buyer needs to know, e.g. "touch tour at 13:00, book by phone". */
+  notes: z.string().trim().min(1).max(200).optional(),
+});
 
 const row = z.object({
   name: z.string().trim().min(1).max(8),
@@ -142,6 +179,8 @@ const weekday = z.enum(["mon", "tue", "wed", "thu", "fri", "sat", "sun"]);
 
 const run = z.object({
   venue: slug,
+  /** Captioned, audio-described, signed… performances of this run; later entries add to earlier ones. */
+  access: z.array(accessPerformances).default([]),
   pricePlans: z.array(z.object({ name, bands: z.array(band).min(1) })).min(1),
   schedule: z
     .object({
