@@ -1,6 +1,7 @@
 import { Form, Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { formatMoney } from "~/i18n/format";
+import { ACCESS_SERVICES, type AccessService } from "~/views/access-services";
 import { PriceAndSectionFields } from "./select-field";
 
 export interface CalendarFilterValues {
@@ -8,6 +9,8 @@ export interface CalendarFilterValues {
   sectionId?: string;
   minPrice?: number;
   maxPrice?: number;
+  /** Only performances with this access service. */
+  access?: AccessService;
 }
 
 export interface CalendarFilterOptions {
@@ -69,6 +72,17 @@ export function CalendarFilters({
             sections={options.sections}
             values={values}
           />
+          <div className="calendar-filters__field">
+            <label htmlFor="calendar-access">{t("calendar.filter.access")}</label>
+            <select id="calendar-access" name="access" defaultValue={values.access ?? ""}>
+              <option value="">{t("calendar.filter.anyAccess")}</option>
+              {ACCESS_SERVICES.map((service) => (
+                <option key={service} value={service}>
+                  {t(`access.service.${service}`)}
+                </option>
+              ))}
+            </select>
+          </div>
         </div>
         <div className="calendar-filters__actions">
           <button type="submit" className="button">
@@ -99,5 +113,8 @@ export function filterSummary(
   else if (values.minPrice !== undefined)
     parts.push(t("calendar.filter.summaryFrom", { from: money(values.minPrice) }));
   else if (values.maxPrice !== undefined) parts.push(t("calendar.filter.summaryTo", { to: money(values.maxPrice) }));
-  return t("calendar.filter.summary", { detail: parts.join(" ") });
+  const summary = t("calendar.filter.summary", { detail: parts.join(" ") });
+  return values.access
+    ? `${summary}. ${t("calendar.filter.summaryAccess", { service: t(`access.service.${values.access}`) })}`
+    : summary;
 }

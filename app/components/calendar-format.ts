@@ -1,3 +1,4 @@
+import type { AccessService } from "~/views/access-services";
 import { dateTimeFormat } from "~/i18n/format";
 import type { SaleState } from "~/views/sale-state";
 
@@ -17,6 +18,8 @@ export interface PerformanceView {
   onSaleFrom: string;
   /** The tickets page, or null where there is nothing to book (sold out, not on sale, cancelled). */
   href: string | null;
+  /** Its access services (captioned, signed…), said in words where it is listed. */
+  access?: AccessService[];
 }
 
 const utc = (day: string) => new Date(`${day}T00:00:00Z`);

@@ -1,5 +1,8 @@
 import { z } from "zod";
 import { slug } from "~/urls/params";
+import { ACCESS_SERVICES, isAccessService } from "~/views/access-services";
+
+export { ACCESS_SERVICES, type AccessService } from "~/views/access-services";
 
 // The catalogue file operators import (`npm run catalogue:import -- FILE`) and the demo catalogue
 // is written in. Seat maps are described the way venues draw them (sections of rows with a seat
@@ -10,23 +13,6 @@ export const RESTRICTIONS = ["package", "wheelchair", "accessZone", "amex", "pro
 export type SeatType = (typeof SEAT_TYPES)[number];
 export const SHOW_GENRES = ["play", "musical", "music", "comedy", "dance", "opera", "family"] as const;
 export type Restriction = (typeof RESTRICTIONS)[number];
-/**
- * Access performances (issue 43): the services a performance can carry. A fixed set so the calendar
- * filter, the locale wording and the structured data all know every value; "signed" is BSL in the
- * UK and ASL in the US, the wording set says which.
- */
-export const ACCESS_SERVICES = [
-  "captioned",
-  "audio-described",
-  "signed",
-  "relaxed",
-  "touch-tour",
-  "dementia-friendly",
-  "chill-out-space",
-] as const;
-export type AccessService = (typeof ACCESS_SERVICES)[number];
-export const isAccessService = (value: string): value is AccessService =>
-  (ACCESS_SERVICES as readonly string[]).includes(value);
 
 const money = z.number().int().min(0).max(10_000_000);
 const name = z.string().trim().min(1).max(200);

@@ -77,6 +77,8 @@ const PERFORMANCE_FIELDS = [
   "on_sale_until as onSaleUntil",
   "seat_limit as seatLimit",
   "status",
+  "access_services as accessServices",
+  "access_notes as accessNotes",
 ] as const;
 
 export function createCatalogue(store: Store, clock: Clock = systemClock, maxAgeMs = CATALOGUE_MAX_AGE_MS) {

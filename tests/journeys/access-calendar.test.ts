@@ -1,0 +1,51 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { validateAllPages } from "../support/html-driver";
+import { demoBuyer, pathOf, startDemoServer, type DemoServer } from "../support/demo-journey";
+
+// Issue 43: a buyer without script filters a show's calendar to audio-described performances. The
+// demo imports on Monday 23 November 2026; A Winter's Crossing's audio-described (and touch-tour)
+// matinee is in the week of days 8 to 14, at 14:00: Thursday 3 December.
+
+const CALENDAR = "/shows/a-winters-crossing/harbour-playhouse/calendar";
+const words = (text: string | null | undefined) => (text ?? "").replace(/\s+/g, " ").trim();
+
+describe.each(["en-GB", "en-US"] as const)("access performances on the calendar without script, %s", (language) => {
+  let server: DemoServer;
+  beforeAll(async () => {
+    server = await startDemoServer();
+  });
+  afterAll(async () => {
+    await validateAllPages();
+    await server.close();
+  });
+
+  it("says each performance's services in words, and filters to audio-described dates only", async () => {
+    const buyer = demoBuyer(server, language);
+    await buyer.open(`${CALENDAR}/2026-12-01`);
+    const bookable = () =>
+      [...buyer.document.querySelectorAll<HTMLAnchorElement>('a[href*="/tickets/"]')].map((a) => words(a.textContent));
+    // Unfiltered, December has many dates; the services are in the links' words.
+    expect(bookable().length).toBeGreaterThan(10);
+    const signedOrCaptioned = language === "en-GB" ? "Captioned" : "Open captioned";
+    expect(bookable().filter((text) => text.includes(`Access: ${signedOrCaptioned}`)).length).toBeGreaterThan(0);
+    expect(bookable().filter((text) => text.includes("Access: Audio described, Touch tour"))).toHaveLength(1);
+
+    buyer.select("Access performances", "Audio described");
+    await buyer.press("Update availability");
+    expect(pathOf(buyer)).toBe(`${CALENDAR}/2026-12-01`);
+    expect(new URL(buyer.url).searchParams.get("access")).toBe("audio-described");
+    const found = bookable();
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatch(/Thursday,? 3 December|Thursday, December 3/);
+    expect(found[0]).toContain("Access: Audio described, Touch tour");
+    expect(words(buyer.document.querySelector('[role="status"]')?.textContent)).toContain(
+      "Audio described performances only",
+    );
+
+    // November has no audio-described dates: the page says so and keeps the form to widen it.
+    await buyer.open(`${CALENDAR}/2026-11-01?access=audio-described`);
+    expect(bookable()).toEqual([]);
+    expect(words(buyer.document.body.textContent)).toContain("There are no Audio described performances in November");
+    expect(buyer.document.querySelector("#calendar-access")).not.toBeNull();
+  });
+});
