@@ -381,6 +381,33 @@ export function createCatalogue(store: Store, clock: Clock = systemClock, maxAge
     },
 
     /**
+     * Access performances (issue 43) still to play and selling after `now`, of every run (only
+     * `venueSlug`'s or `titleSlug`'s when given), in date order: the /access page.
+     */
+    async accessPerformances(now: Date, only: { venueSlug?: string; titleSlug?: string } = {}) {
+      const at = now.toISOString();
+      const runs = ((await listedRuns("all")) ?? []).filter(
+        (run) =>
+          (!only.venueSlug || run.venueSlug === only.venueSlug) && (!only.titleSlug || run.slug === only.titleSlug),
+      );
+      const performances = await Promise.all(runs.map((run) => runPerformances(run.runId)));
+      return runs
+        .flatMap((run, index) =>
+          performances[index]!.filter((p) => p.accessServices !== "" && upcoming(p, at) && p.onSaleUntil > at).map(
+            (p) => ({
+              performance: p,
+              slug: run.slug,
+              name: run.name,
+              venueSlug: run.venueSlug,
+              venueName: run.venueName,
+              timeZone: run.timeZone,
+            }),
+          ),
+        )
+        .sort((a, b) => a.performance.startsAt.localeCompare(b.performance.startsAt) || a.name.localeCompare(b.name));
+    },
+
+    /**
      * Runs with performances still to play and selling after `now` (only `venueSlug`'s when
      * given), each with those performances in order: the home and venue pages' cards.
      */

@@ -49,3 +49,46 @@ describe.each(["en-GB", "en-US"] as const)("access performances on the calendar 
     expect(buyer.document.querySelector("#calendar-access")).not.toBeNull();
   });
 });
+
+describe.each(["en-GB", "en-US"] as const)("the /access page without script, %s", (language) => {
+  let server: DemoServer;
+  beforeAll(async () => {
+    server = await startDemoServer();
+  });
+  afterAll(async () => {
+    await validateAllPages();
+    await server.close();
+  });
+
+  it("lists every access performance of the demo in date order, in words, with each venue's access", async () => {
+    const stored = await server.services.store.db
+      .selectFrom("performances")
+      .select(["starts_at"])
+      .where("access_services", "!=", "")
+      .orderBy("starts_at")
+      .execute();
+    expect(stored.length).toBeGreaterThan(10);
+    const buyer = demoBuyer(server, language);
+    await buyer.open("/access");
+    expect(words(buyer.document.querySelector("h1")?.textContent)).toBe("Access performances");
+    const items = [...buyer.document.querySelectorAll(".access-list__item")];
+    expect(items.map((item) => item.querySelector("time")?.getAttribute("datetime"))).toEqual(
+      stored.map((row) => row.starts_at),
+    );
+    const text = items.map((item) => words(item.textContent));
+    const signed = language === "en-GB" ? "BSL interpreted" : "ASL interpreted";
+    expect(text.some((line) => line.includes(`Access: ${signed}`))).toBe(true);
+    expect(text.some((line) => line.includes("A Winter's Crossing at Harbour Playhouse"))).toBe(true);
+    expect(text.some((line) => line.includes("Touch tour at 12:30; headsets from the foyer desk."))).toBe(true);
+    const venues = [...buyer.document.querySelectorAll("h2")].map((heading) => words(heading.textContent));
+    expect(venues).toContain("Access at Regent Palace Theatre");
+
+    // The soonest Winter's Crossing date is on sale: its link goes to its tickets page.
+    const book = [...buyer.document.querySelectorAll<HTMLAnchorElement>(".access-list__item a")].find((link) =>
+      (link.getAttribute("aria-label") ?? "").startsWith("Book A Winter's Crossing"),
+    );
+    await buyer.open(book!.getAttribute("href")!);
+    expect(pathOf(buyer)).toMatch(/^\/shows\/a-winters-crossing\/harbour-playhouse\/tickets\//);
+    expect(buyer.document.querySelector(".seat-map")).not.toBeNull();
+  });
+});
