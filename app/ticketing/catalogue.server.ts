@@ -218,6 +218,7 @@ export function createCatalogue(store: Store, clock: Clock = systemClock, maxAge
           "notice",
           "admission_message",
           "timed_entry",
+          "access_services",
         ])
         .where("run_id", "=", runId)
         .where("id", "=", performanceId.toUpperCase())
