@@ -3,23 +3,13 @@ import { formatInTimeZone } from "date-fns-tz";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixedClock } from "~/clock";
 import { ACCESS_SERVICES, catalogueFile } from "~/ticketing/catalogue-file";
-import { CatalogueError, importCatalogue } from "~/ticketing/import-catalogue.server";
-import { smallCatalogue } from "../support/catalogue";
+import { importCatalogue } from "~/ticketing/import-catalogue.server";
+import { smallCatalogue, problemsOf } from "../support/catalogue";
 import { createTestStore, DIALECTS, type TestStore } from "../support/stores";
 
 // A Monday: the small catalogue's day 1 is Tuesday 24 November, day 5 the Saturday with two
 // performances (14:30 and 19:30).
 const clock = fixedClock("2026-11-23T10:00:00.000Z");
-
-async function problemsOf(promise: Promise<unknown>): Promise<string[]> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof CatalogueError) return error.problems;
-    throw error;
-  }
-  throw new Error("expected the import to be refused");
-}
 
 const withAccess = (access: unknown[]) => {
   const file = smallCatalogue();
