@@ -1,7 +1,7 @@
 import { Form, Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { formatMoney } from "~/i18n/format";
-import { ACCESS_SERVICES, type AccessService } from "~/views/access-services";
+import { ACCESS_SERVICES, accessServiceKey, type AccessService } from "~/views/access-services";
 import { PriceAndSectionFields } from "./select-field";
 
 export interface CalendarFilterValues {
@@ -18,6 +18,8 @@ export interface CalendarFilterOptions {
   sections: { id: string; name: string }[];
   maxSeats: number;
   currency: string;
+  /** The venue's: which sign language its signed performances are. */
+  country?: string;
 }
 
 /**
@@ -78,7 +80,7 @@ export function CalendarFilters({
               <option value="">{t("calendar.filter.anyAccess")}</option>
               {ACCESS_SERVICES.map((service) => (
                 <option key={service} value={service}>
-                  {t(`access.service.${service}`)}
+                  {t(accessServiceKey(service, options.country))}
                 </option>
               ))}
             </select>
@@ -105,6 +107,7 @@ export function filterSummary(
   values: CalendarFilterValues,
   sectionName: string | undefined,
   money: (amount: number) => string,
+  country?: string,
 ): string {
   const parts = [t("calendar.filter.summarySeats", { count: values.quantity ?? 1 })];
   if (sectionName) parts.push(t("calendar.filter.summarySection", { section: sectionName }));
@@ -115,6 +118,6 @@ export function filterSummary(
   else if (values.maxPrice !== undefined) parts.push(t("calendar.filter.summaryTo", { to: money(values.maxPrice) }));
   const summary = t("calendar.filter.summary", { detail: parts.join(" ") });
   return values.access
-    ? `${summary}. ${t("calendar.filter.summaryAccess", { service: t(`access.service.${values.access}`) })}`
+    ? `${summary}. ${t("calendar.filter.summaryAccess", { service: t(accessServiceKey(values.access, country)) })}`
     : summary;
 }

@@ -1,4 +1,3 @@
-import type { AccessService } from "~/views/access-services";
 import { dateTimeFormat } from "~/i18n/format";
 import type { SaleState } from "~/views/sale-state";
 
@@ -18,8 +17,8 @@ export interface PerformanceView {
   onSaleFrom: string;
   /** The tickets page, or null where there is nothing to book (sold out, not on sale, cancelled). */
   href: string | null;
-  /** Its access services (captioned, signed…), said in words where it is listed. */
-  access?: AccessService[];
+  /** The locale keys of its access services (accessServiceKey), said in words where it is listed. */
+  access?: string[];
 }
 
 const utc = (day: string) => new Date(`${day}T00:00:00Z`);

@@ -5,7 +5,7 @@ import { Paragraphs } from "~/components/venue-visit";
 import { formatDateTime } from "~/i18n/format";
 import { bookable, saleState } from "~/ticketing/sale-window";
 import { calendarPath, ticketsPath } from "~/urls/paths";
-import { accessServicesOf } from "~/views/access-services";
+import { accessServiceKey, accessServicesOf } from "~/views/access-services";
 import { venueDay } from "~/urls/venue-days";
 
 export const handle = { titleKey: "access.title", keptPage: true };
@@ -26,13 +26,13 @@ export async function loader({ context }: LoaderFunctionArgs) {
   const venueSlugs = [...new Set(found.map((entry) => entry.venueSlug))];
   const venues = await Promise.all(venueSlugs.map((slug) => context.catalogue.venue(slug)));
   return {
-    performances: found.map(({ performance, slug, name, venueSlug, venueName, timeZone }) => ({
+    performances: found.map(({ performance, slug, name, venueSlug, venueName, venueCountry, timeZone }) => ({
       id: performance.id,
       show: name,
       venue: venueName,
       startsAt: performance.startsAt,
       timeZone,
-      services: accessServicesOf(performance.accessServices),
+      services: accessServicesOf(performance.accessServices).map((service) => accessServiceKey(service, venueCountry)),
       notes: performance.accessNotes,
       // A date not yet on sale (or in a presale) is booked from its calendar, which says when.
       href: bookable(saleState(performance, now, new Set()))
@@ -68,7 +68,7 @@ export default function Access() {
                 </p>
                 <p className="access-list__services">
                   {t("access.services", {
-                    list: performance.services.map((service) => t(`access.service.${service}`)).join(", "),
+                    list: performance.services.map((key) => t(key)).join(", "),
                   })}
                 </p>
                 {performance.notes ? <p className="access-list__notes">{performance.notes}</p> : null}

@@ -28,7 +28,7 @@ import type { RoutingMode } from "~/urls/route-table.js";
 import { showFromParams } from "~/web/show-params.server";
 import type { AvailabilityFilter } from "~/ticketing/availability.server";
 import { bookable, offersTickets, saleState } from "~/ticketing/sale-window";
-import { accessServicesOf, isAccessService } from "~/views/access-services";
+import { accessServiceKey, accessServicesOf, isAccessService } from "~/views/access-services";
 import { orderFee } from "~/ticketing/pricing";
 import { promoRuleView } from "~/ticketing/promotions.server";
 import type { ClientEvent } from "~/views/events";
@@ -189,7 +189,7 @@ async function loadCalendar(request: Request, context: AppLoadContext, show: Sho
       bookable: bookable(state),
       onSaleFrom: performance.onSaleFrom,
       href: offered ? ticketsPath(mode, show.slug, show.venueSlug, performance.id) : null,
-      access: accessServicesOf(performance.accessServices),
+      access: accessServicesOf(performance.accessServices).map((service) => accessServiceKey(service, show.country)),
     };
   });
 
@@ -219,7 +219,13 @@ async function loadCalendar(request: Request, context: AppLoadContext, show: Sho
     filterActive: active,
     sectionName: facts.sections.find((section) => section.id === filter.sectionId)?.name,
     noMatch: performances.length > 0 && facts.selectedPriceRange === null,
-    options: { prices: facts.prices, sections: facts.sections, maxSeats, currency: show.currency },
+    options: {
+      prices: facts.prices,
+      sections: facts.sections,
+      maxSeats,
+      currency: show.currency,
+      country: show.country,
+    },
     orderFee: orderFee(show.transactionFee, benefitsOf(membership)),
     formAction: calendarPath(mode, show.slug, show.venueSlug, date),
     clearHref: calendarPath(mode, show.slug, show.venueSlug, date),
@@ -263,7 +269,7 @@ export default function Calendar() {
       ) : null}
       {page.filterActive && performances.length > 0 ? (
         <p className="calendar__summary" role="status">
-          {filterSummary((key, options) => t(key, options), filter, page.sectionName, money)}
+          {filterSummary((key, options) => t(key, options), filter, page.sectionName, money, options.country)}
         </p>
       ) : null}
       {page.noMatch ? <p className="calendar__no-match">{t("calendar.filter.noMatch")}</p> : null}
@@ -306,7 +312,7 @@ export default function Calendar() {
         <p className="empty-state">
           {filter.access && page.anyThisMonth
             ? t("calendar.filter.noAccess", {
-                service: t(`access.service.${filter.access}`),
+                service: t(accessServiceKey(filter.access, options.country)),
                 month: formatMonth(month, locale),
               })
             : t("calendar.emptyMonth", { month: formatMonth(month, locale) })}

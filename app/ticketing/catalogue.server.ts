@@ -151,6 +151,7 @@ export function createCatalogue(store: Store, clock: Clock = systemClock, maxAge
         "venues.city",
         "venues.time_zone as timeZone",
         "venues.currency",
+        "venues.country as venueCountry",
       ]);
 
   const reads = {
@@ -401,6 +402,7 @@ export function createCatalogue(store: Store, clock: Clock = systemClock, maxAge
               name: run.name,
               venueSlug: run.venueSlug,
               venueName: run.venueName,
+              venueCountry: run.venueCountry,
               timeZone: run.timeZone,
             }),
           ),

@@ -23,3 +23,13 @@ export function accessServicesOf(stored: string | null | undefined): AccessServi
   const named = new Set((stored ?? "").split(","));
   return ACCESS_SERVICES.filter((service) => named.has(service));
 }
+
+/**
+ * The locale key that words a service at a venue: the sign language is the venue's country's
+ * (BSL in the UK, ASL in the US) whichever language the buyer reads; the rest follow the locale.
+ */
+export function accessServiceKey(service: AccessService, country?: "GB" | "US" | string): string {
+  return service === "signed" && (country === "GB" || country === "US")
+    ? `access.signedIn.${country}`
+    : `access.service.${service}`;
+}
