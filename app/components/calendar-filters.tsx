@@ -1,6 +1,7 @@
 import { Form, Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { formatMoney } from "~/i18n/format";
+import { ACCESS_SERVICES, accessServiceKey, type AccessService } from "~/views/access-services";
 import { PriceAndSectionFields } from "./select-field";
 
 export interface CalendarFilterValues {
@@ -8,6 +9,8 @@ export interface CalendarFilterValues {
   sectionId?: string;
   minPrice?: number;
   maxPrice?: number;
+  /** Only performances with this access service. */
+  access?: AccessService;
 }
 
 export interface CalendarFilterOptions {
@@ -15,6 +18,8 @@ export interface CalendarFilterOptions {
   sections: { id: string; name: string }[];
   maxSeats: number;
   currency: string;
+  /** The venue's: which sign language its signed performances are. */
+  country?: string;
 }
 
 /**
@@ -69,6 +74,17 @@ export function CalendarFilters({
             sections={options.sections}
             values={values}
           />
+          <div className="calendar-filters__field">
+            <label htmlFor="calendar-access">{t("calendar.filter.access")}</label>
+            <select id="calendar-access" name="access" defaultValue={values.access ?? ""}>
+              <option value="">{t("calendar.filter.anyAccess")}</option>
+              {ACCESS_SERVICES.map((service) => (
+                <option key={service} value={service}>
+                  {t(accessServiceKey(service, options.country))}
+                </option>
+              ))}
+            </select>
+          </div>
         </div>
         <div className="calendar-filters__actions">
           <button type="submit" className="button">
@@ -91,6 +107,7 @@ export function filterSummary(
   values: CalendarFilterValues,
   sectionName: string | undefined,
   money: (amount: number) => string,
+  country?: string,
 ): string {
   const parts = [t("calendar.filter.summarySeats", { count: values.quantity ?? 1 })];
   if (sectionName) parts.push(t("calendar.filter.summarySection", { section: sectionName }));
@@ -99,5 +116,8 @@ export function filterSummary(
   else if (values.minPrice !== undefined)
     parts.push(t("calendar.filter.summaryFrom", { from: money(values.minPrice) }));
   else if (values.maxPrice !== undefined) parts.push(t("calendar.filter.summaryTo", { to: money(values.maxPrice) }));
-  return t("calendar.filter.summary", { detail: parts.join(" ") });
+  const summary = t("calendar.filter.summary", { detail: parts.join(" ") });
+  return values.access
+    ? `${summary}. ${t("calendar.filter.summaryAccess", { service: t(accessServiceKey(values.access, country)) })}`
+    : summary;
 }

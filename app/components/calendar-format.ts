@@ -17,6 +17,8 @@ export interface PerformanceView {
   onSaleFrom: string;
   /** The tickets page, or null where there is nothing to book (sold out, not on sale, cancelled). */
   href: string | null;
+  /** The locale keys of its access services (accessServiceKey), said in words where it is listed. */
+  access?: string[];
 }
 
 const utc = (day: string) => new Date(`${day}T00:00:00Z`);

@@ -57,10 +57,18 @@ export function CalendarPerformance({
     state === "presale" || state === "presaleUnlocked" ? (
       <span className="calendar-performance__tag">{t("calendar.presaleTag")}</span>
     ) : null;
+  const access = performance.access?.length ? (
+    <span className="calendar-performance__access">
+      {t("access.services", {
+        list: performance.access.map((key) => t(key)).join(", "),
+      })}
+    </span>
+  ) : null;
   const content = (
     <>
       {when} {status}
       {presale ? <> {presale}</> : null}
+      {access ? <> {access}</> : null}
     </>
   );
   const className = `calendar-performance calendar-performance--${bookable ? level : "unavailable"}`;

@@ -149,6 +149,9 @@ export interface PerformanceTable {
   notice: string | null;
   admission_message: string | null;
   timed_entry: string | null;
+  /** Access services (catalogue-file ACCESS_SERVICES), comma-separated; "" for none. */
+  access_services: Generated<string>;
+  access_notes: Generated<string | null>;
   /** Sellable places: seats that are not withheld plus standing capacity. */
   capacity: number;
   status: "on_sale" | "cancelled";

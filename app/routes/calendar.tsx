@@ -28,6 +28,7 @@ import type { RoutingMode } from "~/urls/route-table.js";
 import { showFromParams } from "~/web/show-params.server";
 import type { AvailabilityFilter } from "~/ticketing/availability.server";
 import { bookable, offersTickets, saleState } from "~/ticketing/sale-window";
+import { accessServiceKey, accessServicesOf, isAccessService } from "~/views/access-services";
 import { orderFee } from "~/ticketing/pricing";
 import { promoRuleView } from "~/ticketing/promotions.server";
 import type { ClientEvent } from "~/views/events";
@@ -41,7 +42,7 @@ export const handle = {
   errorTitleKey: (error: unknown) => (isNotFound(error) ? "errors.notFound.title" : "calendar.error.title"),
   keptPage: true,
   // Not `pc`: a promo code is applied once, on arrival, and is not written into the page's links.
-  query: ["from", "to", "seats", "section"],
+  query: ["from", "to", "seats", "section", "access"],
   ...venuePhoneHandle,
 };
 
@@ -50,7 +51,7 @@ const isNotFound = (error: unknown): error is ErrorResponse =>
 
 type Show = Awaited<ReturnType<typeof showFromParams>>;
 
-const FILTER_PARAMS = ["seats", "section", "from", "to"] as const;
+const FILTER_PARAMS = ["seats", "section", "from", "to", "access"] as const;
 // The seat picker offers up to the performances' seat limit; this bounds it when nothing plays.
 const DEFAULT_MAX_SEATS = 10;
 
@@ -69,7 +70,9 @@ function readFilter(url: URL): CalendarFilterValues {
     [minPrice, maxPrice] = [maxPrice, minPrice];
   const quantity = wholeNumber(searchParams.get("seats"), 99);
   const section = searchParams.get("section");
+  const access = searchParams.get("access") ?? "";
   return {
+    access: isAccessService(access) ? access : undefined,
     quantity: quantity && quantity >= 1 ? quantity : undefined,
     sectionId: section && /^[\w-]{1,64}$/.test(section) ? section : undefined,
     minPrice,
@@ -84,6 +87,7 @@ function filterQuery(filter: CalendarFilterValues): string {
   if (filter.sectionId) query.set("section", filter.sectionId);
   if (filter.minPrice !== undefined) query.set("from", String(filter.minPrice));
   if (filter.maxPrice !== undefined) query.set("to", String(filter.maxPrice));
+  if (filter.access) query.set("access", filter.access);
   const text = query.toString();
   return text ? `?${text}` : "";
 }
@@ -143,12 +147,16 @@ async function loadCalendar(request: Request, context: AppLoadContext, show: Sho
   const month = date ? date.slice(0, 7) : venueDay(span ? (span.firstOnSale ?? span.first) : now, zone, "yyyy-MM");
   const from = monthStart(month, zone);
   const to = monthStart(addMonths(month, 1), zone);
-  const [performances, around] = await Promise.all([
+  const asked = readFilter(url);
+  const [monthPerformances, around] = await Promise.all([
     context.catalogue.performances(show.runId, from < now ? now : from, to),
     context.catalogue.performancesAround(show.runId, now, from, to),
   ]);
+  // An access filter is a filter of dates, not of places: the month keeps only those dates.
+  const performances = asked.access
+    ? monthPerformances.filter((performance) => accessServicesOf(performance.accessServices).includes(asked.access!))
+    : monthPerformances;
 
-  const asked = readFilter(url);
   const maxSeats = performances.length
     ? Math.max(...performances.map((performance) => performance.seatLimit))
     : DEFAULT_MAX_SEATS;
@@ -181,6 +189,7 @@ async function loadCalendar(request: Request, context: AppLoadContext, show: Sho
       bookable: bookable(state),
       onSaleFrom: performance.onSaleFrom,
       href: offered ? ticketsPath(mode, show.slug, show.venueSlug, performance.id) : null,
+      access: accessServicesOf(performance.accessServices).map((service) => accessServiceKey(service, show.country)),
     };
   });
 
@@ -204,11 +213,19 @@ async function loadCalendar(request: Request, context: AppLoadContext, show: Sho
     previous: monthLink(around.before),
     next: monthLink(around.after),
     performances: views,
+    /** Performances this month before the access filter: the filter form stays to widen it again. */
+    anyThisMonth: monthPerformances.length > 0,
     filter,
     filterActive: active,
     sectionName: facts.sections.find((section) => section.id === filter.sectionId)?.name,
     noMatch: performances.length > 0 && facts.selectedPriceRange === null,
-    options: { prices: facts.prices, sections: facts.sections, maxSeats, currency: show.currency },
+    options: {
+      prices: facts.prices,
+      sections: facts.sections,
+      maxSeats,
+      currency: show.currency,
+      country: show.country,
+    },
     orderFee: orderFee(show.transactionFee, benefitsOf(membership)),
     formAction: calendarPath(mode, show.slug, show.venueSlug, date),
     clearHref: calendarPath(mode, show.slug, show.venueSlug, date),
@@ -238,7 +255,7 @@ export default function Calendar() {
         <Link to={show.href}>{t("calendar.at", { show: show.name, venue: show.venueName })}</Link>
       </p>
       {page.promo ? <CalendarPromo promo={page.promo} /> : null}
-      {performances.length > 0 ? (
+      {page.anyThisMonth ? (
         <>
           <CalendarFilters
             action={page.formAction}
@@ -252,7 +269,7 @@ export default function Calendar() {
       ) : null}
       {page.filterActive && performances.length > 0 ? (
         <p className="calendar__summary" role="status">
-          {filterSummary((key, options) => t(key, options), filter, page.sectionName, money)}
+          {filterSummary((key, options) => t(key, options), filter, page.sectionName, money, options.country)}
         </p>
       ) : null}
       {page.noMatch ? <p className="calendar__no-match">{t("calendar.filter.noMatch")}</p> : null}
@@ -292,7 +309,14 @@ export default function Calendar() {
       ) : null}
       <CalendarMonth month={month} performances={performances} timeZone={show.timeZone} />
       {performances.length === 0 ? (
-        <p className="empty-state">{t("calendar.emptyMonth", { month: formatMonth(month, locale) })}</p>
+        <p className="empty-state">
+          {filter.access && page.anyThisMonth
+            ? t("calendar.filter.noAccess", {
+                service: t(accessServiceKey(filter.access, options.country)),
+                month: formatMonth(month, locale),
+              })
+            : t("calendar.emptyMonth", { month: formatMonth(month, locale) })}
+        </p>
       ) : null}
     </div>
   );

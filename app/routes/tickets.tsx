@@ -85,6 +85,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       onSaleFrom: performance.on_sale_from,
       status: performance.status,
       level,
+      accessServices: performance.access_services,
     },
   ]);
   return {

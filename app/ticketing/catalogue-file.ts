@@ -1,5 +1,8 @@
 import { z } from "zod";
 import { slug } from "~/urls/params";
+import { ACCESS_SERVICES, isAccessService } from "~/views/access-services";
+
+export { ACCESS_SERVICES, type AccessService } from "~/views/access-services";
 
 // The catalogue file operators import (`npm run catalogue:import -- FILE`) and the demo catalogue
 // is written in. Seat maps are described the way venues draw them (sections of rows with a seat
@@ -24,18 +27,38 @@ const timeZone = z.string().refine((zone) => {
   }
 }, "must be an IANA time zone such as Europe/London");
 
-/** "12", "1-4" or "1-4,9,11-12": the seat numbers an exception applies to. */
-const seatNumbers = z
-  .string()
-  .regex(/^\d+(-\d+)?(,\d+(-\d+)?)*$/, 'must be seat numbers such as "7" or "1-4,9"')
-  .transform((value) =>
-    value.split(",").flatMap((part) => {
-      const [from, to = from] = part.split("-").map(Number) as [number, number?];
-      const numbers: number[] = [];
-      for (let seat = Math.min(from, to!); seat <= Math.max(from, to!); seat += 1) numbers.push(seat);
-      return numbers;
-    }),
-  );
+/** "12", "1-4" or "1-4,9,11-12": seat numbers, or days of a schedule. */
+const numberList = (message: string) =>
+  z
+    .string()
+    .regex(/^\d+(-\d+)?(,\d+(-\d+)?)*$/, message)
+    .transform((value) =>
+      value.split(",").flatMap((part) => {
+        const [from, to = from] = part.split("-").map(Number) as [number, number?];
+        const numbers: number[] = [];
+        for (let n = Math.min(from, to!); n <= Math.max(from, to!); n += 1) numbers.push(n);
+        return numbers;
+      }),
+    );
+
+const seatNumbers = numberList('must be seat numbers such as "7" or "1-4,9"');
+
+/** Named in the refusal with every allowed value, so an operator can correct a typo at once. */
+const accessService = z.string().refine(isAccessService, (value) => ({
+  message: `unknown access service "${value}": use one of ${ACCESS_SERVICES.join(", ")}`,
+}));
+
+/**
+ * Access services on some of a run's performances: the days (counted as `firstDay` is, so a range
+ * of the run's dates), optionally only the performances at some times of those days.
+ */
+const accessPerformances = z.object({
+  days: numberList('must be days of the schedule such as "12" or "12-14,20"'),
+  times: z.array(clock).min(1).optional(),
+  services: z.array(accessService).min(1).max(ACCESS_SERVICES.length),
+  /** What a buyer needs to know, e.g. "touch tour at 13:00, book by phone". */
+  notes: z.string().trim().min(1).max(200).optional(),
+});
 
 const row = z.object({
   name: z.string().trim().min(1).max(8),
@@ -142,6 +165,8 @@ const weekday = z.enum(["mon", "tue", "wed", "thu", "fri", "sat", "sun"]);
 
 const run = z.object({
   venue: slug,
+  /** Captioned, audio-described, signed… performances of this run; later entries add to earlier ones. */
+  access: z.array(accessPerformances).default([]),
   pricePlans: z.array(z.object({ name, bands: z.array(band).min(1) })).min(1),
   schedule: z
     .object({

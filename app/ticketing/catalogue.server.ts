@@ -77,6 +77,8 @@ const PERFORMANCE_FIELDS = [
   "on_sale_until as onSaleUntil",
   "seat_limit as seatLimit",
   "status",
+  "access_services as accessServices",
+  "access_notes as accessNotes",
 ] as const;
 
 export function createCatalogue(store: Store, clock: Clock = systemClock, maxAgeMs = CATALOGUE_MAX_AGE_MS) {
@@ -149,6 +151,7 @@ export function createCatalogue(store: Store, clock: Clock = systemClock, maxAge
         "venues.city",
         "venues.time_zone as timeZone",
         "venues.currency",
+        "venues.country as venueCountry",
       ]);
 
   const reads = {
@@ -216,6 +219,7 @@ export function createCatalogue(store: Store, clock: Clock = systemClock, maxAge
           "notice",
           "admission_message",
           "timed_entry",
+          "access_services",
         ])
         .where("run_id", "=", runId)
         .where("id", "=", performanceId.toUpperCase())
@@ -376,6 +380,34 @@ export function createCatalogue(store: Store, clock: Clock = systemClock, maxAge
         shows.set(run.slug, show);
       });
       return [...shows.values()];
+    },
+
+    /**
+     * Access performances (issue 43) still to play and selling after `now`, of every run (only
+     * `venueSlug`'s or `titleSlug`'s when given), in date order: the /access page.
+     */
+    async accessPerformances(now: Date, only: { venueSlug?: string; titleSlug?: string } = {}) {
+      const at = now.toISOString();
+      const runs = ((await listedRuns("all")) ?? []).filter(
+        (run) =>
+          (!only.venueSlug || run.venueSlug === only.venueSlug) && (!only.titleSlug || run.slug === only.titleSlug),
+      );
+      const performances = await Promise.all(runs.map((run) => runPerformances(run.runId)));
+      return runs
+        .flatMap((run, index) =>
+          performances[index]!.filter((p) => p.accessServices !== "" && upcoming(p, at) && p.onSaleUntil > at).map(
+            (p) => ({
+              performance: p,
+              slug: run.slug,
+              name: run.name,
+              venueSlug: run.venueSlug,
+              venueName: run.venueName,
+              venueCountry: run.venueCountry,
+              timeZone: run.timeZone,
+            }),
+          ),
+        )
+        .sort((a, b) => a.performance.startsAt.localeCompare(b.performance.startsAt) || a.name.localeCompare(b.name));
     },
 
     /**

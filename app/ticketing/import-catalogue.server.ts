@@ -6,7 +6,7 @@ import type { ZodIssue } from "zod";
 import type { Clock } from "~/clock";
 import type { Store } from "~/db/connection.server";
 import type { Database } from "~/db/schema";
-import { catalogueFile, type CatalogueFile, type CatalogueShow } from "./catalogue-file";
+import { ACCESS_SERVICES, catalogueFile, type CatalogueFile, type CatalogueShow } from "./catalogue-file";
 import {
   makePicture,
   readPicture,
@@ -269,6 +269,12 @@ function checkReferences(
           `${where(["shows", index, "runs", runIndex, "schedule", "presale", "generalSaleInDays"])}: general sale must open before the first presale performance`,
         );
       }
+      run.access.forEach((entry, accessIndex) => {
+        if (entry.days.some((day) => day < firstDay || day >= firstDay + days))
+          problems.push(
+            `${where(["shows", index, "runs", runIndex, "access", accessIndex, "days"])}: names a day outside the schedule (days ${firstDay} to ${firstDay + days - 1})`,
+          );
+      });
       const planNames = new Set(run.pricePlans.map((plan) => plan.name));
       for (const [day, plan] of Object.entries(run.schedule.pricePlanByDay)) {
         if (!planNames.has(plan))
@@ -761,6 +767,8 @@ async function importShow(
       const weekday = WEEKDAYS[new Date(`${date}T12:00:00Z`).getUTCDay()]!;
       const plan = plans.get(schedule.pricePlanByDay[weekday] ?? run.pricePlans[0]!.name)!;
       for (const time of schedule.times[weekday] ?? []) {
+        const access = run.access.filter((entry) => entry.days.includes(day) && (entry.times?.includes(time) ?? true));
+        const services = ACCESS_SERVICES.filter((service) => access.some((entry) => entry.services.includes(service)));
         const startsAt = fromZonedTime(`${date}T${time}:00`, venue.timeZone).toISOString();
         const inPresale =
           schedule.presale !== undefined && day >= schedule.firstDay + schedule.days - schedule.presale.lastDays;
@@ -779,6 +787,8 @@ async function importShow(
           notice: schedule.notice ?? null,
           admission_message: schedule.admissionMessage ?? null,
           timed_entry: schedule.timedEntry ?? null,
+          access_services: services.join(","),
+          access_notes: access.flatMap((entry) => entry.notes ?? []).join(" ") || null,
           capacity: plan.capacity,
           status: "on_sale",
         });

@@ -95,6 +95,8 @@ export const SHARED_ROUTES = [
   // The waiting room (issue 20): where buyers wait for their turn at a tickets page.
   { name: "waiting-room", path: "waiting-room", file: "routes/waiting-room.tsx" },
   { name: "membership", path: "membership", file: "routes/membership.tsx" },
+  // Access performances (issue 43): every mode's, limited to its venue or show where it has one.
+  { name: "access", path: "access", file: "routes/access.tsx" },
   // Customer accounts: the same paths in every routing mode.
   { name: "account", path: "account", file: "routes/account._index.tsx" },
   { name: "account/sign-in", path: "account/sign-in", file: "routes/account.sign-in.tsx" },

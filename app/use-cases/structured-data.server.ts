@@ -1,4 +1,5 @@
 import type { AppLoadContext } from "@remix-run/node";
+import { accessServicesOf, type AccessService } from "~/views/access-services";
 import { formatInTimeZone } from "date-fns-tz";
 import { decimalAmount } from "~/ticketing/pricing";
 import { picturePath, ticketsPath, venuePath } from "~/urls/paths";
@@ -35,6 +36,21 @@ export interface ListedPerformance {
   onSaleFrom: string;
   status: "on_sale" | "cancelled";
   level: "good" | "medium" | "low" | "soldOut";
+  /** Its access services as stored ("captioned,signed"); none when absent. */
+  accessServices?: string | null;
+}
+
+// schema.org's accessibilityFeature vocabulary has words for these services only: a relaxed or
+// dementia-friendly performance, a touch tour or a chill-out space has none, and is left unsaid
+// rather than said in a word a search engine would not read.
+const ACCESSIBILITY_FEATURES: Partial<Record<AccessService, string>> = {
+  captioned: "captions",
+  "audio-described": "audioDescription",
+  signed: "signLanguage",
+};
+
+function accessibilityFeatures(stored: string | null | undefined): string[] {
+  return accessServicesOf(stored).flatMap((service) => ACCESSIBILITY_FEATURES[service] ?? []);
 }
 
 const AVAILABILITY = {
@@ -104,6 +120,7 @@ export async function eventListings(context: AppLoadContext, show: ListedShow, p
   return performances.map((performance) => {
     const url = absolute(publicUrl, ticketsPath(mode, show.slug, show.venueSlug, performance.id));
     const price = prices.get(performance.id);
+    const features = accessibilityFeatures(performance.accessServices);
     return {
       "@context": "https://schema.org",
       "@type": show.genre === "music" ? "MusicEvent" : "TheaterEvent",
@@ -117,6 +134,7 @@ export async function eventListings(context: AppLoadContext, show: ListedShow, p
       ...(image && { image: [absolute(publicUrl, image)] }),
       location,
       ...(performers.length > 0 && { performer: performers }),
+      ...(features.length > 0 && { accessibilityFeature: features }),
       ...(price !== undefined &&
         price !== null && {
           offers: {

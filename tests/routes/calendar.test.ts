@@ -209,6 +209,8 @@ describe("the calendar loader", () => {
         ],
         maxSeats: 4,
         currency: "GBP",
+        // The venue's country: its signed performances are BSL interpreted.
+        country: "GB",
       });
       expect(page.filterActive).toBe(false);
     });

@@ -50,7 +50,13 @@ const MODES = {
 } as const;
 
 // Routes every mode shares.
-const SHARED_OK = ["/checkout/reservations", "/checkout/confirmation", "/membership", "/legal/privacy-policy"];
+const SHARED_OK = [
+  "/checkout/reservations",
+  "/checkout/confirmation",
+  "/membership",
+  "/access",
+  "/legal/privacy-policy",
+];
 
 // Checkout steps that need a basket: without one, every mode says the basket is empty.
 const EMPTY_BASKET = [

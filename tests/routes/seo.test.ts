@@ -30,6 +30,11 @@ function catalogue() {
   };
   // On general sale from the start: no presale.
   delete (gig.runs[0]!.schedule as { presale?: unknown }).presale;
+  // Access performances (issue 43): the first date captioned and signed, the second relaxed.
+  (play.runs[0] as Record<string, unknown>).access = [
+    { days: "1", services: ["captioned", "signed"] },
+    { days: "2", services: ["relaxed"] },
+  ];
   return { ...file, shows: [{ ...play, genre: "play" as const }, gig] };
 }
 
@@ -148,6 +153,15 @@ describe("found and shared: structured data, share cards, sitemap and robots.txt
         { "@type": "Person", name: "DJ Quiet" },
       ],
     });
+  });
+
+  it("an access performance says its captions and sign language; a relaxed one has no schema.org word", async () => {
+    const show = await page("/shows/test-show/test-hall");
+    expect(show.events[0]!.accessibilityFeature).toEqual(["captions", "signLanguage"]);
+    expect(show.events[1]).not.toHaveProperty("accessibilityFeature");
+    const [performance] = await performanceIds("test-show");
+    const tickets = await page(`/shows/test-show/test-hall/tickets/${performance!.id}`);
+    expect(tickets.events[0]!.accessibilityFeature).toEqual(["captions", "signLanguage"]);
   });
 
   it("a tickets page gives its one performance, at its own address", async () => {

@@ -1,21 +1,11 @@
 import { formatInTimeZone } from "date-fns-tz";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixedClock } from "~/clock";
-import { CatalogueError, importCatalogue, performanceIdFor } from "~/ticketing/import-catalogue.server";
-import { smallCatalogue } from "../support/catalogue";
+import { importCatalogue, performanceIdFor } from "~/ticketing/import-catalogue.server";
+import { smallCatalogue, problemsOf } from "../support/catalogue";
 import { createTestStore, DIALECTS, type TestStore } from "../support/stores";
 
 const clock = fixedClock("2026-11-23T10:00:00.000Z");
-
-async function problemsOf(promise: Promise<unknown>): Promise<string[]> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof CatalogueError) return error.problems;
-    throw error;
-  }
-  throw new Error("expected the import to be refused");
-}
 
 describe.each(DIALECTS)("catalogue import on %s", (dialect) => {
   let store: TestStore;

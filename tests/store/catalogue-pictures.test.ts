@@ -8,21 +8,11 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixedClock } from "~/clock";
 import { createCatalogue } from "~/ticketing/catalogue.server";
-import { CatalogueError, importCatalogue } from "~/ticketing/import-catalogue.server";
-import { smallCatalogue } from "../support/catalogue";
+import { importCatalogue } from "~/ticketing/import-catalogue.server";
+import { smallCatalogue, problemsOf } from "../support/catalogue";
 import { createTestStore, DIALECTS, type TestStore } from "../support/stores";
 
 const clock = fixedClock("2026-11-23T10:00:00.000Z");
-
-async function problemsOf(promise: Promise<unknown>): Promise<string[]> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof CatalogueError) return error.problems;
-    throw error;
-  }
-  throw new Error("expected the import to be refused");
-}
 
 describe.each(DIALECTS)("pictures in the catalogue import on %s", (dialect) => {
   let store: TestStore;

@@ -1,4 +1,5 @@
 import type { CatalogueInput } from "~/ticketing/catalogue-file";
+import { CatalogueError } from "~/ticketing/import-catalogue.server";
 
 // A small catalogue for the store suites: one venue with two rows of seats (with an aisle, a
 // wheelchair space and its companion, an access-zone seat, an Amex seat, a promotional seat and
@@ -142,4 +143,15 @@ export function smallCatalogueWithMembership() {
       },
     ],
   } satisfies CatalogueInput;
+}
+
+/** The problems an import refused a file for; fails when the import was not refused. */
+export async function problemsOf(promise: Promise<unknown>): Promise<string[]> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof CatalogueError) return error.problems;
+    throw error;
+  }
+  throw new Error("expected the import to be refused");
 }

@@ -1,0 +1,35 @@
+/**
+ * Access performances (issue 43): the services a performance can carry. A fixed set so the
+ * catalogue, the calendar filter, the locale wording (`access.service.*`) and the structured data
+ * all know every value; "signed" is BSL in the UK and ASL in the US, the wording set says which.
+ * A view, so components (which read views, not the domain) share the one list with the catalogue.
+ */
+export const ACCESS_SERVICES = [
+  "captioned",
+  "audio-described",
+  "signed",
+  "relaxed",
+  "touch-tour",
+  "dementia-friendly",
+  "chill-out-space",
+] as const;
+export type AccessService = (typeof ACCESS_SERVICES)[number];
+
+export const isAccessService = (value: string): value is AccessService =>
+  (ACCESS_SERVICES as readonly string[]).includes(value);
+
+/** A performance's stored services ("captioned,signed"), known ones only, in the set's order. */
+export function accessServicesOf(stored: string | null | undefined): AccessService[] {
+  const named = new Set((stored ?? "").split(","));
+  return ACCESS_SERVICES.filter((service) => named.has(service));
+}
+
+/**
+ * The locale key that words a service at a venue: the sign language is the venue's country's
+ * (BSL in the UK, ASL in the US) whichever language the buyer reads; the rest follow the locale.
+ */
+export function accessServiceKey(service: AccessService, country?: "GB" | "US" | string): string {
+  return service === "signed" && (country === "GB" || country === "US")
+    ? `access.signedIn.${country}`
+    : `access.service.${service}`;
+}
