@@ -114,16 +114,7 @@ start() {
 # ready PORT LOG: /readyz answers 200 (the image's HEALTHCHECK asks /healthz; the proxy waits for
 # readiness, migrations and catalogue done); after 120 s, fails with the log's last lines.
 ready() {
-  local started
-  started=$(now)
-  for _ in $(seq 1 240); do
-    if curl -fsS -o /dev/null "http://127.0.0.1:$1/readyz" 2>/dev/null; then
-      waited=$(since "$started")
-      return
-    fi
-    sleep 0.5
-  done
-  fail "nothing ready on port $1 after 120 s; its log ends: $(tail -5 "$2" | tr '\n' ' ')"
+  await_ready "$1" || fail "nothing ready on port $1 after 120 s; its log ends: $(tail -5 "$2" | tr '\n' ' ')"
 }
 
 shape() { node scripts/container/compose-shape.mjs compose.yaml "$@" 2>&1; }

@@ -104,16 +104,7 @@ once() {
 # ready PORT NAME: waits until /readyz answers 200 and says how long it took; after 120 s, fails
 # with the container's last log lines.
 ready() {
-  local started
-  started=$(now)
-  for _ in $(seq 1 240); do
-    if curl -fsS -o /dev/null "http://127.0.0.1:$1/readyz" 2>/dev/null; then
-      waited=$(since "$started")
-      return
-    fi
-    sleep 0.5
-  done
-  fail "nothing ready on port $1 after 120 s; $2's log ends: $(logs "$2" | tail -5 | tr '\n' ' ')"
+  await_ready "$1" || fail "nothing ready on port $1 after 120 s; $2's log ends: $(logs "$2" | tail -5 | tr '\n' ' ')"
 }
 
 # stop NAME: SIGTERM, then the exit code and how long it took.
