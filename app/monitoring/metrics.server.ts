@@ -1,4 +1,3 @@
-import { timingSafeEqual } from "node:crypto";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { CacheStats } from "~/caches.server";
 import type { Counted } from "./counted";
@@ -112,18 +111,3 @@ export function createMetrics() {
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
-
-/**
- * Whether a scrape may read the metrics: with METRICS_TOKEN set, only with that bearer token;
- * without one, freely outside production, never in production (decision 0046).
- */
-export function metricsAccess(
-  token: string | undefined,
-  production: boolean,
-  authorization: string | undefined,
-): "allowed" | "unauthorised" | "disabled" {
-  if (!token) return production ? "disabled" : "allowed";
-  const given = Buffer.from(authorization?.startsWith("Bearer ") ? authorization.slice(7) : "");
-  const expected = Buffer.from(token);
-  return given.length === expected.length && timingSafeEqual(given, expected) ? "allowed" : "unauthorised";
-}

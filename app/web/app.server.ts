@@ -16,7 +16,7 @@ import { requestReads } from "./request-reads.server";
 import { robotsTxt, sitemapXml } from "~/use-cases/sitemap.server";
 import { constants } from "node:zlib";
 import { matchRoutes, type RouteObject } from "react-router-dom";
-import { metricsAccess, type Metrics } from "~/monitoring/metrics.server";
+import type { Metrics } from "~/monitoring/metrics.server";
 
 /**
  * How many new connections may wait to be accepted. Node's default, 511, overflowed in an
@@ -75,10 +75,10 @@ export function createServerApp({ build, services, logger, root }: ServerAppOpti
   });
   // Prometheus's scrape (docs/operating.md, "Metrics"): this process's counters and gauges.
   app.get("/metrics", async (req, res) => {
-    const access = metricsAccess(config.metricsToken, config.production, req.get("authorization"));
     res.set("Cache-Control", "no-store");
-    if (access === "disabled") return void res.status(404).type("text/plain").send("Not found");
-    if (access === "unauthorised")
+    // Without a token, production has not chosen to publish the figures (decision 0046).
+    if (!config.metricsToken && config.production) return void res.status(404).type("text/plain").send("Not found");
+    if (config.metricsToken && !bearerIs(req.get("Authorization"), config.metricsToken))
       return void res
         .status(401)
         .set("WWW-Authenticate", 'Bearer realm="metrics"')
@@ -107,13 +107,13 @@ export function createServerApp({ build, services, logger, root }: ServerAppOpti
   // in line can expect to wait. Counts only: nothing about anyone (issue 41).
   app.get("/queuez", async (req, res) => {
     res.set("Cache-Control", "no-store");
-    const given = /^Bearer (.+)$/.exec(req.get("Authorization") ?? "")?.[1];
+    const authorization = req.get("Authorization");
     try {
-      if (given === undefined) {
+      if (!/^Bearer ./.test(authorization ?? "")) {
         res.json(await services.waitingRoom.totals());
         return;
       }
-      if (!sameSecret(given, config.waitingRoom.statusToken)) {
+      if (!bearerIs(authorization, config.waitingRoom.statusToken)) {
         res.status(401).set("WWW-Authenticate", 'Bearer realm="queuez"').json({ error: "unauthorised" });
         return;
       }
@@ -395,7 +395,13 @@ function localeFiles(i18n: Pick<AppServices["i18n"], "file" | "version">) {
 }
 
 /** Whether a presented token is the configured one, in constant time; never when none is configured. */
-function sameSecret(given: string, expected: string): boolean {
+/**
+ * Whether an Authorization header carries exactly this bearer token (an operator's, for /metrics
+ * and /queuez). Digests compared in constant time, so neither the token nor its length leaks; an
+ * unset token ("") matches nothing.
+ */
+function bearerIs(authorization: string | undefined, expected: string): boolean {
+  const given = /^Bearer (.+)$/.exec(authorization ?? "")?.[1];
   const digest = (value: string) => createHash("sha256").update(value).digest();
-  return expected !== "" && timingSafeEqual(digest(given), digest(expected));
+  return given !== undefined && expected !== "" && timingSafeEqual(digest(given), digest(expected));
 }
