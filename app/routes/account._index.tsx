@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import { detailsSaved } from "~/forms/schemas.server";
 import { requireCustomer } from "~/web/session.server";
 import { formatDate, formatDateTime, formatMoney } from "~/i18n/format";
+import { RefundNotice } from "~/components/refund-notice";
 
 // My account: who is signed in, their membership, and their tickets: upcoming performances and
 // past ones apart, each order with its places and a link to its e-tickets (the page with the
@@ -26,6 +27,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
               startsAt: order.starts_at,
               timeZone: order.time_zone ?? "UTC",
               places: order.tickets,
+              refund: order.refund_status
+                ? { status: order.refund_status, amount: order.refunded, currency: order.currency }
+                : null,
               total: order.total,
               currency: order.currency,
               delivery: order.delivery_method,
@@ -77,7 +81,9 @@ function OrderList({ orders, kind }: { orders: Listed; kind: "upcoming" | "past"
                   {order.places.length > 0 ? (
                     <ul>
                       {order.places.map((place) => (
-                        <li key={place}>{place}</li>
+                        <li key={place.label}>
+                          {place.refunded ? t("refunds.page.ticketRefunded", { ticket: place.label }) : place.label}
+                        </li>
                       ))}
                     </ul>
                   ) : null}
@@ -91,6 +97,7 @@ function OrderList({ orders, kind }: { orders: Listed; kind: "upcoming" | "past"
                   </>
                 ) : null}
               </dl>
+              <RefundNotice refund={order.refund} />
               {order.eTickets ? (
                 <p>
                   <Link to={order.eTickets}>{t("account.home.eTickets", { number: order.number })}</Link>

@@ -84,6 +84,17 @@ export function createOrders(store: Store, clock: Clock) {
       .execute();
   }
 
+  /** What has been given back of an order so far (settled refunds), in minor units. */
+  async function refundedAmount(orderId: string): Promise<number> {
+    const row = await db
+      .selectFrom("refunds")
+      .select((eb) => eb.fn.sum<number>("amount").as("amount"))
+      .where("order_id", "=", orderId)
+      .where("status", "=", "succeeded")
+      .executeTakeFirst();
+    return Number(row?.amount ?? 0);
+  }
+
   async function byBasket(basketId: string): Promise<Order | undefined> {
     return db.selectFrom("orders").selectAll().where("basket_id", "=", basketId).executeTakeFirst();
   }
@@ -167,6 +178,7 @@ export function createOrders(store: Store, clock: Clock) {
           "orders.currency",
           "orders.delivery_method",
           "orders.performance_id",
+          "orders.refund_status",
           "performances.starts_at",
           "venues.name as venue_name",
           "venues.time_zone",
@@ -179,7 +191,7 @@ export function createOrders(store: Store, clock: Clock) {
       const tickets = orders.length
         ? await db
             .selectFrom("order_tickets")
-            .select(["order_id", "label"])
+            .select(["order_id", "label", "voided_at"])
             .where(
               "order_id",
               "in",
@@ -189,9 +201,16 @@ export function createOrders(store: Store, clock: Clock) {
             .orderBy("sort_order")
             .execute()
         : [];
+      // What went back, for the few orders with a refund: the account page says so beside each.
+      const refunded = new Map<string, number>();
+      for (const order of orders)
+        if (order.refund_status) refunded.set(order.id, await refundedAmount(order.id));
       return orders.map((order) => ({
         ...order,
-        tickets: tickets.filter((ticket) => ticket.order_id === order.id).map((ticket) => ticket.label),
+        refunded: refunded.get(order.id) ?? 0,
+        tickets: tickets
+          .filter((ticket) => ticket.order_id === order.id)
+          .map((ticket) => ({ label: ticket.label, refunded: ticket.voided_at !== null })),
       }));
     },
 
@@ -414,16 +433,7 @@ export function createOrders(store: Store, clock: Clock) {
         .execute();
     },
 
-    /** What has been given back of an order so far (settled refunds), in minor units. */
-    async refundedAmount(orderId: string): Promise<number> {
-      const row = await db
-        .selectFrom("refunds")
-        .select((eb) => eb.fn.sum<number>("amount").as("amount"))
-        .where("order_id", "=", orderId)
-        .where("status", "=", "succeeded")
-        .executeTakeFirst();
-      return Number(row?.amount ?? 0);
-    },
+    refundedAmount,
 
     /** The tickets issued for an order, in the order they were issued. */
     tickets,

@@ -3,7 +3,7 @@ import { redirect, type AppLoadContext } from "@remix-run/node";
 import { calendarPath } from "~/urls/paths";
 import { safeReturnPath } from "~/urls/return-path";
 import type { Pass } from "~/ticketing/waiting-room.server";
-import { basketCookieHeader, visitorOf } from "./buyer.server";
+import { basketCookieHeader } from "./buyer.server";
 
 // The waiting room as the site meets it: the tickets page (its loader and its actions) asks
 // `admitOrQueue` first; a buyer whose turn has not come is sent to /waiting-room, which keeps their
@@ -14,6 +14,7 @@ import { basketCookieHeader, visitorOf } from "./buyer.server";
 export const WAITING_ROOM_PATH = "/waiting-room";
 /** Set on the waiting room's own redirect after it gave the session a visitor id: a cookie was just sent. */
 const COOKIE_SENT = { name: "c", value: "1" } as const;
+const COOKIE_SENT_PARAM = { [COOKIE_SENT.name]: COOKIE_SENT.value };
 /** ?refresh=off: the buyer asked the page to stop reloading itself (WCAG 2.2.1, as on /checkout/verify). */
 export const REFRESH_OFF = { name: "refresh", value: "off" } as const;
 /** How often the waiting page asks again: sooner near the front, at most every few seconds. */
@@ -45,9 +46,13 @@ export async function admitOrQueue(
 ): Promise<BasketClaim | null> {
   const rule = await context.waitingRoom.ruleFor(performanceId);
   if (!rule || holdsSeats) return null;
-  const visitorId = await visitorOf(request, context);
-  const pass = visitorId ? await context.waitingRoom.pass(rule, visitorId, context.clientAddress) : null;
-  if (!visitorId || !pass?.admitted) throw redirect(waitingRoomHref(performanceId, back));
+  const session = await context.sessions.getSession(request);
+  const visitorId: string | undefined = session.get("visitorId");
+  // A first visit during an on-sale: the visitor id is given here, with the redirect, so a buyer
+  // on a slow phone (and the server, in the rush) spends one round trip fewer before their place.
+  if (!visitorId) throw await withNewVisitor(context, session, waitingRoomHref(performanceId, back, COOKIE_SENT_PARAM));
+  const pass = await context.waitingRoom.pass(rule, visitorId, context.clientAddress);
+  if (!pass.admitted) throw redirect(waitingRoomHref(performanceId, back));
   const claim: BasketClaim = (candidate) => context.waitingRoom.claimBasket(rule, visitorId, candidate);
   // No basket on either side yet: the first hold makes one and claims it then.
   if (pass.basketId === null && basketId === null) return claim;
@@ -56,6 +61,14 @@ export async function admitOrQueue(
   // A place let go between the pass and the claim (it lapsed, or its buyer paid): back in line.
   if (owned === null) throw redirect(waitingRoomHref(performanceId, back));
   throw redirect(back, { status: 303, headers: { "Set-Cookie": await basketCookieHeader(context, owned) } });
+}
+
+type Session = Awaited<ReturnType<AppLoadContext["sessions"]["getSession"]>>;
+
+/** The session given a visitor id (its place in any queue is theirs by it), and on to `to`. */
+async function withNewVisitor(context: AppLoadContext, session: Session, to: string) {
+  session.set("visitorId", randomUUID());
+  return redirect(to, { headers: { "Set-Cookie": await context.sessions.commitSession(session) } });
 }
 
 export type WaitingView =
@@ -118,10 +131,10 @@ export async function waitingRoomVisit(
   if (!visitorId) {
     if (url.searchParams.get(COOKIE_SENT.name) === COOKIE_SENT.value)
       return { view: { kind: "noCookies", retryHref: waitingRoomHref(performanceId, back) } };
-    session.set("visitorId", randomUUID());
+    const sent = await withNewVisitor(context, session, waitingRoomHref(performanceId, back, COOKIE_SENT_PARAM));
     return {
-      redirectTo: waitingRoomHref(performanceId, back, { [COOKIE_SENT.name]: COOKIE_SENT.value }),
-      headers: new Headers({ "Set-Cookie": await context.sessions.commitSession(session) }),
+      redirectTo: sent.headers.get("Location")!,
+      headers: new Headers({ "Set-Cookie": sent.headers.get("Set-Cookie")! }),
     };
   }
   const pass = await context.waitingRoom.pass(rule, visitorId, context.clientAddress);

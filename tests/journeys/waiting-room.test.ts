@@ -127,6 +127,13 @@ describe.each(["en-GB", "en-US"] as const)("the waiting room without script, %s"
     await waiting.follow("Check by itself again");
     expect(waiting.metaRefresh).not.toBeNull();
 
+    // A first visit is given its visitor id on the tickets page's own redirect: one round trip
+    // to a place, not two.
+    const first = await fetch(server.url(tickets), { redirect: "manual" });
+    expect(first.status).toBe(302);
+    expect(new URL(first.headers.get("Location")!, server.url("")).searchParams.get("c")).toBe("1");
+    expect(first.headers.getSetCookie().join("\n")).toMatch(/^(__Host-)?session=/m);
+
     const refuser = demoBuyer(server, language, { cookies: false });
     await refuser.open(tickets);
     expect(pathOf(refuser)).toBe("/waiting-room");

@@ -19,7 +19,7 @@ describe("a refunded order's pages", () => {
   afterAll(() => server.close());
 
   /** Seats of row B bought for e-tickets, and paid. */
-  async function paidOrder(labels: string[]): Promise<Order> {
+  async function paidOrder(labels: string[], customerId: string | null = null): Promise<Order> {
     const { services } = server;
     const db = services.store.db;
     const performance = await db
@@ -50,6 +50,7 @@ describe("a refunded order's pages", () => {
     const placed = await createEngine(services.store, services.clock).placeAsShown(basketId, {
       name: "Jo Bloggs",
       email: "jo@example.com",
+      customerId,
     });
     if (!placed.ok) throw new Error(placed.reason);
     expect(
@@ -89,6 +90,29 @@ describe("a refunded order's pages", () => {
     expect(confirmation).toContain("Part of this order has been refunded: £47.50 given back.");
     expect(confirmation).toContain("Stalls, row B, seat 5 (refunded)");
     expect(confirmation).not.toContain("Stalls, row B, seat 6 (refunded)");
+  });
+
+  it("the account's list of orders marks a refunded ticket and says what went back", async () => {
+    const registered = await server.services.auth.register({
+      email: "refunded@example.com",
+      password: "correct horse battery staple",
+      firstName: "Jo",
+      lastName: "Bloggs",
+      address: "127.0.0.1",
+    });
+    if (!registered.ok) throw new Error("not registered");
+    const order = await paidOrder(["8", "9"], registered.customer.id);
+    const [eight] = await server.services.orders.tickets(order.id);
+    expect(await server.services.refunds.refund(order.number, { tickets: [eight!.barcode] })).toMatchObject({
+      ok: true,
+    });
+    const signedIn = (await server.services.sessions.authCookie.serialize(registered.token)).split(";")[0]!;
+    const account = await page("/account", signedIn);
+    expect(account).toContain(order.number);
+    expect(account).toContain("Stalls, row B, seat 8 (refunded)");
+    expect(account).toContain("Stalls, row B, seat 9");
+    expect(account).not.toContain("Stalls, row B, seat 9 (refunded)");
+    expect(account).toContain("Part of this order has been refunded: £47.50 given back.");
   });
 
   it("the whole order refunded: the pages say so, and no barcode is left", async () => {

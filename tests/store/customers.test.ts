@@ -174,7 +174,12 @@ describe.each(DIALECTS)("customers on %s", (dialect) => {
       time_zone: "Europe/London",
       total: 9_000,
       delivery_method: "eTicket",
-      tickets: ["Stalls, row B, seat 3", "Stalls, row B, seat 4"],
+      refund_status: null,
+      refunded: 0,
+      tickets: [
+        { label: "Stalls, row B, seat 3", refunded: false },
+        { label: "Stalls, row B, seat 4", refunded: false },
+      ],
     });
     expect(performanceOrders[0]!.tickets).toEqual([]);
     expect(listed.find((order) => order.id === membership)).toMatchObject({
