@@ -41,6 +41,9 @@ export interface SpikeDone {
   stopped: Record<string, number>;
   /** Pages a buyer could not reach (the connection refused or timed out) and asked for again. */
   unreachable: number;
+  /** The waiting page's times apart: each buyer's first visit (arrival, redirects, join), and the refreshes. */
+  arrivals: number[];
+  refreshes: number[];
 }
 
 const REFRESH = /<meta http-equiv="refresh" content="(\d+)"/;
@@ -75,6 +78,8 @@ async function run(brief: SpikeBrief): Promise<SpikeDone> {
   }
 
   const step = stepRecorder(times, stopped);
+  const arrivals: number[] = [];
+  const refreshes: number[] = [];
   let unreachable = 0;
 
   /** Counts a page the buyer's browser could not reach (fetch's TypeError); anything else goes on. */
@@ -106,6 +111,7 @@ async function run(brief: SpikeBrief): Promise<SpikeDone> {
     const browser = noScriptBrowser(brief.origin, brief.secret);
     const arrival = perf.now();
     let page = await reached(() => timed("waiting page", () => visit(browser, brief.tickets)));
+    if (page !== null) arrivals.push(times["waiting page"].at(-1)!);
     let firstPlace: number | null = null;
     // Waiting: ask again when the page's own refresh says, until let in or the run ends.
     while (
@@ -119,6 +125,7 @@ async function run(brief: SpikeBrief): Promise<SpikeDone> {
       await sleep(seconds * 1000);
       const url = new URL(page.response.url);
       page = await reached(() => timed("waiting page", () => visit(browser, url.pathname + url.search)));
+      if (page !== null) refreshes.push(times["waiting page"].at(-1)!);
     }
     // Never reached before the run's end: still trying, as a buyer would be.
     if (page === null) return { arrivedMs, firstPlace, waitedMs: null, outcome: "waiting" };
@@ -152,7 +159,7 @@ async function run(brief: SpikeBrief): Promise<SpikeDone> {
   }
 
   const buyers = await Promise.all(Array.from({ length: brief.buyers }, () => buyer()));
-  return { kind: "done", buyers, times, stopped, unreachable };
+  return { kind: "done", buyers, times, stopped, unreachable, arrivals, refreshes };
 }
 
 if (process.send) {

@@ -111,6 +111,13 @@ export async function benchSpike(root: string, build?: ServerBuild) {
         p95s.map(([name, p95]) => `${name} ${p95.toFixed(0)} ms`).join(", ") +
         ` (budget < ${STEP_P95_BUDGET_MS} ms each)${slow.length > 0 ? ` OVER BUDGET: ${slow.map(([name]) => name).join(", ")}` : ""}`,
     );
+    // Where the waiting page's time goes: the rush of first visits, or the refreshes after it.
+    const spread = (times: number[]) =>
+      `p50 ${percentile(times, 50).toFixed(0)} ms, p95 ${percentile(times, 95).toFixed(0)} ms`;
+    console.log(
+      `${label}: the waiting page apart: ${done.arrivals.length} first visits (arrival, redirects, join) ${spread(done.arrivals)}; ` +
+        `${done.refreshes.length} refreshes ${spread(done.refreshes)}`,
+    );
     const stops = Object.entries(done.stopped)
       .map(([why, count]) => `${count} at ${why}`)
       .join(", ");
