@@ -39,6 +39,8 @@ const VIEW: OrderEmailView = {
   when: "Saturday 5 December 2026, 19:30",
   tickets: ["Stalls, row F, seat 12", "Stalls, row F, seat 13"],
   delivery: "E-ticket",
+  access: "",
+  accessNotes: "",
   lines: [
     { label: "Full Price – Stalls, row F, seat 12", amount: "£45.00" },
     { label: "Full Price – Stalls, row F, seat 13", amount: "£45.00" },
