@@ -261,7 +261,9 @@ function checkReferences(
       const seats = entry.seats;
       if (!seats) return;
       const named = section.rows.filter((row) => entry.rows?.includes(row.name) ?? true);
-      const short = named.filter((row) => seats.some((seat) => seat < row.firstNumber || seat >= row.firstNumber + row.seats));
+      const short = named.filter((row) =>
+        seats.some((seat) => seat < row.firstNumber || seat >= row.firstNumber + row.seats),
+      );
       if (short.length)
         problems.push(
           `${where([...path, "seats"])}: names a seat row ${short.map((row) => row.name).join(", ")} of ${section.name} does not have`,

@@ -4,12 +4,7 @@ import type { Store } from "~/db/connection.server";
 import type { Restriction } from "./catalogue-file";
 import { activeClaim, activeStandingClaim, type Entitlements } from "./inventory.server";
 import { bandPrice } from "./pricing";
-import {
-  ACCESS_SERVICES,
-  accessServiceBits,
-  accessServicesOf,
-  suitedSeatsKey,
-} from "~/views/access-services";
+import { ACCESS_SERVICES, accessServiceBits, accessServicesOf, suitedSeatsKey } from "~/views/access-services";
 import {
   ACCESS,
   BAND_SYMBOLS,
@@ -378,7 +373,9 @@ export function createSeatMaps(store: Store, clock: Clock) {
       for (const [sectionId, taken] of standingTaken) key += `|${sectionId}:${taken}`;
       key += "|";
       for (const [seatId, state] of claimed) key += state === MINE ? `${seatId}m,` : `${seatId},`;
-      const sections = keptSections.getOrMake(key, () => sectionsFor(plan, claimed, standingTaken, allowed, filter, suited))!;
+      const sections = keptSections.getOrMake(key, () =>
+        sectionsFor(plan, claimed, standingTaken, allowed, filter, suited),
+      )!;
 
       return {
         currency: performance.currency as Currency,

@@ -1,4 +1,10 @@
-import { ACCESS_SERVICES, type AccessService, type CatalogueVenue, type Restriction, type SeatType } from "./catalogue-file";
+import {
+  ACCESS_SERVICES,
+  type AccessService,
+  type CatalogueVenue,
+  type Restriction,
+  type SeatType,
+} from "./catalogue-file";
 
 export interface ExpandedSeat {
   rowName: string;

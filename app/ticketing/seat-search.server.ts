@@ -122,7 +122,9 @@ export function createSeatSearch(store: Store, clock: Clock) {
       if (!found || "ok" in found) return found;
       const result = found.best(await takenSeatIds(store.db, performanceId, clock.now().toISOString()));
       if (!result) return null;
-      return result.suited === undefined ? { seatIds: result.seatIds } : { seatIds: result.seatIds, suited: result.suited };
+      return result.suited === undefined
+        ? { seatIds: result.seatIds }
+        : { seatIds: result.seatIds, suited: result.suited };
     },
   };
 }
