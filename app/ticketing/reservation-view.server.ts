@@ -175,7 +175,7 @@ export type Reservations = ReturnType<typeof createReservations>;
  * whether every seat held suits it: the offer's page says so either way (decision 0049).
  */
 export function suitedAnswers(
-  reservation: Pick<Reservation, "access" | "seats">,
+  reservation: { access: Pick<Reservation["access"], "services">; seats: readonly Pick<ReservedSeat, "suits">[] },
   asked: readonly AccessService[],
 ): { service: AccessService; suited: boolean }[] {
   return [...new Set(asked)]

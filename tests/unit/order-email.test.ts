@@ -139,6 +139,24 @@ describe("rendering the order confirmation", () => {
     expect(sneaky.text).not.toContain("javascript:");
   });
 
+  it("repeats the performance's access services and their notes (issue 43), and leaves them out without any", () => {
+    const view = {
+      ...VIEW,
+      access: "Audio described, Touch tour",
+      accessNotes: "Touch tour at 12:30 & <headsets> from the foyer desk.",
+    };
+    for (const t of [gb, us]) {
+      const { text, html } = renderOrderConfirmation(view, t);
+      expect(text).toContain("Access: Audio described, Touch tour\n");
+      expect(text).toContain("Access notes: Touch tour at 12:30 & <headsets> from the foyer desk.\n");
+      expect(html).toMatch(/<th scope="row"[^>]*>Access<\/th><td[^>]*>Audio described, Touch tour<\/td>/);
+      expect(html).toContain(">Touch tour at 12:30 &amp; &lt;headsets&gt; from the foyer desk.</td>");
+    }
+    const { text, html } = renderOrderConfirmation(VIEW, gb);
+    expect(text).not.toContain("Access");
+    expect(html).not.toContain("Access");
+  });
+
   it("leaves out the e-tickets paragraph when the tickets are not e-tickets", () => {
     const { text, html } = renderOrderConfirmation({ ...VIEW, eTicketsUrl: null, delivery: "Post" }, gb);
     expect(text).not.toContain("e-tickets");
