@@ -152,9 +152,11 @@ export function seatWords(view: SeatMapView, t: TFunction, i18n: I18n): SeatWord
   const SEAT = "\u0000";
   const bandPrice = view.bands.map((band) => `, ${formatMoney(band.price, view.currency, i18n.language)}`);
   const bandClass = view.bands.map((band) => `s b${band.style}`);
-  const marks = SEAT_MARKS.map(
-    ([mark, flag]) => [flag, `, ${t(`seatMap.marks.${mark}`)}`, ` ${MARK_CLASS[mark]}`] as const,
-  );
+  const marks = [
+    ...SEAT_MARKS.map(([mark, flag]) => [flag, `, ${t(`seatMap.marks.${mark}`)}`, ` ${MARK_CLASS[mark]}`] as const),
+    // Suited to the performance's access services: the server names the words (issue 43).
+    ...view.suited.map(({ flag, key }) => [flag, `, ${t(`${key}.seat`)}`, " u"] as const),
+  ];
   const notes = view.notes.map((note) => `, ${t("seatMap.restrictedViewNote", { note })}`);
   return {
     bandPrice,
@@ -351,6 +353,12 @@ export function SeatMapLegend({ view }: { view: SeatMapView }) {
           <li key={mark}>
             {swatch(`n ${MARK_CLASS[mark]}`)}
             {t(`seatMap.key.${mark}`)}
+          </li>
+        ))}
+        {view.suited.map(({ key }) => (
+          <li key={key}>
+            {swatch("n u")}
+            {t(`${key}.key`)}
           </li>
         ))}
       </ul>

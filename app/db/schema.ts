@@ -87,6 +87,8 @@ export interface SeatTable {
   restrictions: string;
   quality: number;
   view_note: string | null;
+  /** Access services the seat suits (catalogue-file ACCESS_SERVICES), comma-separated; "" for none. */
+  suits: Generated<string>;
 }
 
 export interface RunTable {

@@ -209,6 +209,18 @@ export default function Confirmation() {
         <dd>
           {order.startsAt ? formatDateTime(order.startsAt, order.timeZone, i18n.language) : ""}, {order.venueName}
         </dd>
+        {order.access ? (
+          <>
+            <dt>{t("access.booking.services")}</dt>
+            <dd>{order.access.services.map((key) => t(key)).join(", ")}</dd>
+            {order.access.notes ? (
+              <>
+                <dt>{t("access.booking.notes")}</dt>
+                <dd>{order.access.notes}</dd>
+              </>
+            ) : null}
+          </>
+        ) : null}
         <dt>{t("confirmation.tickets")}</dt>
         <dd>
           <ul>

@@ -13,11 +13,14 @@ import { FIRST_STEP, HOLD_REVIEW } from "~/ticketing/checkout-steps";
 import { checkoutPath } from "~/urls/paths";
 import { flashEvents, track } from "~/web/track.server";
 import type { FieldErrors } from "~/views/ticket-choices";
+import { isAccessService, suitedSeatsKey } from "~/views/access-services";
+import { suitedAnswers } from "~/ticketing/reservation-view.server";
 
 // Best available's answer ("reservations: best available tickets"): the seats the search found,
 // already held for the buyer, to accept (choosing a price option each) or to search again.
 
-export const handle = { titleKey: "checkout.steps.reservations" };
+// `prefer`: the access services best available was asked to prefer seats suited to (tickets.tsx).
+export const handle = { titleKey: "checkout.steps.reservations", query: ["prefer"] };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const buyer = await readBuyer(request, context);
@@ -25,8 +28,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (!reservation || reservation.expired || !buyer.basketId) return { offer: null };
   const paths = reservationPaths(context, reservation);
   const benefits = await benefitsFor(context, buyer);
+  const asked = new URL(request.url).searchParams.getAll("prefer").filter(isAccessService);
   return {
     offer: {
+      // Whether the seats suit what was asked, read from the seats held, not from the address.
+      suited: suitedAnswers(reservation, asked).map(({ service, suited }) => ({
+        key: `${suitedSeatsKey(service, reservation.show.country)}.${suited ? "found" : "notFound"}`,
+      })),
       show: reservation.show.name,
       venue: reservation.show.venueName,
       startsAt: reservation.startsAt,
@@ -82,6 +90,9 @@ export default function Reservations() {
           when: formatDateTime(offer.startsAt, offer.timeZone, i18n.language),
         })}
       </p>
+      {offer.suited.map(({ key }) => (
+        <p key={key}>{t(key)}</p>
+      ))}
       {/* Two forms, each intent hidden: a button's value would be shown before its words by a text
           browser ("(accept) Accept these seats"). Searching again sends none of the choices. */}
       <PostForm>

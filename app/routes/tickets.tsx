@@ -28,6 +28,7 @@ import {
 } from "~/use-cases/reservations.server";
 import { orderFee } from "~/ticketing/pricing";
 import { FILTER_PARAMS, parseSeatMapFilter } from "~/views/seat-map";
+import { isAccessService } from "~/views/access-services";
 import { pathWithDeclaredQuery } from "~/urls/page-query";
 import { pushToDataLayer, type ClientEvent } from "~/views/events";
 import { FIRST_STEP, HOLD_REVIEW } from "~/ticketing/checkout-steps";
@@ -215,6 +216,9 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     if (wheelchairSpaces > 0 && !declared)
       return fail({ errors: { access: { key: "tickets.accessDeclarationNeeded" } } });
     const section = form.get("section");
+    // Seats suited to the performance's access services, when the buyer asks (the domain drops
+    // any the performance does not carry); the offer's page says whether these seats are.
+    const prefer = [...new Set(form.getAll("prefer").map(String).filter(isAccessService))];
     const outcome = await reserveBestAvailable(context, {
       basketId,
       performanceId: performance.id,
@@ -224,6 +228,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
         maxPrice: int(form.get("maxPrice")),
         sectionId: typeof section === "string" && section ? section : undefined,
         wheelchairSpaces,
+        prefer,
       },
       current,
       entitlements,
@@ -233,7 +238,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       const groupLimit = Number(outcome.error.values?.seatSelectionLimit ?? 0);
       return fail({ error: outcome.error, groupLimit }, outcome.events);
     }
-    return done(outcome, checkoutPath(HOLD_REVIEW));
+    const asked = new URLSearchParams(prefer.map((service) => ["prefer", service]));
+    return done(outcome, prefer.length ? `${checkoutPath(HOLD_REVIEW)}?${asked}` : checkoutPath(HOLD_REVIEW));
   }
 
   if (intent === "standing") {
@@ -433,6 +439,17 @@ export default function Tickets() {
                     sections={view.filterSections}
                   />
                 </div>
+                {view.suited.length ? (
+                  <fieldset className="best-available__suited">
+                    <legend>{t("access.booking.preferLegend")}</legend>
+                    {view.suited.map(({ service, key }) => (
+                      <div className="checkbox" key={service}>
+                        <input type="checkbox" id={`prefer-${service}`} name="prefer" value={service} />
+                        <label htmlFor={`prefer-${service}`}>{t(`${key}.prefer`)}</label>
+                      </div>
+                    ))}
+                  </fieldset>
+                ) : null}
                 <AccessDeclaration
                   id="best-access"
                   error={fieldError("access")}

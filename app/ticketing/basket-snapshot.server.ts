@@ -20,6 +20,9 @@ export interface SnapshotHold {
   seat_limit: number;
   notice: string | null;
   admission_message: string | null;
+  /** The performance's access services, comma-separated (catalogue-file ACCESS_SERVICES). */
+  access_services: string;
+  access_notes: string | null;
   title_slug: string;
   title_name: string;
   venue_slug: string;
@@ -27,6 +30,7 @@ export interface SnapshotHold {
   support_phone: string;
   time_zone: string;
   currency: string;
+  country: string;
 }
 
 /** A seat one of the basket's holds marks held; whether it is still held is a matter of `held_until`. */
@@ -46,6 +50,8 @@ export interface SnapshotSeat {
   seat_type: string;
   restrictions: string;
   view_note: string | null;
+  /** The access services the seat suits, comma-separated. */
+  suits: string;
 }
 
 export interface SnapshotStanding {
@@ -154,6 +160,8 @@ export function basketSnapshots(store: Store) {
               "performances.seat_limit",
               "performances.notice",
               "performances.admission_message",
+              "performances.access_services",
+              "performances.access_notes",
               "titles.slug as title_slug",
               "titles.name as title_name",
               "venues.slug as venue_slug",
@@ -161,6 +169,7 @@ export function basketSnapshots(store: Store) {
               "venues.support_phone",
               "venues.time_zone",
               "venues.currency",
+              "venues.country",
             ])
             // Every hold the basket has had (a few at most), the latest picked below: an ORDER BY
             // with LIMIT here costs SQLite ten times the rest of the statement.
@@ -194,6 +203,7 @@ export function basketSnapshots(store: Store) {
               "seats.seat_type",
               "seats.restrictions",
               "seats.view_note",
+              "seats.suits",
             ])
             .whereRef("holds.basket_id", "=", "baskets.id")
             .where("seat_claims.status", "=", "held"),

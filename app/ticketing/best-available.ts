@@ -1,10 +1,12 @@
-import type { Restriction, SeatType } from "./catalogue-file";
+import type { AccessService, Restriction, SeatType } from "./catalogue-file";
 
 // Best available ("ticket search"): the best block of adjacent free seats in one row, by quality,
 // that fits the buyer's filters and entitlements and leaves no single empty seat stranded beside
 // it, or, only where every block that fits would strand one, the best of those: a buyer is never
-// told there are no seats while seats together are free (docs/decisions/0032). Pure: the store
-// gives it the seats and which are free.
+// told there are no seats while seats together are free (docs/decisions/0032). A buyer who asks
+// for seats suited to the performance's access services (issue 43) gets the best block of seats
+// that suit them, and only when none fits the best block of any seats, told so (decision 0049).
+// Pure: the store gives it the seats and which are free.
 
 export interface SearchSeat {
   id: number;
@@ -16,6 +18,8 @@ export interface SearchSeat {
   restrictions: readonly Restriction[];
   /** The seat's band price, booking fee included (pricing.ts bandPrice), in minor units. */
   price: number;
+  /** The access services the seat suits (a view of the caption screen…); none when left out. */
+  suits?: readonly AccessService[];
   free: boolean;
 }
 
@@ -26,11 +30,19 @@ export interface SearchRequest {
   sectionId?: string;
   /** How many of the seats are wheelchair spaces; the rest sit beside them (companion seats first). */
   wheelchairSpaces?: number;
+  /**
+   * Prefer seats suited to these access services: a block whose every seat suits every one of
+   * them, if one fits; otherwise the best block as without. Only the performance's own services
+   * (the seat search drops the others).
+   */
+  prefer?: readonly AccessService[];
 }
 
 export interface SearchResult {
   seatIds: number[];
   quality: number;
+  /** When seats suited to `prefer` were asked for: whether these are. */
+  suited?: boolean;
 }
 
 /** A seat as the catalogue has it: everything but whether it is free now. */
@@ -108,6 +120,25 @@ export function bestBlock(
   request: SearchRequest,
   allowed: ReadonlySet<Restriction>,
 ): SearchResult | null {
+  const prefer = request.prefer ?? [];
+  if (prefer.length === 0) return blockOf(rows, isFree, request, allowed, () => true);
+  // Suited seats first, judged by the same rules among themselves (a lone seat is stranded only
+  // where every suited block would strand one); the rest of the house only when none fits.
+  const suited = blockOf(rows, isFree, request, allowed, (seat) =>
+    prefer.every((service) => seat.suits?.includes(service) ?? false),
+  );
+  if (suited) return { ...suited, suited: true };
+  const other = blockOf(rows, isFree, request, allowed, () => true);
+  return other ? { ...other, suited: false } : null;
+}
+
+function blockOf(
+  rows: readonly (readonly PlannedSeat[])[],
+  isFree: IsFree,
+  request: SearchRequest,
+  allowed: ReadonlySet<Restriction>,
+  wanted: (seat: PlannedSeat) => boolean,
+): SearchResult | null {
   const { quantity } = request;
   const wheelchairSpaces = request.wheelchairSpaces ?? 0;
   if (!Number.isInteger(quantity) || quantity < 1 || wheelchairSpaces > quantity) return null;
@@ -129,6 +160,7 @@ export function bestBlock(
         const seat = row[index]!;
         if (
           !eligible(seat, isFree, request, allowed) ||
+          !wanted(seat) ||
           (index > start && seat.position !== row[index - 1]!.position + 1)
         ) {
           ok = false;

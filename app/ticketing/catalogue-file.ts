@@ -95,6 +95,21 @@ const section = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("standing"), name, capacity: z.number().int().min(1).max(100_000) }),
 ]);
 
+/**
+ * Seats suited to access services (issue 43): for captioned performances, seats with a view of the
+ * caption screen; for audio description, seats in range of the transmitter or near the headset
+ * desk; for signed ones, a clear view of the interpreter. A part of the house, optionally only some
+ * of its rows, optionally only some seat numbers of those rows, as price bands name areas. Entries
+ * add up; the seat map marks them, and best available prefers them, only on performances that
+ * carry the service.
+ */
+const suitedSeats = z.object({
+  suits: z.array(accessService).min(1).max(ACCESS_SERVICES.length),
+  section: name,
+  rows: z.array(z.string().trim().min(1).max(8)).min(1).optional(),
+  seats: seatNumbers.optional(),
+});
+
 const venue = z.object({
   slug,
   name,
@@ -115,7 +130,11 @@ const venue = z.object({
   access: z.string().trim().min(1).max(2000).optional(),
   /** How to get there: trains, buses, parking. */
   travel: z.string().trim().min(1).max(2000).optional(),
-  seatMap: z.object({ name, sections: z.array(section).min(1) }),
+  seatMap: z.object({
+    name,
+    sections: z.array(section).min(1),
+    suitedSeats: z.array(suitedSeats).default([]),
+  }),
   extras: z.array(z.object({ name, description: z.string().trim().max(500), price: money })).default([]),
   delivery: z
     .array(
@@ -333,4 +352,5 @@ export type CatalogueVenue = CatalogueFile["venues"][number];
 export type CatalogueShow = CatalogueFile["shows"][number];
 export type CataloguePicture = z.infer<typeof picture>;
 export type CatalogueRow = z.infer<typeof row>;
+export type CatalogueSuitedSeats = z.infer<typeof suitedSeats>;
 export type CatalogueInput = z.input<typeof catalogueFile>;

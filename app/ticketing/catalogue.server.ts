@@ -263,6 +263,9 @@ export function createCatalogue(store: Store, clock: Clock = systemClock, maxAge
           "venues.slug as venue_slug",
           "venues.time_zone",
           "venues.support_phone",
+          "venues.country",
+          "performances.access_services",
+          "performances.access_notes",
         ])
         .where("performances.id", "=", performanceId)
         .executeTakeFirst();

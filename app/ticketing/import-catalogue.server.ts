@@ -249,6 +249,26 @@ function checkReferences(
         });
       }
     });
+    venue.seatMap.suitedSeats.forEach((entry, entryIndex) => {
+      const path = ["venues", index, "seatMap", "suitedSeats", entryIndex];
+      const section = venue.seatMap.sections.find((candidate) => candidate.name === entry.section);
+      if (!section || section.kind !== "seated") {
+        problems.push(`${where([...path, "section"])}: no seated section "${entry.section}" in this seat map`);
+        return;
+      }
+      const missing = (entry.rows ?? []).filter((name) => !section.rows.some((row) => row.name === name));
+      if (missing.length) problems.push(`${where([...path, "rows"])}: no row ${missing.join(", ")} in ${section.name}`);
+      const seats = entry.seats;
+      if (!seats) return;
+      const named = section.rows.filter((row) => entry.rows?.includes(row.name) ?? true);
+      const short = named.filter((row) =>
+        seats.some((seat) => seat < row.firstNumber || seat >= row.firstNumber + row.seats),
+      );
+      if (short.length)
+        problems.push(
+          `${where([...path, "seats"])}: names a seat row ${short.map((row) => row.name).join(", ")} of ${section.name} does not have`,
+        );
+    });
   });
   const showSlugs = new Set<string>();
   file.shows.forEach((show, index) => {
@@ -433,7 +453,7 @@ export async function importCatalogue(
         .values({ id: seatMapId, venue_id: venueId, name: venue.seatMap.name })
         .execute();
       const knownVenue: KnownVenue = { id: venueId, seatMapId, timeZone: venue.timeZone, sections: new Map() };
-      const expanded: ExpandedSection[] = expandSeatMap(venue.seatMap.sections);
+      const expanded: ExpandedSection[] = expandSeatMap(venue.seatMap.sections, venue.seatMap.suitedSeats);
       for (const [order, section] of expanded.entries()) {
         const sectionId = randomUUID();
         await trx
@@ -465,6 +485,7 @@ export async function importCatalogue(
             restrictions: seat.restrictions.join(","),
             quality: seat.quality,
             view_note: seat.viewNote,
+            suits: seat.suits.join(","),
           })),
         );
         seatIdsBySection.set(

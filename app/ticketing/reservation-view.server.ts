@@ -4,6 +4,7 @@ import type { Store } from "~/db/connection.server";
 import { createCatalogueFacts, type CatalogueFacts } from "./catalogue-facts.server";
 import { DEFAULT_HOLD_POLICY, type HoldPolicy } from "./inventory.server";
 import { basketSnapshots, type BasketSnapshot } from "./basket-snapshot.server";
+import { accessServicesOf, type AccessService } from "~/views/access-services";
 
 // What a basket has reserved, as the pages show it: the performance, each held seat and standing
 // place with the price options the buyer may choose between, and the hold's clock. The engine's
@@ -17,6 +18,8 @@ export interface ReservedSeat {
   seatType: string;
   restrictions: string[];
   viewNote: string | null;
+  /** The access services the seat suits (a view of the caption screen…), whatever the performance. */
+  suits: AccessService[];
   priceBandId: string;
   priceOptionId: string | null;
 }
@@ -47,6 +50,8 @@ export interface Reservation {
   seatLimit: number;
   notice: string | null;
   admissionMessage: string | null;
+  /** The performance's access services (captioned, audio-described…) and its notes about them. */
+  access: { services: AccessService[]; notes: string | null };
   show: {
     titleSlug: string;
     name: string;
@@ -56,6 +61,8 @@ export interface Reservation {
     venuePhone: string;
     timeZone: string;
     currency: string;
+    /** The venue's: a signed performance is BSL in the UK, ASL in the US. */
+    country: string;
   };
   createdAt: string;
   expiresAt: string;
@@ -107,6 +114,7 @@ export function createReservations(
       seatLimit: hold.seat_limit,
       notice: hold.notice,
       admissionMessage: hold.admission_message,
+      access: { services: accessServicesOf(hold.access_services), notes: hold.access_notes },
       show: {
         titleSlug: hold.title_slug,
         name: hold.title_name,
@@ -115,6 +123,7 @@ export function createReservations(
         venuePhone: hold.support_phone,
         timeZone: hold.time_zone,
         currency: hold.currency,
+        country: hold.country,
       },
       createdAt: hold.created_at,
       expiresAt: hold.expires_at,
@@ -128,6 +137,7 @@ export function createReservations(
         seatType: seat.seat_type,
         restrictions: seat.restrictions.split(",").filter(Boolean),
         viewNote: seat.view_note,
+        suits: accessServicesOf(seat.suits),
         priceBandId: seat.price_band_id,
         priceOptionId: seat.price_option_id,
       })),
@@ -159,3 +169,19 @@ export function createReservations(
 }
 
 export type Reservations = ReturnType<typeof createReservations>;
+
+/**
+ * For each access service the buyer asked best available to prefer (and the performance carries),
+ * whether every seat held suits it: the offer's page says so either way (decision 0049).
+ */
+export function suitedAnswers(
+  reservation: { access: Pick<Reservation["access"], "services">; seats: readonly Pick<ReservedSeat, "suits">[] },
+  asked: readonly AccessService[],
+): { service: AccessService; suited: boolean }[] {
+  return [...new Set(asked)]
+    .filter((service) => reservation.access.services.includes(service))
+    .map((service) => ({
+      service,
+      suited: reservation.seats.length > 0 && reservation.seats.every((seat) => seat.suits.includes(service)),
+    }));
+}

@@ -4,6 +4,7 @@ import type { Store } from "~/db/connection.server";
 import type { Restriction } from "./catalogue-file";
 import { activeClaim, activeStandingClaim, type Entitlements } from "./inventory.server";
 import { bandPrice } from "./pricing";
+import { ACCESS_SERVICES, accessServiceBits, accessServicesOf, suitedSeatsKey } from "~/views/access-services";
 import {
   ACCESS,
   BAND_SYMBOLS,
@@ -19,6 +20,7 @@ import {
   PROMOTIONAL,
   SEAT_MARKS,
   SPONSORED,
+  SUITS_SHIFT,
   TAKEN,
   WHEELCHAIR,
   type Currency,
@@ -52,6 +54,8 @@ interface PlanSeat {
   flags: number;
   restrictions: Restriction[];
   note: number;
+  /** The access services it suits, as accessServiceBits. */
+  suits: number;
 }
 
 interface PlanSection {
@@ -77,6 +81,8 @@ interface Plan {
   maxX: number;
   priceRange: { min: number; max: number } | null;
   legend: SeatMapLegendFacts;
+  /** Every service some seat suits, as accessServiceBits. */
+  suits: number;
 }
 
 // `|| 0`: no -0 in the page's JSON.
@@ -155,6 +161,7 @@ export function createSeatMaps(store: Store, clock: Clock) {
           "seats.seat_type",
           "seats.restrictions",
           "seats.view_note",
+          "seats.suits",
           "price_plan_seats.price_band_id",
         ])
         .where("seats.seat_map_id", "=", seatMapId)
@@ -238,10 +245,12 @@ export function createSeatMaps(store: Store, clock: Clock) {
         flags: (TYPE_FLAGS[seat.seat_type] ?? 0) | (restrictions.includes("amex") ? SPONSORED : 0),
         restrictions,
         note,
+        suits: accessServiceBits(accessServicesOf(seat.suits)),
       });
     }
     const usedBands = new Set<number>();
     let marked = 0;
+    let suits = 0;
     for (const section of sections.values()) {
       const seats = section.rows.flatMap((row) => row.seats);
       if (seats.length) {
@@ -253,7 +262,10 @@ export function createSeatMaps(store: Store, clock: Clock) {
         usedBands.add(band);
         section.sells = true;
       }
-      for (const seat of seats) marked |= seat.flags;
+      for (const seat of seats) {
+        marked |= seat.flags;
+        suits |= seat.suits;
+      }
       for (const row of section.rows) {
         row.encoding = prepareSeats(
           row.seats.map((seat): SeatTuple => {
@@ -278,6 +290,7 @@ export function createSeatMaps(store: Store, clock: Clock) {
         marks: SEAT_MARKS.filter(([, flag]) => marked & flag).map(([mark]) => mark),
         restrictedView: notes.length > 0,
       },
+      suits,
     };
   }
 
@@ -305,7 +318,13 @@ export function createSeatMaps(store: Store, clock: Clock) {
         .selectFrom("performances")
         .innerJoin("runs", "runs.id", "performances.run_id")
         .innerJoin("venues", "venues.id", "runs.venue_id")
-        .select(["performances.price_plan_id", "runs.seat_map_id", "venues.currency"])
+        .select([
+          "performances.price_plan_id",
+          "performances.access_services",
+          "runs.seat_map_id",
+          "venues.currency",
+          "venues.country",
+        ])
         .where("performances.id", "=", input.performanceId)
         .executeTakeFirst();
       if (!performance) return undefined;
@@ -342,16 +361,21 @@ export function createSeatMaps(store: Store, clock: Clock) {
       if (input.filter.sectionId !== undefined && plan.sections.some((s) => s.id === input.filter.sectionId))
         filter.sectionId = input.filter.sectionId;
       const allowed = input.entitlements.restrictions;
+      // Seats are marked as suited only to services this performance carries.
+      const suited = accessServiceBits(accessServicesOf(performance.access_services)) & plan.suits;
 
       // The sections as this buyer sees them are a function of the plan, the claims as they
       // bear on this buyer, the places standing, the buyer's restrictions and the filter: kept by
       // all of them, a house whose claims have not changed is not encoded again for each buyer.
       let key = `${performance.price_plan_id}|${filter.minPrice ?? ""}|${filter.maxPrice ?? ""}|${filter.sectionId ?? ""}|`;
       key += [...allowed].sort().join(",");
+      key += `|${suited}`;
       for (const [sectionId, taken] of standingTaken) key += `|${sectionId}:${taken}`;
       key += "|";
       for (const [seatId, state] of claimed) key += state === MINE ? `${seatId}m,` : `${seatId},`;
-      const sections = keptSections.getOrMake(key, () => sectionsFor(plan, claimed, standingTaken, allowed, filter))!;
+      const sections = keptSections.getOrMake(key, () =>
+        sectionsFor(plan, claimed, standingTaken, allowed, filter, suited),
+      )!;
 
       return {
         currency: performance.currency as Currency,
@@ -362,6 +386,11 @@ export function createSeatMaps(store: Store, clock: Clock) {
         maxX: plan.maxX,
         priceRange: plan.priceRange,
         legend: plan.legend,
+        suited: ACCESS_SERVICES.flatMap((service, index) =>
+          suited & (1 << index)
+            ? [{ service, flag: 1 << (SUITS_SHIFT + index), key: suitedSeatsKey(service, performance.country) }]
+            : [],
+        ),
         filterSections: plan.sections
           .filter((section) => section.sells)
           .map((section) => ({ id: section.id, name: section.name })),
@@ -378,6 +407,8 @@ function sectionsFor(
   standingTaken: ReadonlyMap<string, number>,
   allowed: ReadonlySet<Restriction>,
   filter: SeatMapFilter,
+  /** The performance's services some seat suits, as accessServiceBits. */
+  suited: number,
 ): SeatMapSection[] {
   const bandFits = plan.bands.map(
     (band) =>
@@ -405,7 +436,7 @@ function sectionsFor(
         let state = claimed.get(seat.id) ?? (seat.band < 0 ? TAKEN : FREE);
         if (state === FREE && seat.restrictions.some((key) => !allowed.has(key))) state = LOCKED;
         const outside = state === FREE && !(sectionFits && bandFits[seat.band]);
-        const flags = seat.flags | state | (outside ? FILTERED : 0);
+        const flags = seat.flags | state | (outside ? FILTERED : 0) | ((seat.suits & suited) << SUITS_SHIFT);
         if (index > 0) encoded += ";";
         encoded += encodePreparedSeat(row.encoding[index]!, flags, previous);
         previous = flags;

@@ -1,4 +1,10 @@
-import type { CatalogueVenue, Restriction, SeatType } from "./catalogue-file";
+import {
+  ACCESS_SERVICES,
+  type AccessService,
+  type CatalogueVenue,
+  type Restriction,
+  type SeatType,
+} from "./catalogue-file";
 
 export interface ExpandedSeat {
   rowName: string;
@@ -12,6 +18,8 @@ export interface ExpandedSeat {
   quality: number;
   viewNote: string | null;
   withheld: boolean;
+  /** The access services the seat suits (the venue's `suitedSeats`), in ACCESS_SERVICES order. */
+  suits: AccessService[];
 }
 
 export interface ExpandedSection {
@@ -30,7 +38,10 @@ const SECTION_GAP = 2;
  * place to be drawn (x, y in seat widths; curved rows bend towards the stage), and a quality score
  * (the row's quality, less up to 20 towards the ends of the row).
  */
-export function expandSeatMap(sections: CatalogueVenue["seatMap"]["sections"]): ExpandedSection[] {
+export function expandSeatMap(
+  sections: CatalogueVenue["seatMap"]["sections"],
+  suitedSeats: CatalogueVenue["seatMap"]["suitedSeats"] = [],
+): ExpandedSection[] {
   let top = 0;
   return sections.map((section) => {
     if (section.kind === "standing") {
@@ -50,6 +61,9 @@ export function expandSeatMap(sections: CatalogueVenue["seatMap"]["sections"]): 
       }
       const width = positions.at(-1)!;
       const half = Math.max(width / 2, 1);
+      const suitedHere = suitedSeats.filter(
+        (entry) => entry.section === section.name && (entry.rows?.includes(row.name) ?? true),
+      );
       numbers.forEach((number, index) => {
         const x = positions[index]! - width / 2 + row.offset;
         const exception = [...row.exceptions].reverse().find((candidate) => candidate.seats.includes(number));
@@ -66,6 +80,9 @@ export function expandSeatMap(sections: CatalogueVenue["seatMap"]["sections"]): 
           quality: Math.max(0, Math.round(row.quality - 20 * reach)),
           viewNote: exception?.viewNote ?? null,
           withheld: exception?.withheld ?? false,
+          suits: ACCESS_SERVICES.filter((service) =>
+            suitedHere.some((entry) => entry.suits.includes(service) && (entry.seats?.includes(number) ?? true)),
+          ),
         });
       });
     });

@@ -1,6 +1,7 @@
 import type { Store } from "~/db/connection.server";
 import type { Clock } from "~/clock";
-import { bestBlock, rowsOf, type PlannedSeat, type SearchRequest } from "./best-available";
+import { accessServicesOf } from "~/views/access-services";
+import { bestBlock, rowsOf, type PlannedSeat, type SearchRequest, type SearchResult } from "./best-available";
 import type { Restriction } from "./catalogue-file";
 import { CATALOGUE_MAX_AGE_MS, remembered } from "./catalogue-facts.server";
 import type { Refusal } from "./errors";
@@ -20,7 +21,7 @@ export function createSeatSearch(store: Store, clock: Clock) {
     (performanceId: string) =>
       store.db
         .selectFrom("performances")
-        .select(["price_plan_id", "seat_limit"])
+        .select(["price_plan_id", "seat_limit", "access_services"])
         .where("id", "=", performanceId)
         .executeTakeFirst(),
     CATALOGUE_MAX_AGE_MS,
@@ -43,6 +44,7 @@ export function createSeatSearch(store: Store, clock: Clock) {
               "seats.quality",
               "seats.seat_type",
               "seats.restrictions",
+              "seats.suits",
               "price_plan_seats.price_band_id",
             ])
             .where("price_plan_seats.price_plan_id", "=", pricePlanId)
@@ -61,6 +63,7 @@ export function createSeatSearch(store: Store, clock: Clock) {
                   quality: row.quality,
                   seatType: row.seat_type,
                   restrictions: row.restrictions.split(",").filter(Boolean) as Restriction[],
+                  suits: accessServicesOf(row.suits),
                   price,
                 },
               ];
@@ -78,22 +81,32 @@ export function createSeatSearch(store: Store, clock: Clock) {
    * price plan), then `choose` picks the best block from which seats are taken at that moment. The
    * engine's holdBest calls it inside the transaction that claims the block. A group larger than
    * one basket may hold is refused here (told so, not that no seats were found); null when there is
-   * no such performance.
+   * no such performance. Seats suited to an access service are preferred only for the services the
+   * performance carries: a captioned seat means nothing at a performance without captions.
    */
   async function chooser(
     performanceId: string,
     request: SearchRequest,
     entitlements: Entitlements = GUEST,
-  ): Promise<{ choose: (taken: ReadonlySet<number>) => number[] | null } | Refusal | null> {
+  ): Promise<
+    | {
+        choose: (taken: ReadonlySet<number>) => number[] | null;
+        /** The same choice with whether its seats suit what was preferred. */
+        best: (taken: ReadonlySet<number>) => SearchResult | null;
+      }
+    | Refusal
+    | null
+  > {
     const performance = await planOf(performanceId);
     if (!performance) return null;
     const overLimit = seatLimitRefusal(performance.seat_limit, request.quantity);
     if (overLimit) return overLimit;
     const rows = await rowsOfPlan(performance.price_plan_id);
-    return {
-      choose: (taken) =>
-        bestBlock(rows, (seat) => !taken.has(seat.id), request, entitlements.restrictions)?.seatIds ?? null,
-    };
+    const carried = accessServicesOf(performance.access_services);
+    const prefer = (request.prefer ?? []).filter((service) => carried.includes(service));
+    const best = (taken: ReadonlySet<number>) =>
+      bestBlock(rows, (seat) => !taken.has(seat.id), { ...request, prefer }, entitlements.restrictions);
+    return { best, choose: (taken) => best(taken)?.seatIds ?? null };
   }
 
   return {
@@ -104,11 +117,14 @@ export function createSeatSearch(store: Store, clock: Clock) {
       performanceId: string,
       request: SearchRequest,
       entitlements: Entitlements = GUEST,
-    ): Promise<{ seatIds: number[] } | Refusal | null> {
+    ): Promise<{ seatIds: number[]; suited?: boolean } | Refusal | null> {
       const found = await chooser(performanceId, request, entitlements);
       if (!found || "ok" in found) return found;
-      const seatIds = found.choose(await takenSeatIds(store.db, performanceId, clock.now().toISOString()));
-      return seatIds ? { seatIds } : null;
+      const result = found.best(await takenSeatIds(store.db, performanceId, clock.now().toISOString()));
+      if (!result) return null;
+      return result.suited === undefined
+        ? { seatIds: result.seatIds }
+        : { seatIds: result.seatIds, suited: result.suited };
     },
   };
 }

@@ -63,6 +63,8 @@ export function createFulfilment(deps: {
         when: view.startsAt ? formatDateTime(view.startsAt, view.timeZone, language) : "",
         tickets: view.tickets.map((ticket) => ticket.label),
         delivery: view.delivery ? t(`delivery.${view.delivery}`) : "",
+        access: view.access ? view.access.services.map((key) => t(key)).join(", ") : "",
+        accessNotes: view.access?.notes ?? "",
         lines: [
           ...view.summary.lines.map((line) => ({
             label: [say(line.label), say(line.note)].filter(Boolean).join(" – "),

@@ -1,6 +1,7 @@
 import type { Catalogue } from "~/ticketing/catalogue.server";
 import type { IssuedTicket, Order, Orders } from "~/ticketing/orders.server";
 import { parseContactDetails } from "~/views/contact-details";
+import { accessServiceKey, accessServicesOf } from "~/views/access-services";
 import type { Summaries } from "./summary.server";
 
 interface OrderViewReads {
@@ -33,6 +34,7 @@ async function orderView(reads: OrderViewReads, order: Order, known?: IssuedTick
     voided_at ? { id, label, barcode: null, voided: true } : { id, label, barcode, voided: false },
   );
   const contacts = parseContactDetails(order.contacts);
+  const services = accessServicesOf(performance?.access_services);
   return {
     number: order.number,
     customerName: order.customer_name,
@@ -44,6 +46,17 @@ async function orderView(reads: OrderViewReads, order: Order, known?: IssuedTick
     supportPhone: performance?.support_phone ?? null,
     startsAt: performance?.starts_at ?? "",
     timeZone: performance?.time_zone ?? "UTC",
+    /**
+     * The performance's access services, as the locale keys that word them (the sign language is
+     * the venue's), and the catalogue's notes about them; null for a performance without any.
+     */
+    access:
+      services.length > 0
+        ? {
+            services: services.map((service) => accessServiceKey(service, performance?.country)),
+            notes: performance?.access_notes ?? null,
+          }
+        : null,
     delivery: order.delivery_method,
     address: order.delivery_method === "post" ? (contacts?.address ?? null) : null,
     tickets,

@@ -33,3 +33,17 @@ export function accessServiceKey(service: AccessService, country?: "GB" | "US" |
     ? `access.signedIn.${country}`
     : `access.service.${service}`;
 }
+
+/**
+ * The locale key stem that words seats suited to a service at a venue (`access.seats.*`: `.seat`
+ * in a seat's name, `.key` in the seat map's key): signed seats face the venue's interpreter.
+ */
+export function suitedSeatsKey(service: AccessService, country?: "GB" | "US" | string): string {
+  return service === "signed" && (country === "GB" || country === "US")
+    ? `access.seats.signedIn.${country}`
+    : `access.seats.${service}`;
+}
+
+/** A set of services as bits, the Nth of ACCESS_SERVICES as 1 << N: cheap to intersect per seat. */
+export const accessServiceBits = (services: readonly AccessService[]): number =>
+  services.reduce((bits, service) => bits | (1 << ACCESS_SERVICES.indexOf(service)), 0);

@@ -5,6 +5,8 @@
 // single-fetch encoding (turbo-stream) gives every array element its own index and entry, which
 // for 2,500 tuples costs more than the seat map's HTML. Plain TypeScript, safe for the browser.
 
+import type { AccessService } from "./access-services";
+
 export type Currency = "GBP" | "USD";
 
 export interface SeatMapFilter {
@@ -87,6 +89,19 @@ export interface SeatMapView {
   filter: SeatMapFilter;
   /** What the key explains: facts of the price plan, the same whoever looks and whatever is sold. */
   legend: SeatMapLegendFacts;
+  /**
+   * The performance's access services that some seat suits (issue 43), each with its seats' flag
+   * and the locale key stem that words it (`…seat` in a seat's name, `…key` in the key): the
+   * server words them, so the sign language is the venue's and no wording is decided here.
+   * Empty on a performance without such a service: nothing is marked.
+   */
+  suited: SuitedMark[];
+}
+
+export interface SuitedMark {
+  service: AccessService;
+  flag: number;
+  key: string;
 }
 
 export interface SeatMapLegendFacts {
@@ -116,6 +131,11 @@ export const PACKAGE = 1 << 6;
 export const PROMOTIONAL = 1 << 7;
 /** A sponsored-partner seat, for American Express cardholders. */
 export const SPONSORED = 1 << 8;
+/**
+ * Suited to one of the performance's access services: the flag of the Nth service of
+ * ACCESS_SERVICES is 1 << (SUITS_SHIFT + N). Set only where the performance carries it.
+ */
+export const SUITS_SHIFT = 9;
 
 export type SeatState = "free" | "taken" | "mine" | "locked";
 const STATES: SeatState[] = ["free", "taken", "mine", "locked"];

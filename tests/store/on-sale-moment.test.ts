@@ -71,7 +71,7 @@ describe.each(DIALECTS)("a scheduled on-sale's moments on %s", (dialect) => {
 
   /**
    * Today's importer writes columns that migrations after this one add (a venue's access and
-   * travel, a show's genre and performers, when each was imported, a performance's access services): they are there for the import,
+   * travel, a show's genre and performers, when each was imported, a performance's access services, the services a seat suits): they are there for the import,
    * and gone again before the migrations under test run, so the store stands as it stood.
    */
   async function withLaterCatalogueColumns(store: TestStore, run: () => Promise<unknown>) {
@@ -79,6 +79,7 @@ describe.each(DIALECTS)("a scheduled on-sale's moments on %s", (dialect) => {
       venues: ["access_info", "travel_info", "imported_at"],
       titles: ["access_info", "genre", "performers", "imported_at"],
       performances: ["access_services", "access_notes"],
+      seats: ["suits"],
     } as const;
     for (const [table, columns] of Object.entries(later))
       for (const column of columns) await store.db.schema.alterTable(table).addColumn(column, "text").execute();

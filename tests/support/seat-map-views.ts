@@ -107,6 +107,7 @@ export function makeView(changes: Partial<Record<number, number>> = {}): SeatMap
     ],
     filter: {},
     legend: { bands: [0, 1, 2], marks: ["wheelchair", "companion", "sponsored"], restrictedView: true },
+    suited: [],
   };
 }
 

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { findBestAvailable, type SearchRequest, type SearchSeat } from "~/ticketing/best-available";
-import type { Restriction } from "~/ticketing/catalogue-file";
+import type { AccessService, Restriction } from "~/ticketing/catalogue-file";
 
 const GUEST = new Set<Restriction>(["amex"]);
 
@@ -186,5 +186,65 @@ describe("best available", () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe("best available, preferring seats suited to an access service (issue 43)", () => {
+  /** A row whose seats at these positions suit the services. */
+  const suitedRow = (picture: string, rowOrder: number, base: number, suited: Record<number, AccessService[]>) =>
+    row(picture, rowOrder, "stalls", base).map((seat) => ({ ...seat, suits: suited[seat.position] ?? [] }));
+  const captioned = (positions: number[]): Record<number, AccessService[]> =>
+    Object.fromEntries(positions.map((position) => [position, ["captioned" as const]]));
+
+  // The front row is the better; only the row behind suits captioned performances, at 2 to 5.
+  const front = suitedRow("........", 0, 95, {});
+  const behind = suitedRow("........", 1, 70, captioned([2, 3, 4, 5]));
+  const house = [...front, ...behind];
+
+  it("takes the best suited block over better seats that do not suit, and says they suit", () => {
+    const result = findBestAvailable(house, { quantity: 2, prefer: ["captioned"] }, GUEST);
+    expect(result?.suited).toBe(true);
+    expect(result?.seatIds.every((id) => id >= 1000)).toBe(true);
+    expect(positionsOf(house, result?.seatIds)).toEqual([3, 4]);
+  });
+
+  it("without the preference, takes the best seats and says nothing of suiting", () => {
+    const result = findBestAvailable(house, { quantity: 2 }, GUEST);
+    expect(result?.seatIds.every((id) => id < 1000)).toBe(true);
+    expect(result).not.toHaveProperty("suited");
+  });
+
+  it("falls back to the best other block when no suited block fits, and says so", () => {
+    // Five together: the suited stretch holds four.
+    const five = findBestAvailable(house, { quantity: 5, prefer: ["captioned"] }, GUEST);
+    expect(five?.suited).toBe(false);
+    expect(five?.seatIds.every((id) => id < 1000)).toBe(true);
+    // Suited seats taken: the same.
+    const taken = [...front, ...behind.map((seat) => (seat.suits.length ? { ...seat, free: false } : seat))];
+    expect(findBestAvailable(taken, { quantity: 2, prefer: ["captioned"] }, GUEST)?.suited).toBe(false);
+    // A service no seat suits: the best seats, not suited.
+    expect(findBestAvailable(house, { quantity: 2, prefer: ["signed"] }, GUEST)?.suited).toBe(false);
+  });
+
+  it("wants every seat of the block to suit every service asked for", () => {
+    // Positions 2 and 3 suit both; 4 and 5 only captions.
+    const both = suitedRow("........", 1, 70, {
+      ...captioned([4, 5]),
+      2: ["captioned", "signed"],
+      3: ["captioned", "signed"],
+    });
+    const seats = [...front, ...both];
+    const two = findBestAvailable(seats, { quantity: 2, prefer: ["captioned", "signed"] }, GUEST);
+    expect(two?.suited).toBe(true);
+    expect(positionsOf(seats, two?.seatIds)).toEqual([2, 3]);
+    expect(findBestAvailable(seats, { quantity: 3, prefer: ["captioned", "signed"] }, GUEST)?.suited).toBe(false);
+  });
+
+  it("keeps the house's rules among suited seats: no lone seat stranded while a suited block strands none", () => {
+    // Every seat suits: [6,7] is better placed but strands 8, [1,2] fills its gap exactly.
+    const seats = suitedRow("x..x.x...", 0, 90, captioned([1, 2, 4, 6, 7, 8]));
+    const result = findBestAvailable(seats, { quantity: 2, prefer: ["captioned"] }, GUEST);
+    expect(result?.suited).toBe(true);
+    expect(positionsOf(seats, result?.seatIds)).toEqual([1, 2]);
   });
 });

@@ -39,6 +39,8 @@ const VIEW: OrderEmailView = {
   when: "Saturday 5 December 2026, 19:30",
   tickets: ["Stalls, row F, seat 12", "Stalls, row F, seat 13"],
   delivery: "E-ticket",
+  access: "",
+  accessNotes: "",
   lines: [
     { label: "Full Price – Stalls, row F, seat 12", amount: "£45.00" },
     { label: "Full Price – Stalls, row F, seat 13", amount: "£45.00" },
@@ -135,6 +137,24 @@ describe("rendering the order confirmation", () => {
     expect(sneaky.subject).not.toMatch(/[\r\n]/);
     expect(sneaky.html).not.toContain("javascript:");
     expect(sneaky.text).not.toContain("javascript:");
+  });
+
+  it("repeats the performance's access services and their notes (issue 43), and leaves them out without any", () => {
+    const view = {
+      ...VIEW,
+      access: "Audio described, Touch tour",
+      accessNotes: "Touch tour at 12:30 & <headsets> from the foyer desk.",
+    };
+    for (const t of [gb, us]) {
+      const { text, html } = renderOrderConfirmation(view, t);
+      expect(text).toContain("Access: Audio described, Touch tour\n");
+      expect(text).toContain("Access notes: Touch tour at 12:30 & <headsets> from the foyer desk.\n");
+      expect(html).toMatch(/<th scope="row"[^>]*>Access<\/th><td[^>]*>Audio described, Touch tour<\/td>/);
+      expect(html).toContain(">Touch tour at 12:30 &amp; &lt;headsets&gt; from the foyer desk.</td>");
+    }
+    const { text, html } = renderOrderConfirmation(VIEW, gb);
+    expect(text).not.toContain("Access");
+    expect(html).not.toContain("Access");
   });
 
   it("leaves out the e-tickets paragraph when the tickets are not e-tickets", () => {

@@ -30,6 +30,7 @@ import {
   parseSeatMapFilter,
   seatedSections,
   SPONSORED,
+  SUITS_SHIFT,
   TAKEN,
   WHEELCHAIR,
   COMPANION,
@@ -342,6 +343,62 @@ describe("the seat map with script", () => {
     expect(region.style.getPropertyValue("--zoom")).toBe("1.25");
     for (let step = 0; step < 10; step += 1) act(() => screen.getByRole("button", { name: "Zoom in" }).click());
     expect(screen.getByRole("button", { name: "Zoom in" })).toHaveProperty("disabled", true);
+  });
+});
+
+describe("seats suited to the performance's access services (issue 43)", () => {
+  const CAPTIONED = 1 << SUITS_SHIFT;
+  const SIGNED = 1 << (SUITS_SHIFT + 2);
+  // A captioned and signed performance at a UK venue: B1 faces the caption screen, B2 the
+  // interpreter too, the restricted-view A5 the interpreter only.
+  const suitedView = () => ({
+    ...makeView({ 121: CAPTIONED, 122: CAPTIONED | SIGNED, 115: SIGNED }),
+    suited: [
+      { service: "captioned" as const, flag: CAPTIONED, key: "access.seats.captioned" },
+      { service: "signed" as const, flag: SIGNED, key: "access.seats.signedIn.GB" },
+    ],
+  });
+
+  it("says in each suited seat's name which service it suits and why, and outlines it (class u)", () => {
+    render(withI18n(<SeatMap view={suitedView()} />));
+    expect(
+      seatBox("Stalls, row B, seat 1, £48.00, suits captioned performances: view of the caption screen"),
+    ).toHaveProperty("className", "s b1 u");
+    seatBox(
+      "Stalls, row B, seat 2, £48.00, suits captioned performances: view of the caption screen, suits BSL-interpreted performances: clear view of the interpreter",
+    );
+    seatBox(
+      "Stalls, row A, seat 5, £68.00, suits BSL-interpreted performances: clear view of the interpreter, restricted view (Pillar on the left)",
+    );
+    expect(seatBox("Stalls, row B, seat 4, £48.00")).toHaveProperty("className", "s b1");
+  });
+
+  it("words them in the buyer's language, and writes on the server what React writes", () => {
+    for (const language of ["en-GB", "en-US"] as const) {
+      const page = withI18n(<SeatMap view={suitedView()} />, language);
+      const server = serverRender(page);
+      expect(server).toBe(renderToString(page));
+      expect(server).toContain(
+        language === "en-GB"
+          ? "seat 1, £48.00, suits captioned performances: view of the caption screen</span>"
+          : "seat 1, £48.00, suits open-captioned performances: view of the caption screen</span>",
+      );
+    }
+  });
+
+  it("explains the outline in the key, once per service; and marks nothing on a performance without one", () => {
+    render(withI18n(<SeatMapLegend view={suitedView()} />));
+    const seats = within(screen.getByRole("list", { name: "Seats" }))
+      .getAllByRole("listitem")
+      .map((item) => item.textContent);
+    expect(seats.slice(-2)).toEqual([
+      "Suits captioned performances: view of the caption screen",
+      "Suits BSL-interpreted performances: clear view of the interpreter",
+    ]);
+    cleanup();
+    render(withI18n(<SeatMap view={makeView()} />));
+    expect(screen.queryByText(/Suits|suits/)).toBeNull();
+    expect(document.querySelector(".u")).toBeNull();
   });
 });
 

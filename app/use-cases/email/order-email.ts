@@ -15,6 +15,10 @@ export interface OrderEmailView {
   tickets: string[];
   /** The delivery method's label, already translated. */
   delivery: string;
+  /** The performance's access services, already translated and listed ("" for none). */
+  access: string;
+  /** The catalogue's notes about them ("Touch tour at 12:30…"; "" for none). */
+  accessNotes: string;
   /** Itemised, with money already formatted. */
   lines: { label: string; amount: string }[];
   total: string;
@@ -104,6 +108,8 @@ export function renderOrderConfirmation(view: OrderEmailView, t: Translate): Ren
       [t("email.venue"), view.venueName],
       [t("email.when"), view.when],
       [t("email.delivery"), view.delivery],
+      [t("access.booking.services"), view.access],
+      [t("access.booking.notes"), view.accessNotes],
     ] as [string, string][]
   ).filter(([, value]) => value !== "");
   const eTicketsUrl = isWebLink(view.eTicketsUrl) ? view.eTicketsUrl : null;
