@@ -66,9 +66,7 @@ export default function Access() {
         </Form>
       ) : null}
       {performances.length === 0 ? (
-        <p className="empty-state">
-          {venue ? t("access.venue.empty", { venue: venue.name }) : t("access.empty")}
-        </p>
+        <p className="empty-state">{venue ? t("access.venue.empty", { venue: venue.name }) : t("access.empty")}</p>
       ) : (
         <AccessList performances={performances} where={true} />
       )}

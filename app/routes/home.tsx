@@ -46,12 +46,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     filter: { venue, day },
     venuesHref: config.routingType === "DEFAULT" ? venuesPath() : null,
     accessNext,
+    accessHref: accessPath(),
   };
 }
 
 export default function Home() {
   const { t } = useTranslation();
-  const { cards, thisWeek, venues, filter, venuesHref, accessNext } = useLoaderData<typeof loader>();
+  const { cards, thisWeek, venues, filter, venuesHref, accessNext, accessHref } = useLoaderData<typeof loader>();
   const filtered = Boolean(filter.venue || filter.day);
   return (
     <div className="home">
@@ -63,7 +64,7 @@ export default function Home() {
         </p>
       ) : null}
       <ThisWeek items={thisWeek} />
-      <AccessNext performances={accessNext} allHref={accessPath()} />
+      <AccessNext performances={accessNext} allHref={accessHref} />
       <section className="home__shows" aria-labelledby="home-shows">
         <h2 id="home-shows">{filtered ? t("showCards.matching") : t("showCards.allShows")}</h2>
         {filtered ? (

@@ -53,12 +53,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     const wording = await accessWording(request, context, show.venueSlug);
     const [availability, accessNext] = await Promise.all([
       context.availability.summary(next.map((performance) => performance.id)),
-      accessListings(
-        context,
-        wording,
-        { titleSlug: show.slug, venueSlug: show.venueSlug },
-        NEXT_ACCESS_PERFORMANCES,
-      ),
+      accessListings(context, wording, { titleSlug: show.slug, venueSlug: show.venueSlug }, NEXT_ACCESS_PERFORMANCES),
     ]);
     const membership = await membershipOf(context, await readBuyer(request, context));
     const { presale } = buyerEntitlements(membership, null).entitlements;
@@ -119,6 +114,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       performances,
       calendarHref: calendarPath(mode, show.slug, show.venueSlug),
       accessNext,
+      accessHref: accessPath(),
       trackedEvents: [requested, track(context, "fetchShow.success", ids)],
     };
     return page;
@@ -130,7 +126,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 
 export default function Show() {
   const { t, i18n } = useTranslation();
-  const { show, venueHref, span, performances, calendarHref, structuredData, accessNext } =
+  const { show, venueHref, span, performances, calendarHref, structuredData, accessNext, accessHref } =
     useLoaderData<typeof loader>();
   const locale = i18n.language;
   return (
@@ -210,7 +206,7 @@ export default function Show() {
         )}
       </section>
 
-      <AccessNext performances={accessNext} allHref={accessPath()} where={false} />
+      <AccessNext performances={accessNext} allHref={accessHref} where={false} />
     </article>
   );
 }
