@@ -8,13 +8,7 @@ import type { AccessListingView } from "~/views/access-services";
  * the page's data), its notes and a link: to book it, or to its calendar month when it is not on
  * sale yet. `where` leaves out the show and venue on a show's own page, which names them already.
  */
-export function AccessList({
-  performances,
-  where = true,
-}: {
-  performances: AccessListingView[];
-  where?: boolean;
-}) {
+export function AccessList({ performances, where = true }: { performances: AccessListingView[]; where?: boolean }) {
   const { t, i18n } = useTranslation();
   return (
     <ol className="access-list">

@@ -6,7 +6,13 @@ import type { ZodIssue } from "zod";
 import type { Clock } from "~/clock";
 import type { Store } from "~/db/connection.server";
 import type { Database } from "~/db/schema";
-import { ACCESS_HAZARDS, ACCESS_SERVICES, catalogueFile, type CatalogueFile, type CatalogueShow } from "./catalogue-file";
+import {
+  ACCESS_HAZARDS,
+  ACCESS_SERVICES,
+  catalogueFile,
+  type CatalogueFile,
+  type CatalogueShow,
+} from "./catalogue-file";
 import {
   makePicture,
   readPicture,
