@@ -111,3 +111,25 @@ describe("access services and hazards in the page data (en-US, at a UK venue)", 
     }
   });
 });
+
+describe("/access on a single venue's site", () => {
+  it("lists that venue's without a list of venues, and any other venue is a 404", async () => {
+    const context = await testContext({ ROUTING_TYPE: "SINGLE_VENUE", VENUE_SLUG: "test-hall" }, clock);
+    try {
+      const file = smallCatalogue();
+      (file.shows[0]!.runs[0] as Record<string, unknown>).access = [{ days: "2", services: ["relaxed"] }];
+      const other = structuredClone(file.venues[0]!);
+      file.venues.push({ ...other, slug: "other-hall", name: "Other Hall" });
+      await importCatalogue(context.store, file, clock);
+      const load = (query: string) =>
+        accessLoader({ request: new Request(`http://localhost/access${query}`), params: {}, context });
+      const page = await load("");
+      expect(page).toMatchObject({ heading: "Access performances", choices: null });
+      expect(page.performances.map((performance) => performance.venueSlug)).toEqual(["test-hall"]);
+      expect((await load("?venue=test-hall")).heading).toBe("Access performances at Test Hall");
+      await expect(load("?venue=other-hall")).rejects.toMatchObject({ status: 404 });
+    } finally {
+      await context.close();
+    }
+  });
+});
