@@ -46,7 +46,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     filter: { venue, day },
     venuesHref: config.routingType === "DEFAULT" ? venuesPath() : null,
     accessNext,
-    accessHref: accessPath(),
+    // All of them: the chosen venue's, when the list is of one venue's.
+    accessHref: accessPath(venue || undefined),
   };
 }
 

@@ -55,6 +55,16 @@ describe.each(["en-GB", "en-US"] as const)("access performances found from every
     await buyer.follow("See all access performances");
     expect(pathOf(buyer)).toBe("/access");
     expect(listed(buyer.document.body).map((item) => item.at)).toEqual(stored.map((row) => row.starts_at));
+
+    // The home page filtered to a venue lists that venue's, and leads to all of that venue's.
+    await buyer.open("/?venue=liberty-theatre");
+    const liberty = stored.filter((row) => row.venue === "liberty-theatre");
+    expect(listed(sectionOf(buyer, "Next access performances")).map((item) => item.at)).toEqual(
+      liberty.slice(0, 3).map((row) => row.starts_at),
+    );
+    await buyer.follow("See all access performances");
+    expect(buyer.url).toBe(server.url("/access?venue=liberty-theatre"));
+    expect(listed(buyer.document.body)).toHaveLength(liberty.length);
   });
 
   it("a show's page lists its own next ones, and says what it warns of in words and to search engines", async () => {
