@@ -85,6 +85,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
           ["frame.phonePrompt", brand.phone, brand.phone && telHref(brand.phone)],
           ["frame.emailPrompt", brand.email, brand.email && `mailto:${brand.email}`],
         ].filter((part): part is [string, string, string | null] => Boolean(part[1])),
+        // The footer's links, listed here rather than in the footer, whose script every page loads:
+        // the checkout pages have no room in their script budget for one more (decision 0050).
         links: [
           [accessPath(), "access.footerLink"],
           ...LEGAL_DOCUMENTS.map((document): [string, string] => [`/legal/${document}`, `legal.${document}.title`]),

@@ -14,6 +14,7 @@ export function SiteFooter({ brand }: { brand: FrameBrand | null }) {
     <footer className="site-footer">
       <nav aria-label={t("frame.legalNav")}>
         <ul className="site-footer__links">
+          {/* The root loader's list (decision 0050): none on the page its failure leaves. */}
           {brand?.links.map(([href, key]) => (
             <li key={href}>
               <Link to={href}>{t(key)}</Link>

@@ -68,7 +68,7 @@ export default function Access() {
       {performances.length === 0 ? (
         <p className="empty-state">{venue ? t("access.venue.empty", { venue: venue.name }) : t("access.empty")}</p>
       ) : (
-        <AccessList performances={performances} where={true} />
+        <AccessList performances={performances} />
       )}
       {venues.map((entry) => (
         <section key={entry.name} className="venue__section">
