@@ -98,6 +98,14 @@ describe.each(["en-GB", "en-US"] as const)("access performances found from every
     await buyer.open("/shows/comedy-mondays/liberty-theatre");
     expect(buyer.document.querySelector(".show__hazards")).toBeNull();
     expect(buyer.document.body.innerHTML).not.toContain("accessibilityHazard");
+
+    // A show with no access performances, and the home page filtered to its venue, say nothing of them.
+    for (const path of ["/shows/northern-static/foundry-hall", "/?venue=foundry-hall"]) {
+      await buyer.open(path);
+      expect(buyer.status, path).toBe(200);
+      expect(sectionOf(buyer, "Next access performances"), path).toBeUndefined();
+      expect(buyer.document.querySelector(".access-next"), path).toBeNull();
+    }
   });
 
   it("a venue's page leads to its own access performances, in date order, with its access information", async () => {
