@@ -31,6 +31,8 @@ import { takeFlashedEvents } from "~/web/track.server";
 import { THEME_LOGO_TEXT, type ThemeName } from "~/themes/themes";
 import type { FrameBrand } from "~/components/site-header";
 import { telHref } from "~/components/support-phone";
+import { LEGAL_DOCUMENTS } from "~/legal";
+import { accessPath } from "~/urls/paths";
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
@@ -83,6 +85,12 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
           ["frame.phonePrompt", brand.phone, brand.phone && telHref(brand.phone)],
           ["frame.emailPrompt", brand.email, brand.email && `mailto:${brand.email}`],
         ].filter((part): part is [string, string, string | null] => Boolean(part[1])),
+        // The footer's links, listed here rather than in the footer, whose script every page loads:
+        // the checkout pages have no room in their script budget for one more (decision 0050).
+        links: [
+          [accessPath(), "access.footerLink"],
+          ...LEGAL_DOCUMENTS.map((document): [string, string] => [`/legal/${document}`, `legal.${document}.title`]),
+        ],
       } satisfies FrameBrand,
       // The site's own address, for the addresses a page gives crawlers and link previews.
       publicUrl: context.config.publicUrl,

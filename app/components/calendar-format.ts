@@ -1,4 +1,5 @@
 import { dateTimeFormat } from "~/i18n/format";
+import type { AccessServiceView } from "~/views/access-services";
 import type { SaleState } from "~/views/sale-state";
 
 // Calendar arithmetic on plain calendar dates ("2026-03-14", months as "2026-03"), free of time
@@ -17,8 +18,8 @@ export interface PerformanceView {
   onSaleFrom: string;
   /** The tickets page, or null where there is nothing to book (sold out, not on sale, cancelled). */
   href: string | null;
-  /** The locale keys of its access services (accessServiceKey), said in words where it is listed. */
-  access?: string[];
+  /** Its access services, each with its words in the page's language (the server's), shown where it is listed. */
+  access?: AccessServiceView[];
 }
 
 const utc = (day: string) => new Date(`${day}T00:00:00Z`);

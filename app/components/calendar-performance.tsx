@@ -60,7 +60,7 @@ export function CalendarPerformance({
   const access = performance.access?.length ? (
     <span className="calendar-performance__access">
       {t("access.services", {
-        list: performance.access.map((key) => t(key)).join(", "),
+        list: performance.access.map((service) => service.words).join(", "),
       })}
     </span>
   ) : null;

@@ -1,6 +1,5 @@
 import { Link, useLocation, useMatches } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { LEGAL_DOCUMENTS } from "~/legal";
 import { LANGUAGES } from "~/i18n/languages";
 import { pathWithDeclaredQuery } from "~/urls/page-query";
 import type { FrameBrand } from "./site-header";
@@ -15,9 +14,10 @@ export function SiteFooter({ brand }: { brand: FrameBrand | null }) {
     <footer className="site-footer">
       <nav aria-label={t("frame.legalNav")}>
         <ul className="site-footer__links">
-          {LEGAL_DOCUMENTS.map((document) => (
-            <li key={document}>
-              <Link to={`/legal/${document}`}>{t(`legal.${document}.title`)}</Link>
+          {/* The root loader's list (decision 0050): none on the page its failure leaves. */}
+          {brand?.links.map(([href, key]) => (
+            <li key={href}>
+              <Link to={href}>{t(key)}</Link>
             </li>
           ))}
         </ul>

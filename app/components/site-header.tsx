@@ -13,6 +13,8 @@ export interface FrameBrand {
    * link]; those configured only.
    */
   seller: [key: string, value: string, href: string | null][];
+  /** The footer's links, [path, wording key]: access performances, then the legal documents. */
+  links: [href: string, key: string][];
 }
 
 export function SiteHeader({ brand, customer }: { brand: FrameBrand | null; customer: { firstName: string } | null }) {

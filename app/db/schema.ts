@@ -42,6 +42,8 @@ export interface TitleTable {
   performers: Generated<string>;
   /** When the catalogue import added it (null: before this was recorded). */
   imported_at: Generated<string | null>;
+  /** What it warns of: schema.org accessibilityHazard values, comma-separated ("" for nothing said). */
+  access_hazards: Generated<string>;
 }
 
 /** A show's poster or hero picture, made by the import (app/ticketing/catalogue-pictures.server.ts). */

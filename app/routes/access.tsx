@@ -1,91 +1,79 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { Form, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { AccessList } from "~/components/access-list";
 import { Paragraphs } from "~/components/venue-visit";
-import { formatDateTime } from "~/i18n/format";
-import { bookable, saleState } from "~/ticketing/sale-window";
-import { calendarPath, ticketsPath } from "~/urls/paths";
-import { accessServiceKey, accessServicesOf } from "~/views/access-services";
-import { venueDay } from "~/urls/venue-days";
+import { accessListings, accessWording } from "~/use-cases/access-listings.server";
+import { notFound, slug } from "~/urls/params";
 
-export const handle = { titleKey: "access.title", keptPage: true };
+export const handle = {
+  title: (data: { heading?: string } | undefined) => data?.heading,
+  keptPage: true,
+  query: ["venue"],
+};
 
 /**
  * Every access performance still on sale, soonest first, with each venue's access information:
  * what a buyer who needs a captioned or relaxed date looks for first. A single-venue or
- * single-show deployment lists only its own.
+ * single-show deployment lists only its own; `?venue=` lists one venue's (the venue page links
+ * there, and a GET form chooses one), in every routing mode. A venue that is not there is a 404.
  */
-export async function loader({ context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const { config } = context;
-  const mode = config.routingType;
-  const now = context.clock.now();
-  const found = await context.catalogue.accessPerformances(now, {
-    venueSlug: config.venueSlug,
-    titleSlug: config.titleSlug,
-  });
-  const venueSlugs = [...new Set(found.map((entry) => entry.venueSlug))];
-  const venues = await Promise.all(venueSlugs.map((slug) => context.catalogue.venue(slug)));
+  const asked = new URL(request.url).searchParams.get("venue") || undefined;
+  if (asked !== undefined && (!slug.safeParse(asked).success || (config.venueSlug && asked !== config.venueSlug)))
+    throw notFound();
+  const chosen = asked ? await context.catalogue.venue(asked) : undefined;
+  if (asked && !chosen) throw notFound();
+  const venueSlug = asked ?? config.venueSlug;
+  const wording = await accessWording(request, context);
+  const performances = await accessListings(context, wording, { venueSlug, titleSlug: config.titleSlug });
+  // The venues whose access information the page gives: the chosen one, or those it lists.
+  const venues = chosen
+    ? [chosen]
+    : await Promise.all(
+        [...new Set(performances.map((entry) => entry.venueSlug))].map((venue) => context.catalogue.venue(venue)),
+      );
   return {
-    performances: found.map(({ performance, slug, name, venueSlug, venueName, venueCountry, timeZone }) => ({
-      id: performance.id,
-      show: name,
-      venue: venueName,
-      startsAt: performance.startsAt,
-      timeZone,
-      services: accessServicesOf(performance.accessServices).map((service) => accessServiceKey(service, venueCountry)),
-      notes: performance.accessNotes,
-      // A date not yet on sale (or in a presale) is booked from its calendar, which says when.
-      href: bookable(saleState(performance, now, new Set()))
-        ? ticketsPath(mode, slug, venueSlug, performance.id)
-        : calendarPath(mode, slug, venueSlug, `${venueDay(performance.startsAt, timeZone, "yyyy-MM")}-01`),
-    })),
+    heading: chosen ? wording.t("access.venue.title", { venue: chosen.name }) : wording.t("access.title"),
+    venue: chosen ? { slug: chosen.slug, name: chosen.name } : null,
+    performances,
     venues: venues.flatMap((venue) => (venue?.access_info ? [{ name: venue.name, access: venue.access_info }] : [])),
+    // One venue's deployment has nothing to choose between.
+    choices: config.venueSlug ? null : await context.catalogue.listVenues(),
   };
 }
 
 export default function Access() {
-  const { t, i18n } = useTranslation();
-  const { performances, venues } = useLoaderData<typeof loader>();
+  const { t } = useTranslation();
+  const { heading, venue, performances, venues, choices } = useLoaderData<typeof loader>();
   return (
     <div className="access">
-      <h1>{t("access.title")}</h1>
-      <p>{t("access.intro")}</p>
+      <h1>{heading}</h1>
+      <p>{t(venue ? "access.venue.intro" : "access.intro")}</p>
+      {choices ? (
+        <Form method="get" action="/access" className="access__venues">
+          <label htmlFor="access-venue">{t("access.venue.label")}</label>{" "}
+          <select id="access-venue" name="venue" defaultValue={venue?.slug ?? ""} key={venue?.slug ?? ""}>
+            <option value="">{t("access.venue.all")}</option>
+            {choices.map((choice) => (
+              <option key={choice.slug} value={choice.slug}>
+                {choice.name}
+              </option>
+            ))}
+          </select>{" "}
+          <button type="submit">{t("access.venue.submit")}</button>
+        </Form>
+      ) : null}
       {performances.length === 0 ? (
-        <p className="empty-state">{t("access.empty")}</p>
+        <p className="empty-state">{venue ? t("access.venue.empty", { venue: venue.name }) : t("access.empty")}</p>
       ) : (
-        <ol className="access-list">
-          {performances.map((performance) => {
-            const when = formatDateTime(performance.startsAt, performance.timeZone, i18n.language);
-            return (
-              <li key={performance.id} className="access-list__item">
-                <p className="access-list__when">
-                  <strong>
-                    <time dateTime={performance.startsAt}>{when}</time>
-                  </strong>
-                </p>
-                <p className="access-list__show">
-                  {t("calendar.at", { show: performance.show, venue: performance.venue })}
-                </p>
-                <p className="access-list__services">
-                  {t("access.services", {
-                    list: performance.services.map((key) => t(key)).join(", "),
-                  })}
-                </p>
-                {performance.notes ? <p className="access-list__notes">{performance.notes}</p> : null}
-                <p>
-                  <Link to={performance.href} aria-label={t("access.bookAria", { show: performance.show, when })}>
-                    {t("access.book")}
-                  </Link>
-                </p>
-              </li>
-            );
-          })}
-        </ol>
+        <AccessList performances={performances} />
       )}
-      {venues.map((venue) => (
-        <section key={venue.name} className="venue__section">
-          <h2>{t("access.venueHeading", { venue: venue.name })}</h2>
-          <Paragraphs text={venue.access} />
+      {venues.map((entry) => (
+        <section key={entry.name} className="venue__section">
+          <h2>{t("access.venueHeading", { venue: entry.name })}</h2>
+          <Paragraphs text={entry.access} />
         </section>
       ))}
     </div>

@@ -29,6 +29,7 @@ import { showFromParams } from "~/web/show-params.server";
 import type { AvailabilityFilter } from "~/ticketing/availability.server";
 import { bookable, offersTickets, saleState } from "~/ticketing/sale-window";
 import { accessServiceKey, accessServicesOf, isAccessService } from "~/views/access-services";
+import { accessWording } from "~/use-cases/access-listings.server";
 import { orderFee } from "~/ticketing/pricing";
 import { promoRuleView } from "~/ticketing/promotions.server";
 import type { ClientEvent } from "~/views/events";
@@ -150,7 +151,8 @@ async function loadCalendar(request: Request, context: AppLoadContext, show: Sho
   const asked = readFilter(url);
   const [monthPerformances, around] = await Promise.all([
     context.catalogue.performances(show.runId, from < now ? now : from, to),
-    context.catalogue.performancesAround(show.runId, now, from, to),
+    // Filtered to a service, the months before and after are those with such dates.
+    context.catalogue.performancesAround(show.runId, now, from, to, asked.access),
   ]);
   // An access filter is a filter of dates, not of places: the month keeps only those dates.
   const performances = asked.access
@@ -175,6 +177,7 @@ async function loadCalendar(request: Request, context: AppLoadContext, show: Sho
   }
 
   const membership = await membershipOf(context, buyer);
+  const wording = await accessWording(request, context, show.venueSlug);
   const audiences = buyerEntitlements(membership, promo.promo).entitlements.presale;
   const views: CalendarPerformanceView[] = performances.map((performance) => {
     const state = saleState(performance, now, audiences);
@@ -189,7 +192,7 @@ async function loadCalendar(request: Request, context: AppLoadContext, show: Sho
       bookable: bookable(state),
       onSaleFrom: performance.onSaleFrom,
       href: offered ? ticketsPath(mode, show.slug, show.venueSlug, performance.id) : null,
-      access: accessServicesOf(performance.accessServices).map((service) => accessServiceKey(service, show.country)),
+      access: wording.services(performance.accessServices, show.country),
     };
   });
 

@@ -3,8 +3,11 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { ShowCards, ShowFilters, ThisWeek } from "~/components/show-cards";
 import { isoDate } from "~/urls/params";
-import { showPath, venuesPath } from "~/urls/paths";
+import { accessPath, showPath, venuesPath } from "~/urls/paths";
 import { showCardsFor } from "~/use-cases/show-list.server";
+import { AccessNext } from "~/components/access-list";
+import { accessListings, accessWording } from "~/use-cases/access-listings.server";
+import { NEXT_ACCESS_PERFORMANCES } from "~/views/access-services";
 
 export const handle = { titleKey: "home.title", keptPage: true, query: ["venue", "date"] };
 
@@ -25,6 +28,16 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     day: day || undefined,
   });
   const venue = !singleVenue && venues.some((entry) => entry.slug === askedVenue) ? askedVenue : "";
+  // The next access performances, of the venue chosen (or the deployment's) when there is one.
+  const accessNext =
+    askedVenue && !venue && !singleVenue
+      ? []
+      : await accessListings(
+          context,
+          await accessWording(request, context),
+          { venueSlug: singleVenue ?? (venue || undefined) },
+          NEXT_ACCESS_PERFORMANCES,
+        );
   return {
     cards: askedVenue && !venue && !singleVenue ? [] : cards,
     thisWeek: askedVenue && !venue && !singleVenue ? [] : thisWeek,
@@ -32,12 +45,15 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     venues: singleVenue ? null : venues,
     filter: { venue, day },
     venuesHref: config.routingType === "DEFAULT" ? venuesPath() : null,
+    accessNext,
+    // All of them: the chosen venue's, when the list is of one venue's.
+    accessHref: accessPath(venue || undefined),
   };
 }
 
 export default function Home() {
   const { t } = useTranslation();
-  const { cards, thisWeek, venues, filter, venuesHref } = useLoaderData<typeof loader>();
+  const { cards, thisWeek, venues, filter, venuesHref, accessNext, accessHref } = useLoaderData<typeof loader>();
   const filtered = Boolean(filter.venue || filter.day);
   return (
     <div className="home">
@@ -49,6 +65,7 @@ export default function Home() {
         </p>
       ) : null}
       <ThisWeek items={thisWeek} />
+      <AccessNext performances={accessNext} allHref={accessHref} />
       <section className="home__shows" aria-labelledby="home-shows">
         <h2 id="home-shows">{filtered ? t("showCards.matching") : t("showCards.allShows")}</h2>
         {filtered ? (

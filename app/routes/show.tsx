@@ -4,7 +4,7 @@ import { venueDay } from "~/urls/venue-days";
 import { useTranslation } from "react-i18next";
 import { CalendarPerformance, type CalendarPerformanceView } from "~/components/calendar-performance";
 import { formatDate } from "~/i18n/format";
-import { calendarPath, showPath, ticketsPath, venuePath } from "~/urls/paths";
+import { accessPath, calendarPath, showPath, ticketsPath, venuePath } from "~/urls/paths";
 import { eventListings, showShareCard } from "~/use-cases/structured-data.server";
 import { StructuredData } from "~/components/structured-data";
 import { shareTags } from "~/components/share-card";
@@ -17,6 +17,9 @@ import { Picture } from "~/components/picture";
 import { Paragraphs, VenueAddress } from "~/components/venue-visit";
 import { pictureView } from "~/use-cases/show-list.server";
 import { venuePhoneHandle } from "~/components/venue-phone-handle";
+import { AccessNext } from "~/components/access-list";
+import { accessListings, accessWording } from "~/use-cases/access-listings.server";
+import { NEXT_ACCESS_PERFORMANCES } from "~/views/access-services";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => shareTags(data?.share);
 
@@ -47,7 +50,11 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       context.catalogue.nextPerformances(show.runId, now, NEXT_PERFORMANCES),
       context.catalogue.picturesOf(show.slug),
     ]);
-    const availability = await context.availability.summary(next.map((performance) => performance.id));
+    const wording = await accessWording(request, context, show.venueSlug);
+    const [availability, accessNext] = await Promise.all([
+      context.availability.summary(next.map((performance) => performance.id)),
+      accessListings(context, wording, { titleSlug: show.slug, venueSlug: show.venueSlug }, NEXT_ACCESS_PERFORMANCES),
+    ]);
     const membership = await membershipOf(context, await readBuyer(request, context));
     const { presale } = buyerEntitlements(membership, null).entitlements;
     const performances: CalendarPerformanceView[] = next.map((performance) => {
@@ -64,6 +71,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
         bookable: bookable(state),
         onSaleFrom: performance.onSaleFrom,
         href: offered ? ticketsPath(mode, show.slug, show.venueSlug, performance.id) : null,
+        access: wording.services(performance.accessServices, show.country),
       };
     });
     const structuredData = await eventListings(
@@ -73,6 +81,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
         ...performance,
         level: availability.get(performance.id)?.level ?? "soldOut",
       })),
+      wording,
     );
     const page = {
       structuredData,
@@ -95,6 +104,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
         hero: pictures.hero ? pictureView(pictures.hero) : null,
         venueAccess: show.venueAccess,
         showAccess: show.showAccess,
+        /** What it warns of (schema.org's hazards), each with its words. */
+        hazards: wording.hazards(show.accessHazards),
       },
       // Venue pages exist in the default routing mode only.
       venueHref: mode === "DEFAULT" ? venuePath(show.venueSlug) : null,
@@ -102,6 +113,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       span: span ? { first: span.first, last: span.last } : null,
       performances,
       calendarHref: calendarPath(mode, show.slug, show.venueSlug),
+      accessNext,
+      accessHref: accessPath(),
       trackedEvents: [requested, track(context, "fetchShow.success", ids)],
     };
     return page;
@@ -113,7 +126,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 
 export default function Show() {
   const { t, i18n } = useTranslation();
-  const { show, venueHref, span, performances, calendarHref, structuredData } = useLoaderData<typeof loader>();
+  const { show, venueHref, span, performances, calendarHref, structuredData, accessNext, accessHref } =
+    useLoaderData<typeof loader>();
   const locale = i18n.language;
   return (
     <article className="show">
@@ -145,9 +159,19 @@ export default function Show() {
         />
       </section>
 
-      {show.venueAccess || show.showAccess ? (
+      {show.venueAccess || show.showAccess || show.hazards.length > 0 ? (
         <section className="show__section" aria-labelledby="show-access">
           <h2 id="show-access">{t("venuePage.showAccessHeading")}</h2>
+          {show.hazards.length > 0 ? (
+            <>
+              <h3>{t("hazard.heading")}</h3>
+              <ul className="show__hazards">
+                {show.hazards.map((hazard) => (
+                  <li key={hazard.hazard}>{hazard.words}</li>
+                ))}
+              </ul>
+            </>
+          ) : null}
           {show.showAccess ? <Paragraphs text={show.showAccess} /> : null}
           {show.venueAccess ? <Paragraphs text={show.venueAccess} /> : null}
         </section>
@@ -181,6 +205,8 @@ export default function Show() {
           <p className="empty-state">{t("show.empty")}</p>
         )}
       </section>
+
+      <AccessNext performances={accessNext} allHref={accessHref} where={false} />
     </article>
   );
 }

@@ -1,11 +1,12 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { ShowCards } from "~/components/show-cards";
 import { Paragraphs, VenueAddress } from "~/components/venue-visit";
 import { notFound, parseParams, venueParams } from "~/urls/params";
 import { showCardsFor } from "~/use-cases/show-list.server";
 import { venuePhoneHandle } from "~/components/venue-phone-handle";
+import { accessPath } from "~/urls/paths";
 
 export const handle = {
   title: (data: { venue?: { name: string } } | undefined) => data?.venue?.name,
@@ -27,6 +28,7 @@ export async function loader({ params, context }: LoaderFunctionArgs) {
       phone: venue.support_phone,
       access: venue.access_info,
       travel: venue.travel_info,
+      accessHref: accessPath(venue.slug),
     },
     shows: (await showCardsFor(context, { venueSlug })).cards,
     venuePhone: venue.support_phone,
@@ -44,12 +46,13 @@ export default function Venue() {
         <VenueAddress name={venue.name} lines={venue.lines} />
         <p>{t("venue.phone", { phone: venue.phone })}</p>
       </section>
-      {venue.access ? (
-        <section className="venue__section" aria-labelledby="venue-access">
-          <h2 id="venue-access">{t("venuePage.accessHeading")}</h2>
-          <Paragraphs text={venue.access} />
-        </section>
-      ) : null}
+      <section className="venue__section" aria-labelledby="venue-access">
+        <h2 id="venue-access">{t("venuePage.accessHeading")}</h2>
+        {venue.access ? <Paragraphs text={venue.access} /> : null}
+        <p>
+          <Link to={venue.accessHref}>{t("access.venue.link", { venue: venue.name })}</Link>
+        </p>
+      </section>
       {venue.travel ? (
         <section className="venue__section" aria-labelledby="venue-travel">
           <h2 id="venue-travel">{t("venuePage.travelHeading")}</h2>

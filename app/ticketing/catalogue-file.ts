@@ -1,8 +1,10 @@
 import { z } from "zod";
 import { slug } from "~/urls/params";
 import { ACCESS_SERVICES, isAccessService } from "~/views/access-services";
+import { ACCESS_HAZARDS, isAccessHazard, oppositeHazard } from "~/views/access-hazards";
 
 export { ACCESS_SERVICES, type AccessService } from "~/views/access-services";
+export { ACCESS_HAZARDS, type AccessHazard } from "~/views/access-hazards";
 
 // The catalogue file operators import (`npm run catalogue:import -- FILE`) and the demo catalogue
 // is written in. Seat maps are described the way venues draw them (sections of rows with a seat
@@ -59,6 +61,28 @@ const accessPerformances = z.object({
   /** What a buyer needs to know, e.g. "touch tour at 13:00, book by phone". */
   notes: z.string().trim().min(1).max(200).optional(),
 });
+
+/** schema.org's words for what a show warns of, or says it has none of; unknown ones named in the refusal. */
+const accessHazards = z
+  .array(
+    z.string().refine(isAccessHazard, (value) => ({
+      message: `unknown hazard "${value}": use one of ${ACCESS_HAZARDS.join(", ")}`,
+    })),
+  )
+  .max(ACCESS_HAZARDS.length / 2)
+  .superRefine((hazards, ctx) => {
+    hazards.forEach((hazard, index) => {
+      if (!isAccessHazard(hazard)) return;
+      if (hazards.indexOf(hazard) !== index)
+        ctx.addIssue({ code: z.ZodIssueCode.custom, path: [index], message: `"${hazard}" is given twice` });
+      else if (hazards.slice(0, index).includes(oppositeHazard(hazard)))
+        ctx.addIssue({
+          code: z.ZodIssueCode.custom,
+          path: [index],
+          message: `"${hazard}" contradicts "${oppositeHazard(hazard)}": a show has a hazard or says it has none, not both`,
+        });
+    });
+  });
 
 const row = z.object({
   name: z.string().trim().min(1).max(8),
@@ -274,6 +298,12 @@ const show = z.object({
   hero: picture.optional(),
   /** Step-free access, captioned or relaxed performances: what the show page says about access. */
   access: z.string().trim().min(1).max(2000).optional(),
+  /**
+   * What the show warns of, in schema.org's accessibilityHazard words: "flashing", "sound",
+   * "motionSimulation", or "noFlashingHazard", "noSoundHazard", "noMotionSimulationHazard" for
+   * what it says it does not have. Leave one out to say nothing of it.
+   */
+  hazards: accessHazards.default([]),
   /** What kind of show: "music" (a concert, a gig, a DJ) is listed by search engines as a MusicEvent. */
   genre: z.enum(SHOW_GENRES).optional(),
   /** Who performs, where the catalogue knows: a company, a band, a person. */

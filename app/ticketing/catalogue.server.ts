@@ -3,6 +3,7 @@ import type { Store } from "~/db/connection.server";
 import { CATALOGUE_MAX_AGE_MS, remembered } from "./catalogue-facts.server";
 import type { PictureSource } from "./catalogue-pictures.server";
 import { saleBegun } from "./sale-window";
+import { accessServicesOf, type AccessService } from "~/views/access-services";
 
 // What the browsing pages read: shows, where they play, and venues.
 
@@ -167,6 +168,7 @@ export function createCatalogue(store: Store, clock: Clock = systemClock, maxAge
           "venues.region",
           "venues.access_info as venueAccess",
           "titles.access_info as showAccess",
+          "titles.access_hazards as accessHazards",
           "venues.support_phone as venuePhone",
           // What a search engine's listing of the show says (app/views/structured-data.ts).
           "titles.genre",
@@ -472,11 +474,14 @@ export function createCatalogue(store: Store, clock: Clock = systemClock, maxAge
     /**
      * The nearest performances of a run outside [from, to): the last one before `from` (still to
      * start after `now`) and the first at or after `to`. The calendar's previous and next links
-     * go to their months, and only exist when there is somewhere to go.
+     * go to their months, and only exist when there is somewhere to go. With `access`, only
+     * performances with that access service count: a filtered calendar's links go where it finds some.
      */
-    async performancesAround(runId: string, now: Date, from: Date, to: Date) {
+    async performancesAround(runId: string, now: Date, from: Date, to: Date, access?: AccessService) {
       const [at, start, end] = [now.toISOString(), from.toISOString(), to.toISOString()];
-      const later = (await runPerformances(runId)).filter((p) => upcoming(p, at));
+      const later = (await runPerformances(runId)).filter(
+        (p) => upcoming(p, at) && (!access || accessServicesOf(p.accessServices).includes(access)),
+      );
       const before = later.filter((p) => p.startsAt < start);
       return {
         before: before[before.length - 1]?.startsAt ?? null,

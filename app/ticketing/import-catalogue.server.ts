@@ -6,7 +6,13 @@ import type { ZodIssue } from "zod";
 import type { Clock } from "~/clock";
 import type { Store } from "~/db/connection.server";
 import type { Database } from "~/db/schema";
-import { ACCESS_SERVICES, catalogueFile, type CatalogueFile, type CatalogueShow } from "./catalogue-file";
+import {
+  ACCESS_HAZARDS,
+  ACCESS_SERVICES,
+  catalogueFile,
+  type CatalogueFile,
+  type CatalogueShow,
+} from "./catalogue-file";
 import {
   makePicture,
   readPicture,
@@ -656,6 +662,7 @@ async function importShow(
       access_info: show.access ?? null,
       genre: show.genre ?? null,
       performers: JSON.stringify(show.performers),
+      access_hazards: ACCESS_HAZARDS.filter((hazard) => show.hazards.includes(hazard)).join(","),
       imported_at: now.toISOString(),
     })
     .execute();

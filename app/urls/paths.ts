@@ -50,3 +50,8 @@ export function picturePath(file: string): string {
 export function venuesPath(): string {
   return "/venues";
 }
+
+/** The access performances (issue 43), every routing mode's: all of them, or one venue's. */
+export function accessPath(venueSlug?: string): string {
+  return venueSlug ? `/access?venue=${encodeURIComponent(venueSlug)}` : "/access";
+}

@@ -1,9 +1,9 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { LEGAL_DOCUMENTS } from "~/legal";
-import { showPath, ticketsPath, venuePath } from "~/urls/paths";
+import { accessPath, showPath, ticketsPath, venuePath } from "~/urls/paths";
 
 // /sitemap.xml and /robots.txt (issue 40 item 4): every public page a buyer can land on from a
-// search (home, show, venue and performance pages, in the deployment's routing mode), with
+// search (home, show, venue, performance and access pages, in the deployment's routing mode), with
 // absolute addresses from PUBLIC_URL; and what crawlers should leave alone (a buyer's checkout,
 // account and e-tickets, the payment sandbox, the waiting room).
 
@@ -55,10 +55,13 @@ export async function publicPages({ catalogue, config, clock }: Reads) {
       const showLastmod = latest([show.importedAt, ...performanceDates]);
       add(showPath(mode, show.slug, show.venueSlug), showLastmod);
       if (mode === "DEFAULT") add(venuePath(show.venueSlug), latest([show.venueImportedAt, show.importedAt]));
+      // Each venue's access performances (issue 43), where the deployment has more than one venue.
+      if (!venueSlug) add(accessPath(show.venueSlug), null);
       add("/", showLastmod);
     }
   }
   add("/", null);
+  add(accessPath(), null);
   for (const document of LEGAL_DOCUMENTS) add(`/legal/${document}`, null);
   return [...pages].slice(0, MAX_URLS).map(([path, lastmod]) => ({ path, lastmod }));
 }

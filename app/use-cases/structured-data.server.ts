@@ -1,5 +1,7 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { accessServicesOf, type AccessService } from "~/views/access-services";
+import { accessHazardsOf } from "~/views/access-hazards";
+import type { AccessWording } from "./access-listings.server";
 import { formatInTimeZone } from "date-fns-tz";
 import { decimalAmount } from "~/ticketing/pricing";
 import { picturePath, ticketsPath, venuePath } from "~/urls/paths";
@@ -28,6 +30,8 @@ export interface ListedShow {
   genre: string | null;
   performers: string;
   imageUrl: string | null;
+  /** What it warns of, as stored ("flashing,noSoundHazard"); nothing said when absent. */
+  accessHazards?: string | null;
 }
 
 export interface ListedPerformance {
@@ -38,6 +42,8 @@ export interface ListedPerformance {
   level: "good" | "medium" | "low" | "soldOut";
   /** Its access services as stored ("captioned,signed"); none when absent. */
   accessServices?: string | null;
+  /** What a buyer needs to know of them. */
+  accessNotes?: string | null;
 }
 
 // schema.org's accessibilityFeature vocabulary has words for these services only: a relaxed or
@@ -96,7 +102,13 @@ async function imageOf(context: AppLoadContext, show: ListedShow): Promise<strin
   return largest ? picturePath(largest.file) : show.imageUrl;
 }
 
-export async function eventListings(context: AppLoadContext, show: ListedShow, performances: ListedPerformance[]) {
+export async function eventListings(
+  context: AppLoadContext,
+  show: ListedShow,
+  performances: ListedPerformance[],
+  /** The page's words for the services: given, each access performance sums them up in them too. */
+  wording?: AccessWording,
+) {
   const { publicUrl, routingType: mode } = context.config;
   const [prices, image] = await Promise.all([
     context.availability.lowestPrices(performances.map((performance) => performance.id)),
@@ -104,6 +116,8 @@ export async function eventListings(context: AppLoadContext, show: ListedShow, p
   ]);
   const local = (iso: string) => formatInTimeZone(new Date(iso), show.timeZone, "yyyy-MM-dd'T'HH:mm:ssxxx");
   const performers = performersOf(show);
+  // schema.org's own words, as the catalogue gives them: a hazard the show has, or says it has not.
+  const hazards = accessHazardsOf(show.accessHazards);
   const location = {
     "@type": "Place",
     name: show.venueName,
@@ -121,6 +135,16 @@ export async function eventListings(context: AppLoadContext, show: ListedShow, p
     const url = absolute(publicUrl, ticketsPath(mode, show.slug, show.venueSlug, performance.id));
     const price = prices.get(performance.id);
     const features = accessibilityFeatures(performance.accessServices);
+    // Every service in words, those schema.org has no word for too (a relaxed performance).
+    const services = wording?.services(performance.accessServices, show.country) ?? [];
+    const summary = services.length
+      ? [
+          wording!.t("access.services", { list: services.map((service) => service.words).join(", ") }),
+          performance.accessNotes,
+        ]
+          .filter(Boolean)
+          .join(". ")
+      : null;
     return {
       "@context": "https://schema.org",
       "@type": show.genre === "music" ? "MusicEvent" : "TheaterEvent",
@@ -135,6 +159,8 @@ export async function eventListings(context: AppLoadContext, show: ListedShow, p
       location,
       ...(performers.length > 0 && { performer: performers }),
       ...(features.length > 0 && { accessibilityFeature: features }),
+      ...(hazards.length > 0 && { accessibilityHazard: hazards }),
+      ...(summary && { accessibilitySummary: summary }),
       ...(price !== undefined &&
         price !== null && {
           offers: {

@@ -47,3 +47,30 @@ export function suitedSeatsKey(service: AccessService, country?: "GB" | "US" | s
 /** A set of services as bits, the Nth of ACCESS_SERVICES as 1 << N: cheap to intersect per seat. */
 export const accessServiceBits = (services: readonly AccessService[]): number =>
   services.reduce((bits, service) => bits | (1 << ACCESS_SERVICES.indexOf(service)), 0);
+
+/**
+ * A service as a page's data names it: its key in the fixed set, for assistive tools and scripts
+ * that read the data, and its words in the page's language, which the page shows (issue 43 item 4).
+ */
+export interface AccessServiceView {
+  service: AccessService;
+  words: string;
+}
+
+/** How many access performances the home and show pages list before "See all access performances". */
+export const NEXT_ACCESS_PERFORMANCES = 3;
+
+/** One access performance as the lists of them (`/access`, the show and home pages) show it. */
+export interface AccessListingView {
+  id: string;
+  show: string;
+  venue: string;
+  venueSlug: string;
+  startsAt: string;
+  timeZone: string;
+  services: AccessServiceView[];
+  notes: string | null;
+  href: string;
+  /** On sale: the link books it. Otherwise it goes to its calendar month, which says when it will be. */
+  bookable: boolean;
+}

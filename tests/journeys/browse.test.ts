@@ -147,7 +147,7 @@ describe("browsing without script", () => {
         page(buyer)
           .getAllByRole("heading", { level: 2 })
           .map((heading) => words(heading.textContent)),
-      ).toEqual(["Find a show", "This week", "All shows"]);
+      ).toEqual(["Find a show", "This week", "Next access performances", "All shows"]);
       // A card for each show, by name (each link also says where, for those who hear it alone).
       expect(
         [...buyer.document.querySelectorAll(".show-card__name a")].map((link) => words(link.firstChild?.textContent)),
@@ -158,8 +158,11 @@ describe("browsing without script", () => {
       expect(html(buyer).dataset.wordingSet).toBe("common");
       expect(page(buyer).getByRole("link", { name: phone }).getAttribute("href")).toMatch(/^tel:/);
 
-      const legal = page(buyer).getByRole("navigation", { name: "Legal information" });
-      expect(getAllByRole(legal, "link").map((link) => words(link.textContent))).toEqual(LEGAL_LINKS);
+      const legal = page(buyer).getByRole("navigation", { name: "Access and legal information" });
+      expect(getAllByRole(legal, "link").map((link) => words(link.textContent))).toEqual([
+        "Access performances",
+        ...LEGAL_LINKS,
+      ]);
 
       // The skip link is the first thing a keyboard reaches, and it leads to the main content.
       // (That pressing it moves focus is a browser's business: the Playwright run checks it.)

@@ -216,7 +216,14 @@ describe("found and shared: structured data, share cards, sitemap and robots.txt
     }));
     const locs = entries.map((entry) => entry.loc);
     expect(locs.every((loc) => loc.startsWith(`${origin}/`))).toBe(true);
-    for (const path of ["/", "/shows/test-show/test-hall", "/shows/loud-and-co/test-hall", "/venues/test-hall"])
+    for (const path of [
+      "/",
+      "/shows/test-show/test-hall",
+      "/shows/loud-and-co/test-hall",
+      "/venues/test-hall",
+      "/access",
+      "/access?venue=test-hall",
+    ])
       expect(locs).toContain(`${origin}${path}`);
     for (const title of ["test-show", "loud-and-co"])
       for (const { id } of await performanceIds(title))

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { formatInTimeZone } from "date-fns-tz";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixedClock } from "~/clock";
-import { ACCESS_SERVICES, catalogueFile } from "~/ticketing/catalogue-file";
+import { ACCESS_HAZARDS, ACCESS_SERVICES, catalogueFile } from "~/ticketing/catalogue-file";
 import { importCatalogue } from "~/ticketing/import-catalogue.server";
 import { smallCatalogue, problemsOf } from "../support/catalogue";
 import { createTestStore, DIALECTS, type TestStore } from "../support/stores";
@@ -76,6 +76,55 @@ describe.each(DIALECTS)("access performances in the catalogue on %s", (dialect) 
   });
 });
 
+const withHazards = (hazards: unknown[]) => {
+  const file = smallCatalogue();
+  (file.shows[0] as Record<string, unknown>).hazards = hazards;
+  return file;
+};
+
+describe.each(DIALECTS)("a show's hazards in the catalogue on %s", (dialect) => {
+  let store: TestStore;
+  beforeAll(async () => {
+    store = await createTestStore(dialect);
+  });
+  afterAll(() => store.drop());
+
+  it("refuses an unknown hazard, naming it and listing schema.org's ones, and loads nothing", async () => {
+    expect(await problemsOf(importCatalogue(store, withHazards(["sound", "strobe"]), clock))).toEqual([
+      'shows[0] "test-show" › hazards[1]: unknown hazard "strobe": use one of flashing, noFlashingHazard, motionSimulation, noMotionSimulationHazard, sound, noSoundHazard',
+    ]);
+    expect(await store.db.selectFrom("titles").selectAll().execute()).toEqual([]);
+  });
+
+  it("refuses a hazard and its denial together, and one given twice", async () => {
+    expect(await problemsOf(importCatalogue(store, withHazards(["flashing", "noFlashingHazard"]), clock))).toEqual([
+      'shows[0] "test-show" › hazards[1]: "noFlashingHazard" contradicts "flashing": a show has a hazard or says it has none, not both',
+    ]);
+    expect(await problemsOf(importCatalogue(store, withHazards(["sound", "sound"]), clock))).toEqual([
+      'shows[0] "test-show" › hazards[1]: "sound" is given twice',
+    ]);
+  });
+
+  it("accepts each hazard and each denial, stored in schema.org's order; none said is none stored", async () => {
+    for (const hazards of [
+      ["sound", "flashing", "motionSimulation"],
+      ["noSoundHazard", "noMotionSimulationHazard", "noFlashingHazard"],
+      [],
+    ]) {
+      const fresh = await createTestStore(dialect);
+      try {
+        await importCatalogue(fresh, withHazards(hazards), clock);
+        const [title] = await fresh.db.selectFrom("titles").select("access_hazards").execute();
+        expect(title!.access_hazards.split(",").filter(Boolean)).toEqual(
+          ACCESS_HAZARDS.filter((hazard) => hazards.includes(hazard)),
+        );
+      } finally {
+        await fresh.drop();
+      }
+    }
+  });
+});
+
 describe("the demo catalogue's access performances", () => {
   it("parses, and offers every service somewhere", () => {
     const demo = catalogueFile.parse(JSON.parse(readFileSync("catalogue/demo.json", "utf8")));
@@ -83,5 +132,9 @@ describe("the demo catalogue's access performances", () => {
       demo.shows.flatMap((show) => show.runs.flatMap((run) => run.access.flatMap((entry) => entry.services))),
     );
     expect([...offered].sort()).toEqual([...ACCESS_SERVICES].sort());
+    // And a spread of hazards: each said somewhere, and some shows that say nothing.
+    const hazards = demo.shows.flatMap((show) => show.hazards);
+    expect([...new Set(hazards)].sort()).toEqual([...ACCESS_HAZARDS].sort());
+    expect(demo.shows.some((show) => show.hazards.length === 0)).toBe(true);
   });
 });

@@ -71,13 +71,13 @@ describe.each(DIALECTS)("a scheduled on-sale's moments on %s", (dialect) => {
 
   /**
    * Today's importer writes columns that migrations after this one add (a venue's access and
-   * travel, a show's genre and performers, when each was imported, a performance's access services, the services a seat suits): they are there for the import,
+   * travel, a show's genre and performers, when each was imported, a performance's access services, the services a seat suits, a show's hazards): they are there for the import,
    * and gone again before the migrations under test run, so the store stands as it stood.
    */
   async function withLaterCatalogueColumns(store: TestStore, run: () => Promise<unknown>) {
     const later = {
       venues: ["access_info", "travel_info", "imported_at"],
-      titles: ["access_info", "genre", "performers", "imported_at"],
+      titles: ["access_info", "genre", "performers", "imported_at", "access_hazards"],
       performances: ["access_services", "access_notes"],
       seats: ["suits"],
     } as const;
