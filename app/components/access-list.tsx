@@ -2,6 +2,7 @@ import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { formatDateTime } from "~/i18n/format";
 import type { AccessListingView } from "~/views/access-services";
+import { AccessServices } from "./access-services";
 
 /**
  * Access performances in date order, each with its date and time, its services in words (from
@@ -28,7 +29,7 @@ export function AccessList({ performances, where = true }: { performances: Acces
               </p>
             ) : null}
             <p className="access-list__services">
-              {t("access.services", { list: performance.services.map((service) => service.words).join(", ") })}
+              <AccessServices services={performance.services} />
             </p>
             {performance.notes ? <p className="access-list__notes">{performance.notes}</p> : null}
             <p>

@@ -1,6 +1,7 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { formatDateTime as dateTime, formatTime as time } from "~/i18n/format";
+import { AccessServices } from "./access-services";
 import { formatLongDay, type PerformanceView } from "./calendar-format";
 
 /** A performance with what the server decided of its sale (sale-window.ts), so no page decides it again. */
@@ -58,11 +59,7 @@ export function CalendarPerformance({
       <span className="calendar-performance__tag">{t("calendar.presaleTag")}</span>
     ) : null;
   const access = performance.access?.length ? (
-    <span className="calendar-performance__access">
-      {t("access.services", {
-        list: performance.access.map((service) => service.words).join(", "),
-      })}
-    </span>
+    <AccessServices services={performance.access} className="calendar-performance__access" />
   ) : null;
   const content = (
     <>

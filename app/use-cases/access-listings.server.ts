@@ -4,6 +4,7 @@ import { bookable, saleState } from "~/ticketing/sale-window";
 import { calendarPath, ticketsPath } from "~/urls/paths";
 import { venueDay } from "~/urls/venue-days";
 import {
+  accessMarkKey,
   accessServiceKey,
   accessServicesOf,
   type AccessListingView,
@@ -26,7 +27,11 @@ export async function accessWording(request: Request, context: AppLoadContext, v
     t: t as TFunction,
     /** A performance's stored services, each with its words at a venue of this country. */
     services: (stored: string | null | undefined, country: string | undefined): AccessServiceView[] =>
-      accessServicesOf(stored).map((service) => ({ service, words: t(accessServiceKey(service, country)) })),
+      accessServicesOf(stored).map((service) => ({
+        service,
+        words: t(accessServiceKey(service, country)),
+        mark: t(accessMarkKey(service, country)),
+      })),
     /** A show's stored hazards, each with its words. */
     hazards: (stored: string | null | undefined): { hazard: AccessHazard; words: string }[] =>
       accessHazardsOf(stored).map((hazard) => ({ hazard, words: t(`hazard.${hazard}`) })),

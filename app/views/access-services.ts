@@ -34,15 +34,26 @@ export function accessServiceKey(service: AccessService, country?: "GB" | "US" |
     : `access.service.${service}`;
 }
 
+/** A locale key under `stem` for a service at a venue: a signed one is the venue's sign language's. */
+function keyAtVenue(stem: string, service: AccessService, country?: "GB" | "US" | string): string {
+  return service === "signed" && (country === "GB" || country === "US")
+    ? `${stem}.signedIn.${country}`
+    : `${stem}.${service}`;
+}
+
 /**
  * The locale key stem that words seats suited to a service at a venue (`access.seats.*`: `.seat`
  * in a seat's name, `.key` in the seat map's key): signed seats face the venue's interpreter.
  */
-export function suitedSeatsKey(service: AccessService, country?: "GB" | "US" | string): string {
-  return service === "signed" && (country === "GB" || country === "US")
-    ? `access.seats.signedIn.${country}`
-    : `access.seats.${service}`;
-}
+export const suitedSeatsKey = (service: AccessService, country?: "GB" | "US" | string) =>
+  keyAtVenue("access.seats", service, country);
+
+/**
+ * The locale key of a service's mark, the short sign beside its words ("CC", "AD", "BSL"), as
+ * theatres print them: something to spot in a list, never the only way it is said.
+ */
+export const accessMarkKey = (service: AccessService, country?: "GB" | "US" | string) =>
+  keyAtVenue("access.mark", service, country);
 
 /** A set of services as bits, the Nth of ACCESS_SERVICES as 1 << N: cheap to intersect per seat. */
 export const accessServiceBits = (services: readonly AccessService[]): number =>
@@ -55,6 +66,8 @@ export const accessServiceBits = (services: readonly AccessService[]): number =>
 export interface AccessServiceView {
   service: AccessService;
   words: string;
+  /** Its mark ("CC"), shown beside the words and hidden from assistive technology, which has them. */
+  mark: string;
 }
 
 /** How many access performances the home and show pages list before "See all access performances". */

@@ -5,6 +5,7 @@ import { ROOT } from "../support/app";
 import { answerStepsToPayment, fillCard, orderNumber } from "../support/no-script-checkout";
 import { validateAllPages, type HtmlDriver } from "../support/html-driver";
 import { demoBuyer, pathOf, startDemoServer, type DemoServer } from "../support/demo-journey";
+import { heard, words } from "../support/read-text";
 
 // Issue 43 item 3, its Done-when journey: a buyer without script filters A Winter's Crossing's
 // calendar to audio-described dates with the calendar's own form, chooses the one (Thursday 3
@@ -17,8 +18,6 @@ const CALENDAR = "/shows/a-winters-crossing/harbour-playhouse/calendar";
 const SUITED_ROWS = ["F", "G", "H", "I", "J", "K"];
 const SEAT_WORDS = "suits audio-described performances: good headset reception for the description";
 const NOTES = "Touch tour at 12:30; headsets from the foyer desk.";
-
-const words = (text: string | null | undefined) => (text ?? "").replace(/\s+/g, " ").trim();
 
 /** Quoted-printable undone (soft line breaks, =XX bytes), so a phrase is found whole. */
 function unquote(mail: string) {
@@ -67,8 +66,10 @@ describe("booking an access performance without script", { timeout: 60_000 }, ()
       await buyer.press("Update availability");
       const dates = [...buyer.document.querySelectorAll<HTMLAnchorElement>('a[href*="/tickets/"]')];
       expect(dates).toHaveLength(1);
-      expect(words(dates[0]!.textContent)).toContain("Access: Audio described, Touch tour");
-      await buyer.follow(words(dates[0]!.textContent));
+      expect(heard(dates[0])).toContain("Access: Audio described, Touch tour");
+      // Each service's mark is there for the eye, beside its words.
+      expect(words(dates[0]!.textContent)).toContain("Access: AD Audio described, TT Touch tour");
+      await buyer.follow(heard(dates[0]));
       expect(pathOf(buyer)).toMatch(/^\/shows\/a-winters-crossing\/harbour-playhouse\/tickets\//);
 
       // The seat map names the suited seats in words, in their labels, and its key says what the

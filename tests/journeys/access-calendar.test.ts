@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { validateAllPages } from "../support/html-driver";
 import { demoBuyer, pathOf, startDemoServer, type DemoServer } from "../support/demo-journey";
+import { heard, words } from "../support/read-text";
 
 // Issue 43: a buyer without script filters a show's calendar to audio-described performances,
 // and finds every access performance on /access. The
@@ -8,7 +9,6 @@ import { demoBuyer, pathOf, startDemoServer, type DemoServer } from "../support/
 // matinee is in the week of days 8 to 14, at 14:00: Thursday 3 December.
 
 const CALENDAR = "/shows/a-winters-crossing/harbour-playhouse/calendar";
-const words = (text: string | null | undefined) => (text ?? "").replace(/\s+/g, " ").trim();
 
 describe.each(["en-GB", "en-US"] as const)("access performances without script, %s", (language) => {
   let server: DemoServer;
@@ -24,7 +24,7 @@ describe.each(["en-GB", "en-US"] as const)("access performances without script, 
     const buyer = demoBuyer(server, language);
     await buyer.open(`${CALENDAR}/2026-12-01`);
     const bookable = () =>
-      [...buyer.document.querySelectorAll<HTMLAnchorElement>('a[href*="/tickets/"]')].map((a) => words(a.textContent));
+      [...buyer.document.querySelectorAll<HTMLAnchorElement>('a[href*="/tickets/"]')].map((a) => heard(a));
     // Unfiltered, December has many dates; the services are in the links' words.
     expect(bookable().length).toBeGreaterThan(10);
     const signedOrCaptioned = language === "en-GB" ? "Captioned" : "Open captioned";
@@ -65,7 +65,7 @@ describe.each(["en-GB", "en-US"] as const)("access performances without script, 
     expect(items.map((item) => item.querySelector("time")?.getAttribute("datetime"))).toEqual(
       stored.map((row) => row.starts_at),
     );
-    const text = items.map((item) => words(item.textContent));
+    const text = items.map((item) => heard(item));
     // The sign language is the venue's country's, whichever language the buyer reads.
     const signedAt = (show: string) =>
       text

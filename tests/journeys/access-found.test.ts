@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { validateAllPages } from "../support/html-driver";
 import { DEMO_NOW, demoBuyer, pathOf, startDemoServer, type DemoServer } from "../support/demo-journey";
+import { heard, words } from "../support/read-text";
 
 // Issue 43, "found" and "said to machines": a buyer without script finds access performances from
 // the home page, a show's page, a venue's page and the footer of any page; `/access?venue=` lists
@@ -12,7 +13,6 @@ import { DEMO_NOW, demoBuyer, pathOf, startDemoServer, type DemoServer } from ".
 const SHOW = "/shows/a-winters-crossing/harbour-playhouse";
 const CALENDAR = `${SHOW}/calendar`;
 const LANTERN = "/shows/the-lantern-keeper/regent-palace/calendar";
-const words = (text: string | null | undefined) => (text ?? "").replace(/\s+/g, " ").trim();
 
 describe.each(["en-GB", "en-US"] as const)("access performances found from every page, %s", (language) => {
   let server: DemoServer;
@@ -41,7 +41,7 @@ describe.each(["en-GB", "en-US"] as const)("access performances found from every
   const listed = (within: Element | null | undefined) =>
     [...(within?.querySelectorAll(".access-list__item") ?? [])].map((item) => ({
       at: item.querySelector("time")?.getAttribute("datetime"),
-      text: words(item.textContent),
+      text: heard(item),
     }));
   const sectionOf = (buyer: ReturnType<typeof demoBuyer>, heading: string) =>
     [...buyer.document.querySelectorAll("h2")].find((h2) => words(h2.textContent) === heading)?.closest("section");
@@ -158,7 +158,7 @@ describe.each(["en-GB", "en-US"] as const)("access performances found from every
   it("a filtered calendar's month links keep the filter, and go to the months with such dates", async () => {
     const buyer = demoBuyer(server, language);
     const bookable = () =>
-      [...buyer.document.querySelectorAll<HTMLAnchorElement>('a[href*="/tickets/"]')].map((a) => words(a.textContent));
+      [...buyer.document.querySelectorAll<HTMLAnchorElement>('a[href*="/tickets/"]')].map((a) => heard(a));
     // November has no audio-described date; December has the one.
     await buyer.open(`${CALENDAR}/2026-11-01?access=audio-described`);
     await buyer.follow(/^Next/);
@@ -171,8 +171,7 @@ describe.each(["en-GB", "en-US"] as const)("access performances found from every
     expect(buyer.document.querySelector(".calendar__month-link--next")).not.toBeNull();
 
     // The Lantern Keeper's BSL dates are in January: December's next link goes there, filter and all.
-    const dates = () =>
-      [...buyer.document.querySelectorAll(".calendar-performance")].map((date) => words(date.textContent));
+    const dates = () => [...buyer.document.querySelectorAll(".calendar-performance")].map((date) => heard(date));
     await buyer.open(`${LANTERN}/2026-12-01?access=signed&seats=2`);
     expect(dates()).toEqual([]);
     await buyer.follow(/^Next/);

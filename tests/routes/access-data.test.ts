@@ -35,15 +35,15 @@ describe("access services and hazards in the page data (en-US, at a UK venue)", 
   afterAll(() => context.close());
 
   const AUDIO_DESCRIBED = [
-    { service: "audio-described", words: "Audio described" },
-    { service: "touch-tour", words: "Touch tour" },
+    { service: "audio-described", words: "Audio described", mark: "AD" },
+    { service: "touch-tour", words: "Touch tour", mark: "TT" },
   ];
   // The interpreter signs the venue's language; "captioned" is worded as the buyer's language does.
   const SIGNED = [
-    { service: "signed", words: "BSL interpreted" },
-    { service: "relaxed", words: "Relaxed performance" },
+    { service: "signed", words: "BSL interpreted", mark: "BSL" },
+    { service: "relaxed", words: "Relaxed performance", mark: "RP" },
   ];
-  const CAPTIONED = [{ service: "captioned", words: "Open captioned" }];
+  const CAPTIONED = [{ service: "captioned", words: "Open captioned", mark: "OC" }];
 
   it("the calendar's performances name their services and words", async () => {
     const { data: page } = await calendarLoader({
