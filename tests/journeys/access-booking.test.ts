@@ -67,8 +67,8 @@ describe("booking an access performance without script", { timeout: 60_000 }, ()
       const dates = [...buyer.document.querySelectorAll<HTMLAnchorElement>('a[href*="/tickets/"]')];
       expect(dates).toHaveLength(1);
       expect(heard(dates[0])).toContain("Access: Audio described, Touch tour");
-      // Each service's mark is there for the eye, beside its words.
-      expect(words(dates[0]!.textContent)).toContain("Access: AD Audio described, TT Touch tour");
+      // Each service's mark is there for the eye, beside its words (bracketed for a text browser).
+      expect(words(dates[0]!.textContent)).toContain("Access: [AD] Audio described, [TT] Touch tour");
       await buyer.follow(heard(dates[0]));
       expect(pathOf(buyer)).toMatch(/^\/shows\/a-winters-crossing\/harbour-playhouse\/tickets\//);
 
