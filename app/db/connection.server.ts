@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import SQLite from "better-sqlite3";
-import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, sql, type DatabaseConnection, type Driver } from "kysely";
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, type DatabaseConnection, type Driver } from "kysely";
 import pg from "pg";
 import type { Database } from "./schema";
 
@@ -22,13 +22,6 @@ export interface Store {
    * page, only the shared memory index.
    */
   dataVersion?: () => number;
-  /**
-   * Brings the query planner's statistics up to date after many rows were written at once (a
-   * catalogue import), so the first buyers do not meet nested loops over thousands of seats:
-   * PostgreSQL's ANALYZE (its autovacuum comes round later by itself), SQLite's PRAGMA optimize
-   * (which the SQLite store also runs on opening and every hour).
-   */
-  optimize(): Promise<void>;
   /** PostgreSQL: the pool's connections open and idle, and queries waiting for one (/metrics). */
   poolStats?: () => { total: number; idle: number; waiting: number };
   /** PostgreSQL: where a dedicated connection (LISTEN, an advisory lock) reaches the same database. */
@@ -96,25 +89,11 @@ export function openSqlite(file: string): Store {
   const db = new Kysely<Database>({
     dialect: new ImmediateSqliteDialect({ database: reusingStatements(database, counter) }),
   });
-  // Without statistics SQLite's planner guessed the calendar's count of taken seats badly: it walked
-  // every seat of each performance's price plan (a 2,341-seat house) and looked each up among the
-  // claims, 160-300 ms for the demo's 468 performances; with them it walks the claims, 25 ms. The
-  // 0x10002 form, which SQLite advises for long-lived connections, looks at every table, not only
-  // those this connection has queried; it analyses only tables whose size has moved, within a
-  // bounded number of rows each, so it costs milliseconds.
-  const optimize = () => void database.pragma("optimize=0x10002");
-  optimize();
-  const hourly = setInterval(optimize, 60 * 60 * 1000);
-  hourly.unref();
   return {
     db,
     dialect: "sqlite",
     statements: () => counter.sent,
-    optimize: async () => optimize(),
-    close: () => {
-      clearInterval(hourly);
-      return db.destroy();
-    },
+    close: () => db.destroy(),
     dataVersion: () => database.pragma("data_version", { simple: true }) as number,
   };
 }
@@ -141,9 +120,6 @@ export function openPostgres(
     db,
     dialect: "postgres",
     statements: () => counter.sent,
-    optimize: async () => {
-      await sql`analyze`.execute(db);
-    },
     close: () => db.destroy(),
     connectionString,
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),

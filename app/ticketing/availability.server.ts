@@ -1,5 +1,3 @@
-import type { Kysely } from "kysely";
-import type { Database } from "~/db/schema";
 import type { Store } from "~/db/connection.server";
 import { activeClaim, activeStandingClaim } from "./inventory.server";
 import { bandPricesOfPlans } from "./queries.server";
@@ -162,34 +160,6 @@ export async function loadPlanGroups(store: Store, planIds: string[]): Promise<P
   });
 }
 
-/**
- * Taken seats of these performances by part of the house and price band: the query on its own, so
- * a test can ask SQLite how it plans it (it must walk the claims, not every seat of the plan).
- */
-export function takenSeatCounts(db: Kysely<Database>, performanceIds: string[], nowIso: string) {
-  return db
-    .selectFrom("seat_claims")
-    .innerJoin("performances", "performances.id", "seat_claims.performance_id")
-    .innerJoin("price_plan_seats", (join) =>
-      join
-        .onRef("price_plan_seats.seat_id", "=", "seat_claims.seat_id")
-        .onRef("price_plan_seats.price_plan_id", "=", "performances.price_plan_id"),
-    )
-    .innerJoin("seats", "seats.id", "seat_claims.seat_id")
-    .select((eb) => [
-      "seat_claims.performance_id",
-      "seats.section_id",
-      "price_plan_seats.price_band_id",
-      eb.fn.countAll<number>().as("taken"),
-      // Withheld seats were never for sale: they count against neither capacity nor what is left.
-      eb.fn.sum<number>(eb.case().when("seat_claims.status", "=", "withheld").then(1).else(0).end()).as("withheld"),
-      eb.fn.min<string | null>("seat_claims.held_until").as("firstLapse"),
-    ])
-    .where("seat_claims.performance_id", "in", performanceIds)
-    .where(activeClaim(nowIso))
-    .groupBy(["seat_claims.performance_id", "seats.section_id", "price_plan_seats.price_band_id"]);
-}
-
 /** Places taken at `now` for each performance, grouped as the plan groups are. */
 export async function loadClaimCounts(
   store: Store,
@@ -203,7 +173,28 @@ export async function loadClaimCounts(
   const nowIso = now.toISOString();
   const { db } = store;
   const [seatsTaken, standingTaken] = await Promise.all([
-    takenSeatCounts(db, performanceIds, nowIso).execute(),
+    db
+      .selectFrom("seat_claims")
+      .innerJoin("performances", "performances.id", "seat_claims.performance_id")
+      .innerJoin("price_plan_seats", (join) =>
+        join
+          .onRef("price_plan_seats.seat_id", "=", "seat_claims.seat_id")
+          .onRef("price_plan_seats.price_plan_id", "=", "performances.price_plan_id"),
+      )
+      .innerJoin("seats", "seats.id", "seat_claims.seat_id")
+      .select((eb) => [
+        "seat_claims.performance_id",
+        "seats.section_id",
+        "price_plan_seats.price_band_id",
+        eb.fn.countAll<number>().as("taken"),
+        // Withheld seats were never for sale: they count against neither capacity nor what is left.
+        eb.fn.sum<number>(eb.case().when("seat_claims.status", "=", "withheld").then(1).else(0).end()).as("withheld"),
+        eb.fn.min<string | null>("seat_claims.held_until").as("firstLapse"),
+      ])
+      .where("seat_claims.performance_id", "in", performanceIds)
+      .where(activeClaim(nowIso))
+      .groupBy(["seat_claims.performance_id", "seats.section_id", "price_plan_seats.price_band_id"])
+      .execute(),
     db
       .selectFrom("standing_claims")
       .select((eb) => [

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { addDays } from "date-fns";
 import { formatInTimeZone, fromZonedTime } from "date-fns-tz";
-import type { Insertable, Kysely, Transaction } from "kysely";
+import { sql, type Insertable, type Kysely, type Transaction } from "kysely";
 import type { ZodIssue } from "zod";
 import type { Clock } from "~/clock";
 import type { Store } from "~/db/connection.server";
@@ -620,7 +620,9 @@ export async function importCatalogue(
     }
     summary.memberships = file.memberships.length;
   });
-  await store.optimize();
+  // A bulk load leaves PostgreSQL's planner without statistics until autovacuum comes round;
+  // gather them now so the first buyers do not meet nested loops over thousands of seats.
+  if (store.dialect === "postgres") await sql`analyze`.execute(store.db);
   return summary;
 }
 

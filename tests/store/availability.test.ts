@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { availabilityLevel, availabilityOf, calendarFacts, takenSeatCounts } from "~/ticketing/availability.server";
+import { availabilityLevel, availabilityOf, calendarFacts } from "~/ticketing/availability.server";
 import { createInventory } from "~/ticketing/inventory.server";
 import { seedSmallCatalogue } from "../support/engine";
 import { createTestStore, DIALECTS, type TestStore } from "../support/stores";
@@ -103,27 +103,5 @@ describe.each(DIALECTS)("availability and calendar facts on %s", (dialect) => {
     expect(
       (await calendarFacts(store, ids, seed.clock.now(), { quantity: 4 })).availability.get(seed.onSale.id),
     ).toEqual({ capacity: 24, left: 19, level: "good" });
-  });
-});
-
-// SQLite only: PostgreSQL's ANALYZE after an import was there before, and its plans are its own.
-describe("the count of taken seats on sqlite", () => {
-  let store: TestStore;
-  let seed: Awaited<ReturnType<typeof seedSmallCatalogue>>;
-  beforeAll(async () => {
-    store = await createTestStore("sqlite");
-    seed = await seedSmallCatalogue(store);
-  });
-  afterAll(() => store.drop());
-
-  it("plans the count of taken seats from the claims, with the planner's statistics gathered on import", async () => {
-    // Without statistics SQLite walked every seat of each performance's plan and looked each up
-    // among the claims: 160-300 ms for the demo's calendar instead of 25.
-    const query = takenSeatCounts(store.db, [seed.onSale.id], seed.clock.now().toISOString()).compile();
-    const explained = await store.db.executeQuery<{ detail: string }>({
-      ...query,
-      sql: `EXPLAIN QUERY PLAN ${query.sql}`,
-    });
-    expect(explained.rows[0]?.detail).toMatch(/^SEARCH seat_claims /);
   });
 });
