@@ -1,7 +1,5 @@
-import { readdirSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROOT } from "../support/app";
+import { sentMail } from "../support/outbox";
 import { answerStepsToPayment, fillCard, orderNumber } from "../support/no-script-checkout";
 import { validateAllPages, type HtmlDriver } from "../support/html-driver";
 import { demoBuyer, pathOf, startDemoServer, type DemoServer } from "../support/demo-journey";
@@ -19,16 +17,6 @@ const SUITED_ROWS = ["F", "G", "H", "I", "J", "K"];
 const SEAT_WORDS = "suits audio-described performances: good headset reception for the description";
 const NOTES = "Touch tour at 12:30; headsets from the foyer desk.";
 
-/** Quoted-printable undone (soft line breaks, =XX bytes), so a phrase is found whole. */
-function unquote(mail: string) {
-  return decodeURIComponent(
-    mail
-      .replace(/=\r?\n/g, "")
-      .replace(/%/g, "%25")
-      .replace(/=([0-9A-F]{2})/g, "%$1"),
-  );
-}
-
 /** The value beside a term of the confirmation's order facts. */
 function fact(buyer: HtmlDriver, term: string) {
   const dt = [...buyer.document.querySelectorAll("dt")].find((candidate) => words(candidate.textContent) === term);
@@ -44,18 +32,6 @@ describe("booking an access performance without script", { timeout: 60_000 }, ()
   afterAll(async () => {
     await server.close();
   });
-
-  /** The confirmation email of an order as it left: with no SMTP server, a file in DATA_DIR/outbox. */
-  async function sentMail(number: string) {
-    await server.services.outbox.deliverDue();
-    const dir = resolve(ROOT, server.services.config.dataDir, "outbox");
-    const mails = readdirSync(dir)
-      .filter((name) => name.endsWith(".eml"))
-      .map((name) => unquote(readFileSync(join(dir, name), "utf8")))
-      .filter((mail) => mail.includes(number));
-    expect(mails).toHaveLength(1);
-    return mails[0]!;
-  }
 
   it.each(["en-GB", "en-US"] as const)(
     "%s: filters to audio-described dates, sees the suited seats named, buys them, and reads the services back",
@@ -106,7 +82,7 @@ describe("booking an access performance without script", { timeout: 60_000 }, ()
       expect(fact(buyer, "Access")).toBe("Audio described, Touch tour");
       expect(fact(buyer, "Access notes")).toBe(NOTES);
 
-      const mail = await sentMail(orderNumber(buyer));
+      const mail = await sentMail(server, orderNumber(buyer));
       expect(mail).toContain("Access: Audio described, Touch tour");
       expect(mail).toContain(`Access notes: ${NOTES}`);
       expect(mail).toMatch(

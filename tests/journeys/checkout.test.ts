@@ -1,12 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
 import { getByLabelText, getByRole, queryAllByRole } from "@testing-library/dom";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROOT } from "../support/app";
 import { fillCard, orderNumber } from "../support/no-script-checkout";
 import { demoBuyer, goodPerformance, pathOf, startDemoServer, type DemoServer } from "../support/demo-journey";
 import { validateAllPages, type HtmlDriver } from "../support/html-driver";
+import { sentMail } from "../support/outbox";
 
 // From held seats to a paid order, without script, in a UK and a US deployment (the no-script
 // runs of tests/e2e/purchase.spec.ts): extras, ticket protection, post (mail), contact details, a
@@ -73,15 +71,6 @@ const ORDER_NUMBER = /^[0-9A-Z]{5}-[0-9A-Z]{5}$/;
 
 /** PAYMENT_TIMEOUT_SECONDS at its default (30 s), and a second more. */
 const PAST_PAYMENT_TIMEOUT_MS = 31_000;
-
-/** Quoted-printable undone (soft line breaks, =XX bytes), so a phrase is found whole. */
-function unquote(mail: string) {
-  const escaped = mail
-    .replace(/=\r?\n/g, "")
-    .replace(/%/g, "%25")
-    .replace(/=([0-9A-F]{2})/g, "%$1");
-  return decodeURIComponent(escaped);
-}
 
 const h1 = (buyer: HtmlDriver) => buyer.document.querySelector("h1")?.textContent?.trim();
 
@@ -220,19 +209,6 @@ describe("checkout without script", { timeout: 45_000 }, () => {
     await buyer.press(/^Pay /);
   }
 
-  /** The confirmation email of an order as it left: with no SMTP server, a file in DATA_DIR/outbox. */
-  async function sentMail(number: string) {
-    // Delivery starts on its own once the order is paid; this waits for that run (or makes it).
-    await server.services.outbox.deliverDue();
-    const dir = resolve(ROOT, server.services.config.dataDir, "outbox");
-    const mails = readdirSync(dir)
-      .filter((name) => name.endsWith(".eml"))
-      .map((name) => unquote(readFileSync(join(dir, name), "utf8")))
-      .filter((mail) => mail.includes(number));
-    expect(mails).toHaveLength(1);
-    return mails[0]!;
-  }
-
   describe.each(PROFILES)("$language", (profile) => {
     const newBuyer = () => demoBuyer(server, profile.language);
 
@@ -277,7 +253,7 @@ describe("checkout without script", { timeout: 45_000 }, () => {
       expect(has(buyer, `1 Main StreetSpringfield${region}${profile.address.postcode[1].toUpperCase()}`)).toBe(true);
       expect(buyer.cookies().has("basket")).toBe(false);
 
-      const mail = await sentMail(number);
+      const mail = await sentMail(server, number);
       expect(mail).toMatch(new RegExp(`^To: ${email}\r?$`, "m"));
       expect(mail).toContain(profile.post);
     });
