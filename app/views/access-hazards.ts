@@ -1,3 +1,5 @@
+import { knownOf } from "./access-services";
+
 /**
  * What a show may warn of (issue 43 item 4): schema.org's `accessibilityHazard` values for a
  * performance, as the catalogue names them and the structured data says them. Each hazard has its
@@ -24,7 +26,4 @@ export function oppositeHazard(hazard: AccessHazard): AccessHazard {
 }
 
 /** A show's stored hazards ("flashing,noSoundHazard"), known ones only, in the set's order. */
-export function accessHazardsOf(stored: string | null | undefined): AccessHazard[] {
-  const named = new Set((stored ?? "").split(","));
-  return ACCESS_HAZARDS.filter((hazard) => named.has(hazard));
-}
+export const accessHazardsOf = (stored: string | null | undefined): AccessHazard[] => knownOf(ACCESS_HAZARDS, stored);

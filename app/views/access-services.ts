@@ -18,11 +18,15 @@ export type AccessService = (typeof ACCESS_SERVICES)[number];
 export const isAccessService = (value: string): value is AccessService =>
   (ACCESS_SERVICES as readonly string[]).includes(value);
 
-/** A performance's stored services ("captioned,signed"), known ones only, in the set's order. */
-export function accessServicesOf(stored: string | null | undefined): AccessService[] {
+/** A stored comma-separated list ("captioned,signed"): the known values only, in the set's order. */
+export function knownOf<T extends string>(known: readonly T[], stored: string | null | undefined): T[] {
   const named = new Set((stored ?? "").split(","));
-  return ACCESS_SERVICES.filter((service) => named.has(service));
+  return known.filter((value) => named.has(value));
 }
+
+/** A performance's stored services ("captioned,signed"), known ones only, in the set's order. */
+export const accessServicesOf = (stored: string | null | undefined): AccessService[] =>
+  knownOf(ACCESS_SERVICES, stored);
 
 /**
  * The locale key that words a service at a venue: the sign language is the venue's country's
