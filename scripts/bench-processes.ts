@@ -1,7 +1,8 @@
 // `npm run bench`'s purchase figures for several server processes (issue 20, decision 0030): the
 // same 50 buyers without script (scripts/bench-buyers.ts, in a process of their own) buy from one
-// performance of the largest house on PostgreSQL, served by server.ts as an operator runs it, once
-// with one process and once with two (WEB_CONCURRENCY=2: a cluster's workers on one port). Prints
+// performance of the largest house, on SQLite and on PostgreSQL, served by server.ts as an operator
+// runs it, once with one process and once with two (WEB_CONCURRENCY=2: a cluster's workers on one
+// port; on SQLite both share the bench's file). Prints
 // each run's orders per minute, the buyers refused while seats were free and the seats sold twice
 // (both must be 0), then the two side by side. Figures, not a test.
 import { fork, spawn, type ChildProcess } from "node:child_process";
@@ -13,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { ServerBuild } from "@remix-run/node";
-import type { Store } from "~/db/connection.server";
+import type { DialectName, Store } from "~/db/connection.server";
 import type { BuyersBrief, BuyersMessage } from "./bench-buyers";
 import { buyersBrief, startSite } from "./bench-pages";
 
@@ -27,10 +28,13 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+type Database = { databaseUrl: string } | { dataDir: string };
+
 /** server.ts in production, with `workers` processes, on the given database; resolves once it serves. */
-async function startServerProcess(root: string, databaseUrl: string, secret: string, workers: number) {
+async function startServerProcess(root: string, database: Database, secret: string, workers: number) {
   const port = await freePort();
-  const dataDir = mkdtempSync(join(tmpdir(), "box-office-bench-processes-"));
+  // On SQLite the processes share the bench's own file; on PostgreSQL the directory is theirs alone.
+  const ownDir = "databaseUrl" in database ? mkdtempSync(join(tmpdir(), "box-office-bench-processes-")) : undefined;
   const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
     cwd: root,
     stdio: ["ignore", "ignore", "inherit"],
@@ -41,8 +45,8 @@ async function startServerProcess(root: string, databaseUrl: string, secret: str
       SESSION_SECRET: secret,
       PAYMENT_PROVIDER: "sandbox",
       SANDBOX_IN_PRODUCTION: "yes",
-      DATABASE_URL: databaseUrl,
-      DATA_DIR: dataDir,
+      ...("databaseUrl" in database ? { DATABASE_URL: database.databaseUrl } : {}),
+      DATA_DIR: "dataDir" in database ? database.dataDir : ownDir!,
       DEMO_CATALOGUE: "off",
       // As the in-process figures: no line per request, whose writing would be counted as serving.
       LOG_LEVEL: "warn",
@@ -70,7 +74,7 @@ async function startServerProcess(root: string, databaseUrl: string, secret: str
       const exited = once(child, "exit");
       child.kill("SIGTERM");
       await exited;
-      rmSync(dataDir, { recursive: true, force: true });
+      if (ownDir) rmSync(ownDir, { recursive: true, force: true });
     },
   };
 }
@@ -122,23 +126,24 @@ export async function ticketsSold(store: Store, performanceId: string) {
   return { tickets: issued.length, oversold: issued.length - new Set(issued.map((ticket) => ticket.ref)).size };
 }
 
-export async function benchProcesses(root: string, build: ServerBuild) {
+export async function benchProcesses(root: string, build: ServerBuild, dialect: DialectName) {
   const secret = randomBytes(32).toString("hex");
   // The demo catalogue in a throw-away database, and the bench's own view of it (for the buyers'
   // brief and the checks); the in-process site it also starts takes no requests.
-  const site = await startSite(root, build, { SESSION_SECRET: secret }, "postgres");
-  const databaseUrl = site.services.config.databaseUrl!;
+  const site = await startSite(root, build, { SESSION_SECRET: secret }, dialect);
+  const { databaseUrl, dataDir } = site.services.config;
+  const database = databaseUrl ? { databaseUrl } : { dataDir };
   const perMinute: number[] = [];
   try {
     for (const workers of [1, 2]) {
-      const server = await startServerProcess(root, databaseUrl, secret, workers);
+      const server = await startServerProcess(root, database, secret, workers);
       try {
         // Each run buys from the largest house's emptiest performance: one the earlier runs left alone.
         const brief = { ...(await buyersBrief(site, secret, BUYERS)), origin: server.origin };
         const result = await runBuyers(brief, site);
         const rate = (result.orders / result.seconds) * 60;
         perMinute.push(rate);
-        const label = `purchase (postgres, ${workers} server process${workers > 1 ? "es" : ""})`;
+        const label = `purchase (${dialect}, ${workers} server process${workers > 1 ? "es" : ""})`;
         console.log(
           `${label}: ${result.orders} orders by ${BUYERS} buyers without script in ${result.seconds.toFixed(1)} s: ` +
             `${rate.toFixed(0)} orders/min; ${result.tickets} tickets; oversold seats: ${result.oversold}; ` +
@@ -152,9 +157,9 @@ export async function benchProcesses(root: string, build: ServerBuild) {
       }
     }
     console.log(
-      `purchase (postgres): server.ts, 1 process ${perMinute[0]!.toFixed(0)} orders/min, ` +
+      `purchase (${dialect}): server.ts, 1 process ${perMinute[0]!.toFixed(0)} orders/min, ` +
         `2 processes (WEB_CONCURRENCY=2) ${perMinute[1]!.toFixed(0)} orders/min ` +
-        `(×${(perMinute[1]! / perMinute[0]!).toFixed(2)}, on this machine's cores, shared with the buyers and PostgreSQL)`,
+        `(×${(perMinute[1]! / perMinute[0]!).toFixed(2)}, on this machine's cores, shared with the buyers${dialect === "postgres" ? " and PostgreSQL" : ""})`,
     );
   } finally {
     await site.close();

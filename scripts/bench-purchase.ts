@@ -59,5 +59,5 @@ export async function benchPurchase(root: string, dialects: DialectName[]) {
   const build = await loadBuild(root);
   for (const dialect of dialects) await benchPurchaseOn(dialect, build, root);
   // Several server processes on one database (decision 0030): one and two, side by side.
-  if (dialects.includes("postgres")) await benchProcesses(root, build);
+  for (const dialect of dialects) await benchProcesses(root, build, dialect);
 }

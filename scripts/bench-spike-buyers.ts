@@ -58,10 +58,17 @@ async function run(brief: SpikeBrief): Promise<SpikeDone> {
   const started = perf.now();
   const deadline = started + brief.runMs;
 
-  async function timed(name: StepName | "waiting page", work: () => Promise<{ response: Response; text: string }>) {
+  /** A step's time kept under its name, and in `alsoIn` (its own, not another buyer's that ended meanwhile). */
+  async function timed(
+    name: StepName | "waiting page",
+    work: () => Promise<{ response: Response; text: string }>,
+    alsoIn?: number[],
+  ) {
     const at = perf.now();
     const result = await work();
-    times[name].push(perf.now() - at);
+    const took = perf.now() - at;
+    times[name].push(took);
+    alsoIn?.push(took);
     return result;
   }
 
@@ -110,8 +117,7 @@ async function run(brief: SpikeBrief): Promise<SpikeDone> {
     await sleep(arrivedMs);
     const browser = noScriptBrowser(brief.origin, brief.secret);
     const arrival = perf.now();
-    let page = await reached(() => timed("waiting page", () => visit(browser, brief.tickets)));
-    if (page !== null) arrivals.push(times["waiting page"].at(-1)!);
+    let page = await reached(() => timed("waiting page", () => visit(browser, brief.tickets), arrivals));
     let firstPlace: number | null = null;
     // Waiting: ask again when the page's own refresh says, until let in or the run ends.
     while (
@@ -124,8 +130,7 @@ async function run(brief: SpikeBrief): Promise<SpikeDone> {
       if (perf.now() + seconds * 1000 > deadline) return { arrivedMs, firstPlace, waitedMs: null, outcome: "waiting" };
       await sleep(seconds * 1000);
       const url = new URL(page.response.url);
-      page = await reached(() => timed("waiting page", () => visit(browser, url.pathname + url.search)));
-      if (page !== null) refreshes.push(times["waiting page"].at(-1)!);
+      page = await reached(() => timed("waiting page", () => visit(browser, url.pathname + url.search), refreshes));
     }
     // Never reached before the run's end: still trying, as a buyer would be.
     if (page === null) return { arrivedMs, firstPlace, waitedMs: null, outcome: "waiting" };
