@@ -28,11 +28,8 @@ import { COMMON_NS, FALLBACK_LANGUAGE } from "~/i18n/languages";
 import { THEME_STYLESHEETS } from "~/themes/stylesheets";
 import { pushToDataLayer, type ClientEvent } from "~/views/events";
 import { takeFlashedEvents } from "~/web/track.server";
-import { THEME_LOGO_TEXT, type ThemeName } from "~/themes/themes";
-import type { FrameBrand } from "~/components/site-header";
-import { telHref } from "~/components/support-phone";
-import { LEGAL_DOCUMENTS } from "~/legal";
-import { accessPath } from "~/urls/paths";
+import type { ThemeName } from "~/themes/themes";
+import { frameBrand } from "~/web/frame.server";
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
@@ -59,7 +56,6 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const wordingSet = context.i18n.wordingSetFor(params.venueSlug ?? context.config.venueSlug);
   // Only what the header needs: every page's data reaches the browser, and an email need not.
   const customer = await currentCustomer(request, context);
-  const { brand } = context.config;
   return data(
     {
       locale,
@@ -68,30 +64,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       // What the frame shows of the configured brand; its name and phone reach the pages through
       // the wording (i18n.server.ts brandedLocaleFiles), where a venue's own wording may replace them.
       // Worked out here rather than in the header, whose script every page loads.
-      brand: {
-        logo: brand.logoUrl
-          ? {
-              src: brand.logoUrl,
-              alt: brand.name ?? (await context.i18n.createInstance(locale, COMMON_NS)).t("brand.name"),
-            }
-          : brand.name !== undefined && theme === "default"
-            ? // The default theme's logo is a generic "Box Office" wordmark: a named brand without a
-              // logo of its own is written out instead. The venues' themes keep their venues' logos.
-              { wordmark: brand.name }
-            : { src: `/logos/${theme}.svg`, alt: THEME_LOGO_TEXT[theme] },
-        // The footer's seller line: [wording key, value, link], those configured.
-        seller: [
-          ["frame.soldBy", brand.legalEntity, null],
-          ["frame.phonePrompt", brand.phone, brand.phone && telHref(brand.phone)],
-          ["frame.emailPrompt", brand.email, brand.email && `mailto:${brand.email}`],
-        ].filter((part): part is [string, string, string | null] => Boolean(part[1])),
-        // The footer's links, listed here rather than in the footer, whose script every page loads:
-        // the checkout pages have no room in their script budget for one more (decision 0050).
-        links: [
-          [accessPath(), "access.footerLink"],
-          ...LEGAL_DOCUMENTS.map((document): [string, string] => [`/legal/${document}`, `legal.${document}.title`]),
-        ],
-      } satisfies FrameBrand,
+      brand: await frameBrand(context, locale, theme),
       // The site's own address, for the addresses a page gives crawlers and link previews.
       publicUrl: context.config.publicUrl,
       customer: customer ? { firstName: customer.firstName } : null,

@@ -1,15 +1,32 @@
-import { Link, useLocation, useMatches } from "@remix-run/react";
+import { useLocation, useMatches } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { LANGUAGES } from "~/i18n/languages";
 import { pathWithDeclaredQuery } from "~/urls/page-query";
-import type { FrameBrand } from "./site-header";
+import { RemixFrameLink, type FrameBrand, type FrameLink } from "./site-header";
 
 export function SiteFooter({ brand }: { brand: FrameBrand | null }) {
-  const { t, i18n } = useTranslation();
   const location = useLocation();
   const matches = useMatches();
-  const withLanguage = (language: string) =>
-    pathWithDeclaredQuery(location.pathname, location.search, matches, { lng: language });
+  return (
+    <SiteFooterView
+      brand={brand}
+      link={RemixFrameLink}
+      withLanguage={(language) => pathWithDeclaredQuery(location.pathname, location.search, matches, { lng: language })}
+    />
+  );
+}
+
+/** The footer's markup, given this page's address in each language: shared with the waiting room's page. */
+export function SiteFooterView({
+  brand,
+  link: FrameLink,
+  withLanguage,
+}: {
+  brand: FrameBrand | null;
+  link: FrameLink;
+  withLanguage: (language: string) => string;
+}) {
+  const { t, i18n } = useTranslation();
   return (
     <footer className="site-footer">
       <nav aria-label={t("frame.legalNav")}>
@@ -17,7 +34,7 @@ export function SiteFooter({ brand }: { brand: FrameBrand | null }) {
           {/* The root loader's list (decision 0050): none on the page its failure leaves. */}
           {brand?.links.map(([href, key]) => (
             <li key={href}>
-              <Link to={href}>{t(key)}</Link>
+              <FrameLink to={href}>{t(key)}</FrameLink>
             </li>
           ))}
         </ul>

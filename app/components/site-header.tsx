@@ -17,28 +17,48 @@ export interface FrameBrand {
   links: [href: string, key: string][];
 }
 
+/** A link of the frame: Remix's own on the site's pages, a plain one where no router runs (the waiting room). */
+export type FrameLink = React.ComponentType<{ to: string; className?: string; children: React.ReactNode }>;
+
+/** The site's pages' frame link: Remix's, which navigates with script. */
+export const RemixFrameLink: FrameLink = (props) => <Link {...props} />;
+
 export function SiteHeader({ brand, customer }: { brand: FrameBrand | null; customer: { firstName: string } | null }) {
+  return <SiteHeaderView brand={brand} customer={customer} phone={useSupportPhone()} link={RemixFrameLink} />;
+}
+
+/** The header's markup, from what it shows: the site's pages and the waiting room's write the same. */
+export function SiteHeaderView({
+  brand,
+  customer,
+  phone,
+  link: FrameLink,
+}: {
+  brand: FrameBrand | null;
+  customer: { firstName: string } | null;
+  phone: string;
+  link: FrameLink;
+}) {
   const { t } = useTranslation();
-  const phone = useSupportPhone();
   // No root data (its loader failed): the default theme's logo.
   const logo = brand?.logo ?? { src: "/logos/default.svg", alt: THEME_LOGO_TEXT.default };
   return (
     <header className="site-header">
-      <Link to="/" className="site-header__brand">
+      <FrameLink to="/" className="site-header__brand">
         {"wordmark" in logo ? (
           <span className="site-header__wordmark">{logo.wordmark}</span>
         ) : (
           <img src={logo.src} alt={logo.alt} width={180} height={48} className="site-header__logo" />
         )}
-      </Link>
+      </FrameLink>
       <p className="site-header__support">
         {t("frame.supportPrompt")} <a href={telHref(phone)}>{phone}</a>
       </p>
       <p className="site-header__account">
         {customer ? (
-          <Link to="/account">{t("header.myAccount")}</Link>
+          <FrameLink to="/account">{t("header.myAccount")}</FrameLink>
         ) : (
-          <Link to="/account/sign-in">{t("header.signIn")}</Link>
+          <FrameLink to="/account/sign-in">{t("header.signIn")}</FrameLink>
         )}
       </p>
     </header>
