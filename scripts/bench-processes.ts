@@ -31,7 +31,13 @@ async function freePort(): Promise<number> {
 type Database = { databaseUrl: string } | { dataDir: string };
 
 /** server.ts in production, with `workers` processes, on the given database; resolves once it serves. */
-async function startServerProcess(root: string, database: Database, secret: string, workers: number) {
+export async function startServerProcess(
+  root: string,
+  database: Database,
+  secret: string,
+  workers: number,
+  env: Record<string, string> = {},
+) {
   const port = await freePort();
   // On SQLite the processes share the bench's own file; on PostgreSQL the directory is theirs alone.
   const ownDir = "databaseUrl" in database ? mkdtempSync(join(tmpdir(), "box-office-bench-processes-")) : undefined;
@@ -52,6 +58,7 @@ async function startServerProcess(root: string, database: Database, secret: stri
       LOG_LEVEL: "warn",
       PORT: String(port),
       WEB_CONCURRENCY: String(workers),
+      ...env,
     },
   });
   const origin = `http://127.0.0.1:${port}`;

@@ -23,6 +23,8 @@ export interface SpikeBrief extends BuyersBrief {
   arrivalMs: number;
   /** Buyers still waiting after this long stop (the run's end). */
   runMs: number;
+  /** How long a buyer let in reads each checkout page before sending its form. */
+  readingMs: number;
 }
 
 export interface SpikeBuyer {
@@ -84,7 +86,13 @@ async function run(brief: SpikeBrief): Promise<SpikeDone> {
     return page;
   }
 
-  const step = stepRecorder(times, stopped);
+  const recorded = stepRecorder(times, stopped);
+  // A buyer reads each page before sending its form: without a pause, the few let in would ask as
+  // fast as the server answers and take all of its time, and every arrival would wait behind them.
+  const step: typeof recorded = async (name, work, expect) => {
+    await sleep(brief.readingMs);
+    return recorded(name, work, expect);
+  };
   const arrivals: number[] = [];
   const refreshes: number[] = [];
   let unreachable = 0;

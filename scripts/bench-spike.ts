@@ -1,6 +1,8 @@
 // `npm run bench`'s on-sale spike (issue 20): the waiting room on (SPIKE_ACTIVE buyers at once),
 // SPIKE_BUYERS buyers without script arrive within SPIKE_ARRIVAL_SECONDS for one performance of the
-// largest house, in a process of their own (scripts/bench-spike-buyers.ts). Prints how many were let
+// largest house, in a process of their own (scripts/bench-spike-buyers.ts); once let in, each reads
+// every page for SPIKE_READING_SECONDS (2) before sending its form. SPIKE_WORKERS=N serves them
+// from server.ts with N processes instead of the bench's own process. Prints how many were let
 // in per minute, the longest wait, the checkout steps' p95 while the queue holds the rest, orders
 // completed and seats sold twice (must be 0), and whether every buyer was either served or is still
 // waiting in order. Figures, not a test.
@@ -10,13 +12,15 @@ import type { ServerBuild } from "@remix-run/node";
 import { STEPS } from "./bench-buyers";
 import type { SpikeBrief, SpikeDone } from "./bench-spike-buyers";
 import { buyersBrief, loadBuild, startSite } from "./bench-pages";
-import { ticketsSold } from "./bench-processes";
+import { startServerProcess, ticketsSold } from "./bench-processes";
 
 const SPIKE = {
   buyers: Number(process.env.SPIKE_BUYERS ?? 2_000),
   arrivalMs: Number(process.env.SPIKE_ARRIVAL_SECONDS ?? 10) * 1000,
   runMs: Number(process.env.SPIKE_RUN_SECONDS ?? 150) * 1000,
   active: Number(process.env.SPIKE_ACTIVE ?? 30),
+  readingMs: Number(process.env.SPIKE_READING_SECONDS ?? 2) * 1000,
+  workers: Number(process.env.SPIKE_WORKERS ?? 0),
 };
 
 const percentile = (values: number[], p: number) => {
@@ -29,16 +33,22 @@ const STEP_P95_BUDGET_MS = 300;
 
 export async function benchSpike(root: string, build?: ServerBuild) {
   const secret = randomBytes(32).toString("hex");
-  const site = await startSite(root, build ?? (await loadBuild(root)), {
-    SESSION_SECRET: secret,
+  const siteEnv = {
     QUEUE_ACTIVE_BUYERS: String(SPIKE.active),
     // Every buyer here comes from 127.0.0.1: the per-address limit on joins would refuse them.
     QUEUE_JOINS_PER_ADDRESS: "0",
-  });
+  };
+  const site = await startSite(root, build ?? (await loadBuild(root)), { SESSION_SECRET: secret, ...siteEnv });
+  let served: Awaited<ReturnType<typeof startServerProcess>> | undefined;
   try {
     const { store } = site.services;
-    const base = await buyersBrief(site, secret, SPIKE.buyers);
-    const brief: SpikeBrief = { ...base, arrivalMs: SPIKE.arrivalMs, runMs: SPIKE.runMs };
+    // SPIKE_WORKERS: the buyers are served by server.ts with that many processes (WEB_CONCURRENCY)
+    // on the bench's SQLite file, as an operator runs it; otherwise by the bench's own process.
+    served = SPIKE.workers
+      ? await startServerProcess(root, { dataDir: site.services.config.dataDir }, secret, SPIKE.workers, siteEnv)
+      : undefined;
+    const base = { ...(await buyersBrief(site, secret, SPIKE.buyers)), ...(served && { origin: served.origin }) };
+    const brief: SpikeBrief = { ...base, arrivalMs: SPIKE.arrivalMs, runMs: SPIKE.runMs, readingMs: SPIKE.readingMs };
     const buyers = fork(new URL("./bench-spike-buyers.ts", import.meta.url), {
       execArgv: ["--import", "tsx"],
       stdio: ["ignore", "inherit", "inherit", "ipc"],
@@ -89,7 +99,7 @@ export async function benchSpike(root: string, build?: ServerBuild) {
     for (const buyer of done.buyers) outcomes[buyer.outcome] += 1;
     const waits = done.buyers.flatMap((buyer) => (buyer.waitedMs === null ? [] : [buyer.waitedMs]));
     const queued = done.buyers.filter((buyer) => buyer.firstPlace !== null).length;
-    const label = `spike (sqlite, ${SPIKE.buyers} buyers in ${SPIKE.arrivalMs / 1000} s, ${SPIKE.active} at once)`;
+    const label = `spike (sqlite${SPIKE.workers ? `, server.ts with ${SPIKE.workers} processes` : ""}, ${SPIKE.buyers} buyers in ${SPIKE.arrivalMs / 1000} s, ${SPIKE.active} at once, reading each page ${SPIKE.readingMs / 1000} s)`;
     console.log(
       `${label}: ${queued} queued; let in ${admitted.length} at ${minutes > 0 ? (admitted.length / minutes).toFixed(0) : "n/a"} per minute; ` +
         `longest wait ${(Math.max(0, ...waits) / 1000).toFixed(1)} s (p50 ${(percentile(waits, 50) / 1000).toFixed(1)} s)`,
@@ -125,6 +135,7 @@ export async function benchSpike(root: string, build?: ServerBuild) {
     if (done.unreachable > 0)
       console.log(`${label}: pages the buyers could not reach and asked for again: ${done.unreachable}`);
   } finally {
+    await served?.stop();
     await site.close();
   }
 }
