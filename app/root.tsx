@@ -29,7 +29,7 @@ import { THEME_STYLESHEETS } from "~/themes/stylesheets";
 import { pushToDataLayer, type ClientEvent } from "~/views/events";
 import { takeFlashedEvents } from "~/web/track.server";
 import type { ThemeName } from "~/themes/themes";
-import { frameBrand } from "~/web/frame.server";
+import { frameBrand } from "./routes/frame.server";
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);

@@ -1,4 +1,4 @@
-// The waiting room's page with script (app/web/waiting-page.server.tsx, decision 0051): asks for
+// The waiting room's page with script (app/routes/waiting-room.server.tsx, decision 0051): asks for
 // the page again in the background every few seconds instead of reloading it, so nothing moves
 // under the reader, and replaces the place in the queue (a polite live region) with the new one.
 // When the answer is no longer the waiting room (the buyer's turn has come), goes there. Written

@@ -1,7 +1,7 @@
 import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
 import { track } from "~/web/track.server";
 import { waitingRoomVisit } from "~/web/queue-gate.server";
-import { WAITING_PAGE_QUERY, writeWaitingPage } from "~/web/waiting-page.server";
+import { WAITING_PAGE_QUERY, writeWaitingPage } from "./waiting-room.server";
 import { performanceId as performanceIdParam } from "~/urls/params";
 
 // /waiting-room: the buyer's place in the queue for a tickets page. Without script the page reloads
@@ -9,7 +9,7 @@ import { performanceId as performanceIdParam } from "~/urls/params";
 // link to check now; with script it asks in the background and says what changed politely. When
 // the buyer's turn comes, the loader sends them on to the page they asked for.
 //
-// A resource route: the page is written by app/web/waiting-page.server.tsx, not by Remix's
+// A resource route: the page is written by ./waiting-room.server.tsx, not by Remix's
 // document, because in an on-sale rush it is the page every arriving buyer asks for, again and
 // again (decision 0051).
 

@@ -10,8 +10,8 @@ import { pathWithDeclaredQuery } from "~/urls/page-query";
 import type { ThemeName } from "~/themes/themes";
 import type { ClientEvent } from "~/views/events";
 import { frameBrand } from "./frame.server";
-import type { WaitingView } from "./queue-gate.server";
-import { resolveTheme } from "./visitor.server";
+import type { WaitingView } from "~/web/queue-gate.server";
+import { resolveTheme } from "~/web/visitor.server";
 
 // The waiting room's page, written without Remix's document (decision 0051). In an on-sale rush
 // every arriving buyer asks for it, then asks again every few seconds, so it is the page the
