@@ -7,6 +7,7 @@ import { dateTimeFormat } from "~/i18n/format";
 import type { Language } from "~/i18n/languages";
 import { THEME_STYLESHEETS } from "~/themes/stylesheets";
 import { pathWithDeclaredQuery } from "~/urls/page-query";
+import { WAITING_PAGE_QUERY } from "~/urls/waiting-page-query";
 import type { ThemeName } from "~/themes/themes";
 import type { ClientEvent } from "~/views/events";
 import { frameBrand } from "./frame.server";
@@ -18,9 +19,6 @@ import { resolveTheme } from "~/web/visitor.server";
 // server writes most: a refresh written as a Remix page cost 4.9 ms of a core, with 100 KB of
 // script; written here, 2.4 ms, with the same header and footer and 1 KB of script. Everything it
 // says is the waiting room's (queue-gate.server.ts); this module only writes it out.
-
-/** The query parameters the page reads: the frame's (language, theme) and the waiting room's own. */
-export const WAITING_PAGE_QUERY = ["lng", "cfg", "performance", "to", "c", "refresh"] as const;
 
 /** The script that checks the buyer's place in the background: public/waiting-room.js. */
 const CHECK_SCRIPT = "/waiting-room.js";

@@ -1,7 +1,8 @@
 import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
 import { track } from "~/web/track.server";
 import { waitingRoomVisit } from "~/web/queue-gate.server";
-import { WAITING_PAGE_QUERY, writeWaitingPage } from "./waiting-room.server";
+import { WAITING_PAGE_QUERY } from "~/urls/waiting-page-query";
+import { writeWaitingPage } from "./waiting-room.server";
 import { performanceId as performanceIdParam } from "~/urls/params";
 
 // /waiting-room: the buyer's place in the queue for a tickets page. Without script the page reloads

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { redirect, type AppLoadContext } from "@remix-run/node";
+import { redirect, redirectDocument, type AppLoadContext } from "@remix-run/node";
 import { calendarPath } from "~/urls/paths";
 import { safeReturnPath } from "~/urls/return-path";
 import type { Pass } from "~/ticketing/waiting-room.server";
@@ -9,7 +9,9 @@ import { basketCookieHeader } from "./buyer.server";
 // `admitOrQueue` first; a buyer whose turn has not come is sent to /waiting-room, which keeps their
 // place, refreshes itself and sends them back when they are let in. A place belongs to the
 // session's visitor id (in the signed, HttpOnly session cookie): a copied link carries nothing of
-// it, and a place is never given to a second session.
+// it, and a place is never given to a second session. The ways there are whole-page redirects
+// (`redirectDocument`): the waiting page is not a Remix page (decision 0051), so a navigation with
+// script must load it as a document.
 
 export const WAITING_ROOM_PATH = "/waiting-room";
 /** Set on the waiting room's own redirect after it gave the session a visitor id: a cookie was just sent. */
@@ -52,14 +54,14 @@ export async function admitOrQueue(
   // on a slow phone (and the server, in the rush) spends one round trip fewer before their place.
   if (!visitorId) throw await withNewVisitor(context, session, waitingRoomHref(performanceId, back, COOKIE_SENT_PARAM));
   const pass = await context.waitingRoom.pass(rule, visitorId, context.clientAddress);
-  if (!pass.admitted) throw redirect(waitingRoomHref(performanceId, back));
+  if (!pass.admitted) throw redirectDocument(waitingRoomHref(performanceId, back));
   const claim: BasketClaim = (candidate) => context.waitingRoom.claimBasket(rule, visitorId, candidate);
   // No basket on either side yet: the first hold makes one and claims it then.
   if (pass.basketId === null && basketId === null) return claim;
   const owned = pass.basketId ?? (await claim(basketId!));
   if (owned === basketId) return null;
   // A place let go between the pass and the claim (it lapsed, or its buyer paid): back in line.
-  if (owned === null) throw redirect(waitingRoomHref(performanceId, back));
+  if (owned === null) throw redirectDocument(waitingRoomHref(performanceId, back));
   throw redirect(back, { status: 303, headers: { "Set-Cookie": await basketCookieHeader(context, owned) } });
 }
 
@@ -68,7 +70,7 @@ type Session = Awaited<ReturnType<AppLoadContext["sessions"]["getSession"]>>;
 /** The session given a visitor id (its place in any queue is theirs by it), and on to `to`. */
 async function withNewVisitor(context: AppLoadContext, session: Session, to: string) {
   session.set("visitorId", randomUUID());
-  return redirect(to, { headers: { "Set-Cookie": await context.sessions.commitSession(session) } });
+  return redirectDocument(to, { headers: { "Set-Cookie": await context.sessions.commitSession(session) } });
 }
 
 export type WaitingView =

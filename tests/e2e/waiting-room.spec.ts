@@ -25,8 +25,12 @@ test("a waiting buyer's page lets them in by itself when the buyer ahead release
   await expect(ahead).toHaveURL(/\/checkout\/reservations$/);
 
   // This buyer waits; the page's own timers run on a clock the test moves.
+  // It comes from the calendar, as buyers do: with script, the link is a navigation in the page,
+  // and the tickets page's redirect to the queue loads the waiting page whole (it is not a Remix page).
   await page.clock.install();
-  await page.goto(tickets);
+  await page.goto(`${QUEUE_ORIGIN}${CALENDAR_PATH}`);
+  await waitForHydration(page);
+  await page.locator(`a[href="${new URL(tickets).pathname}"]`).first().click();
   await expect(page).toHaveURL(/\/waiting-room\?/);
   await page.clock.runFor(2_000);
   // The waiting page's own script marks the page when it runs (no React, no polyfills there).
