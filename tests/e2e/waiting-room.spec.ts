@@ -30,7 +30,10 @@ test("a waiting buyer's page lets them in by itself when the buyer ahead release
   await page.clock.install();
   await page.goto(`${QUEUE_ORIGIN}${CALENDAR_PATH}`);
   await waitForHydration(page);
-  await page.locator(`a[href="${new URL(tickets).pathname}"]`).first().click();
+  await page
+    .locator(`a[href="${new URL(tickets).pathname}"]`)
+    .first()
+    .click();
   await expect(page).toHaveURL(/\/waiting-room\?/);
   await page.clock.runFor(2_000);
   // The waiting page's own script marks the page when it runs (no React, no polyfills there).
