@@ -32,7 +32,15 @@ function keptPageQuery(request: Request, status: number, context: EntryContext):
  * The page written whole (decision 0036): no loader defers data, so React is asked for it once
  * everything is ready, and a buyer's browser, a text browser and a crawler get the same bytes.
  */
-function renderPage(element: React.ReactElement, onError: (error: unknown) => void): Promise<string> {
+/**
+ * React 18's streaming renderer pads a 2 KB chunk with NUL bytes when a short text with a
+ * multi-byte character ("£5.00") does not fit at its end, and writes the text in the next chunk
+ * (facebook/react#31134, closed unfixed in 18). HTML may not contain NUL, so none is ours: the
+ * padding is dropped and the page reads as rendered.
+ */
+const withoutPadding = (html: string) => html.replaceAll("\u0000", "");
+
+export function renderPage(element: React.ReactElement, onError: (error: unknown) => void): Promise<string> {
   return new Promise((resolve, reject) => {
     let html = "";
     // React may call back before renderToPipeableStream returns: the timer is set first.
@@ -45,7 +53,7 @@ function renderPage(element: React.ReactElement, onError: (error: unknown) => vo
         body.on("data", (chunk: string) => (html += chunk));
         body.on("end", () => {
           clearTimeout(timeout);
-          resolve(closedAtTheEnd(html));
+          resolve(closedAtTheEnd(withoutPadding(html)));
         });
         body.on("error", reject);
         stream.pipe(body);
