@@ -62,6 +62,10 @@ export function createMetrics() {
     reconciled: (action) => reconciler.inc({ action }),
   };
 
+  /** Caches made outside the services (the web layer's), reported beside theirs. */
+  const moreCaches: (() => CacheStats)[] = [];
+  const watchCache = (stats: () => CacheStats) => void moreCaches.push(stats);
+
   /** The gauges, read from the running services at each scrape. */
   function watch(watched: Watched) {
     new Gauge({
@@ -84,7 +88,8 @@ export function createMetrics() {
         labelNames: ["cache"] as const,
         registers,
         collect() {
-          for (const stats of watched.caches()) this.set({ cache: stats.name }, read(stats));
+          for (const stats of [...watched.caches(), ...moreCaches.map((more) => more())])
+            this.set({ cache: stats.name }, read(stats));
         },
       });
     // Hits and misses only ever grow, but are read from the caches, so they are gauges here.
@@ -107,7 +112,7 @@ export function createMetrics() {
     });
   }
 
-  return { registry, requestDuration, counted, watch };
+  return { registry, requestDuration, counted, watch, watchCache };
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;

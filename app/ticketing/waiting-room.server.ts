@@ -247,10 +247,10 @@ export function createWaitingRoom(store: Store, clock: Clock, options: WaitingRo
       .execute();
   }
 
-  /** Lets in the next buyers in order, as many as the room has places for now. */
-  async function admitInTurn(trx: Tx, rule: RoomRule, room: Standing, now: number) {
+  /** Lets in the next buyers in order, as many as the room has places for now; how many. */
+  async function admitInTurn(trx: Tx, rule: RoomRule, room: Standing, now: number): Promise<number> {
     const slots = slotsFor(rule, room);
-    if (slots <= 0) return;
+    if (slots <= 0) return 0;
     const next = await trx
       .selectFrom("queue_entries")
       .select(["id", "position"])
@@ -260,7 +260,7 @@ export function createWaitingRoom(store: Store, clock: Clock, options: WaitingRo
       .orderBy("position")
       .limit(Math.min(slots, MOST_PER_ADMISSION))
       .execute();
-    if (next.length === 0) return;
+    if (next.length === 0) return 0;
     await trx
       .updateTable("queue_entries")
       .set({ state: "admitted", admitted_at: iso(now), active_until: iso(now + ARRIVAL_GRACE_MS) })
@@ -287,6 +287,7 @@ export function createWaitingRoom(store: Store, clock: Clock, options: WaitingRo
       .where("room_id", "=", rule.id)
       .where("admitted_at", "<=", iso(now - RATE_WINDOW_MS))
       .execute();
+    return next.length;
   }
 
   const inPreQueue = (rule: RoomRule, now: number) => rule.onSale !== undefined && iso(now) < rule.onSale.at;
@@ -303,16 +304,15 @@ export function createWaitingRoom(store: Store, clock: Clock, options: WaitingRo
         room = (await standing(trx, rule.id, visitorId, now))!;
       }
       if (!room.entry) {
+        const entry = { id: randomUUID(), position: preQueue ? null : room.nextPosition, state: "waiting" as const };
         await trx
           .insertInto("queue_entries")
           .values({
-            id: randomUUID(),
+            ...entry,
             room_id: rule.id,
             visitor_id: visitorId,
             arrived_at: iso(now),
-            position: preQueue ? null : room.nextPosition,
             draw: preQueue ? randomInt(DRAW_RANGE) : null,
-            state: "waiting",
           })
           .execute();
         await trx
@@ -322,11 +322,17 @@ export function createWaitingRoom(store: Store, clock: Clock, options: WaitingRo
           )
           .where("id", "=", rule.id)
           .execute();
-        room = (await standing(trx, rule.id, visitorId, now))!;
+        // The room as these two statements left it (it is locked): not read again, since in a
+        // rush every arrival joins and each statement is a share of the server's time.
+        room = {
+          ...room,
+          nextPosition: preQueue ? room.nextPosition : room.nextPosition + 1,
+          preQueued: preQueue ? room.preQueued + 1 : room.preQueued,
+          entry: { ...entry, activeUntil: null, basketId: null },
+        };
       }
       if (preQueue) return { admitted: false, preQueue: true, waiting: waitingIn(room), opensAt: rule.onSale!.at };
-      await admitInTurn(trx, rule, room, now);
-      room = (await standing(trx, rule.id, visitorId, now))!;
+      if ((await admitInTurn(trx, rule, room, now)) > 0) room = (await standing(trx, rule.id, visitorId, now))!;
       const mine = room.entry!;
       if (mine.state === "admitted") {
         await renew(trx, mine.id, now);

@@ -102,9 +102,14 @@ describe("/metrics after purchases without script", () => {
     expect(added).toContain("not-found");
     expect(added.filter((route) => !["metrics", "not-found", "static"].includes(route!))).toEqual([]);
 
-    // The page cache and the seat map's cache report themselves by name.
+    // The page cache, the seat map's cache and the route labels' report themselves by name; each
+    // made-up path was a label looked up once (a miss) and kept within the cache's bound.
     expect(after.some((s) => s.name === "box_office_cache_bytes" && s.labels.cache === "seat-map-sections")).toBe(true);
     expect(after.some((s) => s.name === "box_office_cache_hits" && s.labels.cache === "pages")).toBe(true);
+    const labels = (name: string) =>
+      after.find((s) => s.name === name && s.labels.cache === "route-labels")?.value ?? Number.NaN;
+    expect(labels("box_office_cache_misses")).toBeGreaterThanOrEqual(3);
+    expect(labels("box_office_cache_bytes")).toBeLessThanOrEqual(labels("box_office_cache_max_bytes"));
   });
 });
 

@@ -140,6 +140,27 @@ describe.each(DIALECTS)("the waiting room on %s", (dialect) => {
     ).toEqual(Array.from({ length: 35 }, (_, index) => index + 1));
   });
 
+  it("costs the same few statements per join and one per refresh in a full room, however long its line", async () => {
+    clock.set("2026-12-01T14:30:00.000Z");
+    const rule = room({ activeBuyers: 1, newBuyersPerMinute: null });
+    const queue = waitingRoom();
+    const cost = async (visitor: string) => {
+      const before = store.statements();
+      const pass = await queue.pass(rule, visitor);
+      return { statements: store.statements() - before, place: place(pass) };
+    };
+    await queue.pass(rule, "in");
+    // The room read, then BEGIN, the room made or locked (and, on PostgreSQL, locked by row),
+    // lapsed places swept, the room read again, the place written, the room's count moved,
+    // COMMIT: nothing read back that the transaction already knows.
+    const join = dialect === "postgres" ? 9 : 8;
+    expect(await cost("first")).toEqual({ statements: join, place: 1 });
+    for (let visitor = 0; visitor < 50; visitor += 1) await queue.pass(rule, `line-${visitor}`);
+    expect(await cost("last")).toEqual({ statements: join, place: 52 });
+    expect(await cost("first")).toEqual({ statements: 1, place: 1 });
+    expect(await cost("last")).toEqual({ statements: 1, place: 52 });
+  });
+
   it("limits new places per client address and per session over a window, and forgets them after it", async () => {
     clock.set("2026-12-01T15:00:00.000Z");
     const rule = room({ activeBuyers: 1, newBuyersPerMinute: null });
