@@ -187,30 +187,54 @@ function RefreshControls({ view }: { view: Extract<WaitingView, { kind: "waiting
   );
 }
 
+/** Why the buyer has no place (yet), what to do, and the way to try again. */
+function Refusal({
+  title,
+  lines,
+  retry,
+  retryHref,
+}: {
+  title: string;
+  lines: string[];
+  retry: string;
+  retryHref: string;
+}) {
+  return (
+    <div className="message message--error" role="alert">
+      <h1>{title}</h1>
+      {lines.map((line) => (
+        <p key={line}>{line}</p>
+      ))}
+      <p>
+        <a href={retryHref}>{retry}</a>
+      </p>
+    </div>
+  );
+}
+
 function WaitingContent({ view, opens }: { view: WaitingView; opens: string | null }) {
   const { t } = useTranslation();
   if (view.kind === "noCookies") {
     return (
-      <div className="message message--error" role="alert">
-        <h1>{t("waitingRoom.noCookies.title")}</h1>
-        <p>{t("waitingRoom.noCookies.message")}</p>
-        <p>{t("errors.noCookies.next")}</p>
-        <p>
-          <a href={view.retryHref}>{t("waitingRoom.noCookies.retry")}</a>
-        </p>
-      </div>
+      <Refusal
+        title={t("waitingRoom.noCookies.title")}
+        lines={[t("waitingRoom.noCookies.message"), t("errors.noCookies.next")]}
+        retry={t("waitingRoom.noCookies.retry")}
+        retryHref={view.retryHref}
+      />
     );
   }
   if (view.kind === "tooManyJoins") {
     return (
-      <div className="message message--error" role="alert">
-        <h1>{t("waitingRoom.tooManyJoins.title")}</h1>
-        <p>{t("waitingRoom.tooManyJoins.message")}</p>
-        <p>{t("waitingRoom.tooManyJoins.when", { count: Math.ceil(view.retryAfterSeconds / 60) })}</p>
-        <p>
-          <a href={view.retryHref}>{t("waitingRoom.tooManyJoins.retry")}</a>
-        </p>
-      </div>
+      <Refusal
+        title={t("waitingRoom.tooManyJoins.title")}
+        lines={[
+          t("waitingRoom.tooManyJoins.message"),
+          t("waitingRoom.tooManyJoins.when", { count: Math.ceil(view.retryAfterSeconds / 60) }),
+        ]}
+        retry={t("waitingRoom.tooManyJoins.retry")}
+        retryHref={view.retryHref}
+      />
     );
   }
   if (view.kind === "preQueue") {
