@@ -83,12 +83,8 @@ export function rowsOf<Seat extends PlannedSeat>(seats: readonly Seat[]): Seat[]
   return [...rows.values()].map((row) => row.sort((a, b) => a.position - b.position));
 }
 
-/**
- * True when taking row[start..end] would leave a lone free seat next to it: a free seat on either
- * side whose other neighbour is taken, missing, or across an aisle.
- */
-// At module level, not inside strandsASeat: it runs for every candidate block of a large house,
-// and three closures made per call were a tenth of a best-available search.
+// strandsASeat's helpers, at module level: it runs for every candidate block of a large house,
+// and three closures made on each call were most of a best-available search's time.
 const seatAt = (row: readonly PlannedSeat[], index: number) =>
   index >= 0 && index < row.length ? row[index]! : undefined;
 const freeSeat = (isFree: IsFree, seat: PlannedSeat | undefined): seat is PlannedSeat =>
@@ -96,6 +92,10 @@ const freeSeat = (isFree: IsFree, seat: PlannedSeat | undefined): seat is Planne
 const adjacent = (a: PlannedSeat | undefined, b: PlannedSeat | undefined) =>
   a !== undefined && b !== undefined && Math.abs(a.position - b.position) === 1;
 
+/**
+ * True when taking row[start..end] would leave a lone free seat next to it: a free seat on either
+ * side whose other neighbour is taken, missing, or across an aisle.
+ */
 function strandsASeat(row: readonly PlannedSeat[], isFree: IsFree, start: number, end: number): boolean {
   const left = seatAt(row, start - 1);
   if (freeSeat(isFree, left) && adjacent(left, row[start])) {
