@@ -90,6 +90,12 @@ export async function startServerProcess(
  * The buyers, in a process of their own, buying through `brief.origin` until no seats are left for
  * them; each "no seats" checked against what is free. Their figures, and seats sold twice.
  */
+/** The CPU this process has used since `start` (from `process.cpuUsage()`), in ms. */
+export function cpuMsSince(start: NodeJS.CpuUsage) {
+  const { user, system } = process.cpuUsage(start);
+  return (user + system) / 1000;
+}
+
 export async function runBuyers(
   brief: BuyersBrief & { performanceId: string },
   site: Awaited<ReturnType<typeof startSite>>,

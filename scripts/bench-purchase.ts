@@ -8,7 +8,7 @@ import type { ServerBuild } from "@remix-run/node";
 import type { DialectName } from "~/db/connection.server";
 import { STEPS } from "./bench-buyers";
 import { buyersBrief, loadBuild, startSite } from "./bench-pages";
-import { benchProcesses, runBuyers } from "./bench-processes";
+import { benchProcesses, cpuMsSince, runBuyers } from "./bench-processes";
 
 const BUYERS = Number(process.env.BENCH_BUYERS ?? 50);
 
@@ -28,7 +28,10 @@ async function benchPurchaseOn(dialect: DialectName, build: ServerBuild, root: s
     const { store } = site.services;
     const brief = await buyersBrief(site, secret, BUYERS);
     const statementsBefore = store.statements();
+    // This process serves the buyers and does nothing else meanwhile: its CPU is the site's.
+    const cpuBefore = process.cpuUsage();
     const done = await runBuyers(brief, site);
+    const cpuMs = cpuMsSince(cpuBefore);
     const statements = store.statements() - statementsBefore;
 
     const { orders, seconds } = done;
@@ -40,6 +43,14 @@ async function benchPurchaseOn(dialect: DialectName, build: ServerBuild, root: s
         `${perMinute < budget ? " OVER BUDGET" : ""}; ${done.tickets} tickets; oversold seats: ${done.oversold}`,
     );
     console.log(`purchase (${dialect}): buyers refused while seats were free: ${done.refusedWhileFree}`);
+    // Beside orders a minute, what bounds them on this machine: one process's JavaScript runs on
+    // one core (its other threads, the collector's, take a little more).
+    if (orders)
+      console.log(
+        `purchase (${dialect}): the serving process's CPU per order: ${(cpuMs / orders).toFixed(1)} ms (all its threads); ` +
+          `it used ${(cpuMs / (seconds * 1000)).toFixed(2)} cores in the run, and ${budget.toLocaleString("en-GB")} orders/min ` +
+          `at this cost would need ${(((budget / 60) * (cpuMs / orders)) / 1000).toFixed(2)}`,
+      );
     console.log(
       `purchase (${dialect}): database statements per order: ${orders ? (statements / orders).toFixed(1) : "n/a"}` +
         (dialect === "postgres" ? " (budget ≤ 40)" + (orders && statements / orders > 40 ? " OVER BUDGET" : "") : ""),

@@ -52,6 +52,50 @@ const REFRESH = /<meta http-equiv="refresh" content="(\d+)"/;
 const RELOAD_MS = 5_000;
 const PLACE = /Your place in the queue: (\d+) of/;
 
+/** A GET and the redirects after it, as a browser follows them; the last page. */
+async function visit(origin: string, browser: NoScriptBrowser, path: string) {
+  let page = await browser.get(path);
+  for (let hops = 0; hops < 5; hops += 1) {
+    const location = page.response.headers.get("Location");
+    if (!location) break;
+    const next = new URL(location, origin);
+    page = await browser.get(next.pathname + next.search);
+  }
+  return page;
+}
+
+/** Asked of this process after the rush, while the serving process counts its own CPU. */
+export type OneAtATime = { kind: "arrivals" | "refreshes"; count: number } | { kind: "exit" };
+
+/**
+ * After the rush, one request at a time, so that the serving process can tell what each costs it:
+ * `count` new buyers arrive for the tickets page (redirects and join included), then each of them
+ * asks for the waiting page again. Answers each request with "ok".
+ */
+function oneAtATime(brief: SpikeBrief) {
+  const waiting: { browser: NoScriptBrowser; path: string }[] = [];
+  process.on("message", (asked: OneAtATime) => {
+    if (asked.kind === "exit") process.exit(0);
+    const work = async () => {
+      if (asked.kind === "arrivals")
+        for (let index = 0; index < asked.count; index += 1) {
+          const browser = noScriptBrowser(brief.origin, brief.secret);
+          const page = await visit(brief.origin, browser, brief.tickets);
+          const url = new URL(page.response.url);
+          waiting.push({ browser, path: url.pathname + url.search });
+        }
+      else for (const { browser, path } of waiting.slice(0, asked.count)) await visit(brief.origin, browser, path);
+    };
+    work().then(
+      () => process.send!("ok"),
+      (error: unknown) => {
+        console.error(error);
+        process.exit(1);
+      },
+    );
+  });
+}
+
 async function run(brief: SpikeBrief): Promise<SpikeDone> {
   const times = Object.fromEntries(
     [...STEPS, "waiting page"].map((name) => [name, [] as number[]]),
@@ -72,18 +116,6 @@ async function run(brief: SpikeBrief): Promise<SpikeDone> {
     times[name].push(took);
     alsoIn?.push(took);
     return result;
-  }
-
-  /** A GET and the redirects after it, as a browser follows them; the last page. */
-  async function visit(browser: NoScriptBrowser, path: string) {
-    let page = await browser.get(path);
-    for (let hops = 0; hops < 5; hops += 1) {
-      const location = page.response.headers.get("Location");
-      if (!location) break;
-      const next = new URL(location, brief.origin);
-      page = await browser.get(next.pathname + next.search);
-    }
-    return page;
   }
 
   const recorded = stepRecorder(times, stopped);
@@ -125,7 +157,7 @@ async function run(brief: SpikeBrief): Promise<SpikeDone> {
     await sleep(arrivedMs);
     const browser = noScriptBrowser(brief.origin, brief.secret);
     const arrival = perf.now();
-    let page = await reached(() => timed("waiting page", () => visit(browser, brief.tickets), arrivals));
+    let page = await reached(() => timed("waiting page", () => visit(brief.origin, browser, brief.tickets), arrivals));
     let firstPlace: number | null = null;
     // Waiting: ask again when the page's own refresh says, until let in or the run ends.
     while (
@@ -138,7 +170,9 @@ async function run(brief: SpikeBrief): Promise<SpikeDone> {
       if (perf.now() + seconds * 1000 > deadline) return { arrivedMs, firstPlace, waitedMs: null, outcome: "waiting" };
       await sleep(seconds * 1000);
       const url = new URL(page.response.url);
-      page = await reached(() => timed("waiting page", () => visit(browser, url.pathname + url.search), refreshes));
+      page = await reached(() =>
+        timed("waiting page", () => visit(brief.origin, browser, url.pathname + url.search), refreshes),
+      );
     }
     // Never reached before the run's end: still trying, as a buyer would be.
     if (page === null) return { arrivedMs, firstPlace, waitedMs: null, outcome: "waiting" };
@@ -177,8 +211,9 @@ async function run(brief: SpikeBrief): Promise<SpikeDone> {
 
 if (process.send) {
   process.once("message", (brief: SpikeBrief) => {
+    oneAtATime(brief);
     run(brief).then(
-      (done) => process.send!(done, undefined, undefined, () => process.exit(0)),
+      (done) => process.send!(done),
       (error: unknown) => {
         console.error(error);
         process.exit(1);

@@ -6,13 +6,13 @@
 // in per minute, the longest wait, the checkout steps' p95 while the queue holds the rest, orders
 // completed and seats sold twice (must be 0), and whether every buyer was either served or is still
 // waiting in order. Figures, not a test.
-import { fork } from "node:child_process";
+import { fork, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import type { ServerBuild } from "@remix-run/node";
 import { STEPS } from "./bench-buyers";
-import type { SpikeBrief, SpikeDone } from "./bench-spike-buyers";
+import type { OneAtATime, SpikeBrief, SpikeDone } from "./bench-spike-buyers";
 import { buyersBrief, loadBuild, startSite } from "./bench-pages";
-import { startServerProcess, ticketsSold } from "./bench-processes";
+import { cpuMsSince, startServerProcess, ticketsSold } from "./bench-processes";
 
 const SPIKE = {
   buyers: Number(process.env.SPIKE_BUYERS ?? 2_000),
@@ -27,6 +27,24 @@ const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 };
+
+/** How many new buyers, and then refreshes, the one-at-a-time measure after the rush asks for. */
+const ONE_AT_A_TIME = 200;
+
+/**
+ * The CPU this process (the one serving) spends on one arrival and on one refresh, asked for one
+ * at a time by the buyers' process after the rush, when nothing else is asked of it.
+ */
+async function oneAtATimeCosts(buyers: ChildProcess) {
+  const measure = async (kind: "arrivals" | "refreshes") => {
+    const start = process.cpuUsage();
+    const answered = new Promise((resolve) => buyers.once("message", resolve));
+    buyers.send({ kind, count: ONE_AT_A_TIME } satisfies OneAtATime);
+    await answered;
+    return cpuMsSince(start) / ONE_AT_A_TIME;
+  };
+  return { arrivalMs: await measure("arrivals"), refreshMs: await measure("refreshes") };
+}
 
 /** The p95 of every step of a buyer's journey during the rush, the waiting page included. */
 const STEP_P95_BUDGET_MS = 300;
@@ -53,12 +71,19 @@ export async function benchSpike(root: string, build?: ServerBuild) {
       execArgv: ["--import", "tsx"],
       stdio: ["ignore", "inherit", "inherit", "ipc"],
     });
+    // The serving process's CPU in the rush (its first SPIKE_ARRIVAL_SECONDS), when it is this one.
+    const rushStart = process.cpuUsage();
+    let rushCpuMs: number | undefined;
+    const rushTimer = setTimeout(() => (rushCpuMs = cpuMsSince(rushStart)), SPIKE.arrivalMs);
     const done = await new Promise<SpikeDone>((resolve, reject) => {
-      buyers.on("message", (message: SpikeDone) => resolve(message));
+      buyers.once("message", (message: SpikeDone) => resolve(message));
       buyers.once("error", reject);
       buyers.once("exit", (code) => code !== 0 && reject(new Error(`bench: the spike's buyers exited with ${code}`)));
       buyers.send(brief);
     });
+    clearTimeout(rushTimer);
+    const costs = served ? undefined : await oneAtATimeCosts(buyers);
+    buyers.send({ kind: "exit" } satisfies OneAtATime);
 
     // Places let go are deleted (issue 41): who was let in, and when, is the room's admissions
     // (kept for five minutes, longer than the run); what remains are those still in or waiting.
@@ -128,6 +153,17 @@ export async function benchSpike(root: string, build?: ServerBuild) {
       `${label}: the waiting page apart: ${done.arrivals.length} first visits (arrival, redirects, join) ${spread(done.arrivals)}; ` +
         `${done.refreshes.length} refreshes ${spread(done.refreshes)}`,
     );
+    // Why the waiting page's first visits are slow or not: what the rush asks of the serving
+    // process beside what one process can give (one core).
+    if (costs && rushCpuMs !== undefined) {
+      const arrivalsPerSecond = SPIKE.buyers / (SPIKE.arrivalMs / 1000);
+      console.log(
+        `${label}: the serving process, one request at a time after the rush: an arrival (tickets page, redirects, join) ` +
+          `${costs.arrivalMs.toFixed(1)} ms of CPU, a refresh ${costs.refreshMs.toFixed(1)} ms; ` +
+          `${arrivalsPerSecond.toFixed(0)} arrivals a second ask ${((arrivalsPerSecond * costs.arrivalMs) / 1000).toFixed(2)} of a core for arrivals alone; ` +
+          `in the rush it used ${(rushCpuMs / SPIKE.arrivalMs).toFixed(2)} cores (its JavaScript runs on one)`,
+      );
+    }
     const stops = Object.entries(done.stopped)
       .map(([why, count]) => `${count} at ${why}`)
       .join(", ");
