@@ -1,8 +1,8 @@
 // `npm run bench`'s purchase figures, on SQLite and on PostgreSQL: 50 buyers without script, in a
 // process of their own (scripts/bench-buyers.ts), buy from one performance of the largest house
-// until no seats are left for them. Prints completed orders per minute, the buyers told "no
-// seats" while a block that fitted was free (must be 0), database statements per order, p95 per
-// step, and seats sold twice (must be 0). Figures, not a test: nothing here passes or fails on time.
+// until no seats are left for them. Prints completed orders per minute, the serving process's CPU
+// per order, the buyers told "no seats" while a block that fitted was free (must be 0), database
+// statements per order, p95 per step, and seats sold twice (must be 0). Figures, not a test: nothing here passes or fails on time.
 import { randomBytes } from "node:crypto";
 import type { ServerBuild } from "@remix-run/node";
 import type { DialectName } from "~/db/connection.server";

@@ -4,8 +4,9 @@
 // every page for SPIKE_READING_SECONDS (2) before sending its form. SPIKE_WORKERS=N serves them
 // from server.ts with N processes instead of the bench's own process. Prints how many were let
 // in per minute, the longest wait, the checkout steps' p95 while the queue holds the rest, orders
-// completed and seats sold twice (must be 0), and whether every buyer was either served or is still
-// waiting in order. Figures, not a test.
+// completed and seats sold twice (must be 0), whether every buyer was either served or is still
+// waiting in order, and (served from this process) what an arrival and a refresh cost it, asked
+// for one at a time after the rush, beside the cores the rush took. Figures, not a test.
 import { fork, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import type { ServerBuild } from "@remix-run/node";
