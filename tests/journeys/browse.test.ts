@@ -116,7 +116,7 @@ const bookableDates = (buyer: HtmlDriver) =>
     .queryAllByRole("link")
     .map((link) => words(link.textContent));
 
-describe("browsing without script", () => {
+describe("browsing without script", { timeout: 45_000 }, () => {
   let server: DemoServer;
 
   beforeAll(async () => {

@@ -38,7 +38,9 @@ async function bookableTickets(server: DemoServer, language: "en-GB" | "en-US") 
   return link!.getAttribute("href")!;
 }
 
-describe.each(["en-GB", "en-US"] as const)("the waiting room without script, %s", (language) => {
+// Each journey reads many whole pages (seat maps among them) through jsdom: on a slower machine the
+// first, cold, took longer than the default 20 s, as the other journey files allow for.
+describe.each(["en-GB", "en-US"] as const)("the waiting room without script, %s", { timeout: 60_000 }, (language) => {
   let server: DemoServer;
   let tickets: string;
   beforeAll(async () => {
@@ -164,7 +166,7 @@ describe.each(["en-GB", "en-US"] as const)("the waiting room without script, %s"
 // more than that buyer could. Each copy is handed the first client's basket before it may choose
 // anything, so however many press "Find seats", one basket holds seats, within one order's limit,
 // and the room still counts one buyer in.
-describe("one place, one basket, without script", () => {
+describe("one place, one basket, without script", { timeout: 60_000 }, () => {
   let server: DemoServer;
   let tickets: string;
   beforeAll(async () => {
@@ -224,46 +226,50 @@ describe("one place, one basket, without script", () => {
 // Issue 41: places are not free to take. Every cookie-less client gets a new session, so a bot
 // farm behind one address would otherwise fill the queue: past QUEUE_JOINS_PER_ADDRESS new places
 // in the window, the next is refused with a page that says when to come back, a 429 and Retry-After.
-describe.each(["en-GB", "en-US"] as const)("joins limited per client address, without script, %s", (language) => {
-  let server: DemoServer;
-  let tickets: string;
-  beforeAll(async () => {
-    server = await startDemoServer({
-      QUEUE_ACTIVE_BUYERS: "1",
-      // The first stays in through the window: the places below are the second's and the third's.
-      QUEUE_IDLE_MINUTES: "60",
-      QUEUE_JOINS_PER_ADDRESS: "2",
-      QUEUE_JOIN_WINDOW_MINUTES: "10",
+describe.each(["en-GB", "en-US"] as const)(
+  "joins limited per client address, without script, %s",
+  { timeout: 60_000 },
+  (language) => {
+    let server: DemoServer;
+    let tickets: string;
+    beforeAll(async () => {
+      server = await startDemoServer({
+        QUEUE_ACTIVE_BUYERS: "1",
+        // The first stays in through the window: the places below are the second's and the third's.
+        QUEUE_IDLE_MINUTES: "60",
+        QUEUE_JOINS_PER_ADDRESS: "2",
+        QUEUE_JOIN_WINDOW_MINUTES: "10",
+      });
+      tickets = await bookableTickets(server, language);
     });
-    tickets = await bookableTickets(server, language);
-  });
-  afterAll(async () => {
-    await validateAllPages();
-    await server.close();
-  });
+    afterAll(async () => {
+      await validateAllPages();
+      await server.close();
+    });
 
-  it("gives two places from one address, then refuses the third with a page saying when to come back", async () => {
-    const [first, second, third] = Array.from({ length: 3 }, () => demoBuyer(server, language));
-    await first!.open(tickets);
-    expect(seesSeats(first!, tickets)).toBe(true);
-    await second!.open(tickets);
-    expect(placeOf(second!)).toEqual(["1", "1"]);
-    await third!.open(tickets);
-    expect(third!.status).toBe(429);
-    expect(third!.headers.get("Retry-After")).toBe("600");
-    getByRole(third!.document.body, "heading", { level: 1, name: "Too many tries to join the queue" });
-    expect(third!.text()).toContain("Please try again in about 10 minutes.");
-    expect(third!.metaRefresh).toBeNull();
-    // Those with places keep them: a refresh is not a join.
-    await second!.refresh();
-    expect(placeOf(second!)).toEqual(["1", "1"]);
-    // After the window, the address may take a place again.
-    server.clock.advance(10 * 60_000);
-    await third!.follow("Try again");
-    expect(third!.status).toBe(200);
-    expect(placeOf(third!)).toEqual(["2", "2"]);
-  });
-});
+    it("gives two places from one address, then refuses the third with a page saying when to come back", async () => {
+      const [first, second, third] = Array.from({ length: 3 }, () => demoBuyer(server, language));
+      await first!.open(tickets);
+      expect(seesSeats(first!, tickets)).toBe(true);
+      await second!.open(tickets);
+      expect(placeOf(second!)).toEqual(["1", "1"]);
+      await third!.open(tickets);
+      expect(third!.status).toBe(429);
+      expect(third!.headers.get("Retry-After")).toBe("600");
+      getByRole(third!.document.body, "heading", { level: 1, name: "Too many tries to join the queue" });
+      expect(third!.text()).toContain("Please try again in about 10 minutes.");
+      expect(third!.metaRefresh).toBeNull();
+      // Those with places keep them: a refresh is not a join.
+      await second!.refresh();
+      expect(placeOf(second!)).toEqual(["1", "1"]);
+      // After the window, the address may take a place again.
+      server.clock.advance(10 * 60_000);
+      await third!.follow("Try again");
+      expect(third!.status).toBe(200);
+      expect(placeOf(third!)).toEqual(["2", "2"]);
+    });
+  },
+);
 
 /** Marks every place of a performance sold: seats not yet claimed, and what standing room is left. */
 async function sellOut(store: Store, performanceId: string) {
@@ -321,7 +327,7 @@ async function sellOut(store: Store, performanceId: string) {
 
 // A scheduled on-sale (the catalogue file's schedule.onSale): the run's own waiting room opens half
 // an hour before the sale; whoever is in it by then gets a place drawn at random when it opens.
-describe("a scheduled on-sale's pre-queue without script", () => {
+describe("a scheduled on-sale's pre-queue without script", { timeout: 60_000 }, () => {
   const clock = fixedClock("2026-12-01T09:00:00.000Z");
   let server: Awaited<ReturnType<typeof startServer>>;
   const calendar = "/shows/test-show/test-hall/calendar";
