@@ -5,6 +5,7 @@ import { sql } from "kysely";
 import type { Logger } from "pino";
 import { systemClock, type Clock } from "~/clock";
 import type { Config } from "~/config/env.server";
+import { developmentSessionSecret } from "~/config/development-secret.server";
 import type { AppServices } from "~/web/context";
 import { openStore, type Store } from "~/db/connection.server";
 import { migrateToLatest } from "~/db/migrate.server";
@@ -82,6 +83,12 @@ export async function prepareStore(
   });
 }
 
+/** The configuration with the secrets cookies are signed with: development's own when none was given. */
+function withSessionSecrets(config: Config, root: string): Config {
+  if (config.sessionSecrets.length > 0) return config;
+  return { ...config, sessionSecrets: [developmentSessionSecret(resolve(root, config.dataDir))] };
+}
+
 /** The store as the server opens it, losing idle connections quietly. */
 export function openServerStore(config: Config, logger: Logger, root: string): Store {
   return openStore(config.databaseUrl, sqliteFileOf(config, root), (error) =>
@@ -95,12 +102,13 @@ export function openServerStore(config: Config, logger: Logger, root: string): S
  * frees expired holds. The server does this at start-up, tests per suite.
  */
 export async function createAppServices({
-  config,
+  config: configured,
   logger,
   root,
   clock = systemClock,
   prepare = true,
 }: ServiceOptions): Promise<AppServices> {
+  const config = withSessionSecrets(configured, root);
   const sessions = createSessionService(config);
   const i18n = createI18nService(
     brandedLocaleFiles(readLocaleFiles(join(root, "locales")), config.brand),

@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { z } from "zod";
 import { ROUTING_MODES } from "~/urls/route-table.js";
 import { LANGUAGES } from "~/i18n/languages";
@@ -19,7 +20,7 @@ export const WALLET_ORIGINS: Record<(typeof WALLETS)[number], string> = {
  * behind still finds their seats held (docs/configuration.md, PAYMENT_RECONCILE_AFTER_SECONDS).
  */
 export const DEFAULT_RECONCILE_AFTER_SECONDS = 300;
-const DEV_SESSION_SECRET = "development-only-secret-change-me-0123456789";
+export const SESSION_SECRET_MIN_LENGTH = 32;
 
 const optionalUrl = z
   .string()
@@ -33,10 +34,50 @@ const optionalSlug = z
   .transform((value) => value || undefined)
   .pipe(slug.optional());
 
-const booleanFlag = z
-  .enum(["true", "false", "1", "0", ""])
+/** The names Express gives address ranges (proxy-addr's): loopback, link-local and private networks. */
+const PROXY_RANGE_NAMES = ["loopback", "linklocal", "uniquelocal"];
+
+/** An address, or a range of them in CIDR form (10.0.0.0/8, fd00::/8), as Express's trust proxy takes them. */
+function isAddressOrRange(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.includes(entry)) return true;
+  const [address = "", bits, ...rest] = entry.split("/");
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (version === 4 ? 32 : 128));
+}
+
+/**
+ * Which proxies in front may say who the client is, with Express's `trust proxy` semantics: a
+ * number of hops, or the proxies' addresses and ranges. Express then takes the client's address
+ * from the right of X-Forwarded-For, past the proxies trusted, where no client can write it.
+ * `true` is refused: Express would believe the left-most entry, which the client chose (issue 53;
+ * docs/decisions/0052-secrets-and-the-real-client-address.md).
+ */
+const trustProxySetting = z
+  .string()
+  .trim()
   .default("false")
-  .transform((value) => value === "true" || value === "1");
+  .transform((value, ctx): false | number | string[] => {
+    if (value === "" || value === "false" || value === "0") return false;
+    if (/^\d{1,2}$/.test(value)) return Number(value);
+    if (value === "true") {
+      ctx.addIssue({
+        code: "custom",
+        message:
+          "true would believe the left-most X-Forwarded-For address, which the client writes: give the number of proxies in front (1 for one nginx) or their addresses (such as 10.0.0.2, 172.16.0.0/12 or loopback)",
+      });
+      return z.NEVER;
+    }
+    const entries = value.split(",").map((entry) => entry.trim());
+    if (!entries.every(isAddressOrRange)) {
+      ctx.addIssue({
+        code: "custom",
+        message: `must be false, the number of proxies in front (1 for one nginx), or their comma-separated addresses and CIDR ranges (${PROXY_RANGE_NAMES.join(", ")} also name ranges)`,
+      });
+      return z.NEVER;
+    }
+    return entries;
+  });
 
 /** Where the data lives: all the operator's commands (migrate, catalogue import) need. */
 const storeEnv = {
@@ -130,7 +171,7 @@ const envSchema = z
     SHOW_PAGE: optionalUrl.default(""),
     TITLE_SLUG: optionalSlug.default(""),
     VENUE_SLUG: optionalSlug.default(""),
-    TRUST_PROXY: booleanFlag,
+    TRUST_PROXY: trustProxySetting,
     AUTH_URL: optionalUrl.default(""),
     TICKETING_API_URL: optionalUrl.default(""),
     CUSTOMER_ACCOUNTS_URL: optionalUrl.default(""),
@@ -190,9 +231,14 @@ const envSchema = z
     const secrets = env.SESSION_SECRET.split(",")
       .map((secret) => secret.trim())
       .filter(Boolean);
-    if (env.APP_ENV === "production" && secrets.length === 0) {
-      ctx.addIssue({ code: "custom", path: ["SESSION_SECRET"], message: "is required when APP_ENV is production" });
+    // Only development makes its own (a random one kept in DATA_DIR): anywhere else a site whose
+    // secret nobody chose could be a public one signing cookies anyone can forge (issue 53).
+    if (env.APP_ENV !== "development" && secrets.length === 0) {
+      ctx.addIssue({ code: "custom", path: ["SESSION_SECRET"], message: `is required when APP_ENV is ${env.APP_ENV}` });
     }
+    // Staging rehearses production with real providers' test accounts, so what those need applies
+    // there too; the sandbox is staging's default, and only production must name its provider.
+    const productionLike = env.APP_ENV === "production" || env.APP_ENV === "staging";
     if (env.APP_ENV === "production" && env.PAYMENT_PROVIDER === undefined) {
       ctx.addIssue({
         code: "custom",
@@ -214,12 +260,11 @@ const envSchema = z
           message:
             "is required when PAYMENT_PROVIDER is stripe: direct (cards on our page, PCI DSS SAQ D) or hosted (Stripe Checkout, SAQ A)",
         });
-      if (env.APP_ENV === "production" && !env.STRIPE_WEBHOOK_SECRET)
+      if (productionLike && !env.STRIPE_WEBHOOK_SECRET)
         ctx.addIssue({
           code: "custom",
           path: ["STRIPE_WEBHOOK_SECRET"],
-          message:
-            "is required when APP_ENV is production: the signing secret of the webhook endpoint /payments/notifications",
+          message: `is required when APP_ENV is ${env.APP_ENV}: the signing secret of the webhook endpoint /payments/notifications`,
         });
     }
     if (Boolean(env.PAYPAL_CLIENT_ID) !== Boolean(env.PAYPAL_CLIENT_SECRET))
@@ -235,15 +280,11 @@ const envSchema = z
         message: "is required with PAYPAL_CLIENT_ID: sandbox or live",
       });
     // A real provider sends the buyer back to an absolute address: it must be the one they use.
-    if (
-      env.APP_ENV === "production" &&
-      !env.PUBLIC_URL &&
-      (env.PAYMENT_PROVIDER === "stripe" || Boolean(env.PAYPAL_CLIENT_ID))
-    )
+    if (productionLike && !env.PUBLIC_URL && (env.PAYMENT_PROVIDER === "stripe" || Boolean(env.PAYPAL_CLIENT_ID)))
       ctx.addIssue({
         code: "custom",
         path: ["PUBLIC_URL"],
-        message: "is required when APP_ENV is production and a real payment provider sends buyers back",
+        message: `is required when APP_ENV is ${env.APP_ENV} and a real payment provider sends buyers back`,
       });
     if (env.APP_ENV === "production" && env.PAYMENT_PROVIDER === "sandbox" && env.SANDBOX_IN_PRODUCTION !== "yes") {
       ctx.addIssue({
@@ -252,8 +293,12 @@ const envSchema = z
         message: "sandbox takes no real money: set SANDBOX_IN_PRODUCTION=yes to run it in production anyway",
       });
     }
-    if (secrets.some((secret) => secret.length < 32)) {
-      ctx.addIssue({ code: "custom", path: ["SESSION_SECRET"], message: "each secret must be at least 32 characters" });
+    if (secrets.some((secret) => secret.length < SESSION_SECRET_MIN_LENGTH)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["SESSION_SECRET"],
+        message: `each secret must be at least ${SESSION_SECRET_MIN_LENGTH} characters`,
+      });
     }
     if (env.HOLD_MAX_MINUTES < env.HOLD_MINUTES) {
       ctx.addIssue({ code: "custom", path: ["HOLD_MAX_MINUTES"], message: "must be at least HOLD_MINUTES" });
@@ -315,8 +360,12 @@ function toConfig(env: z.output<typeof envSchema>, brand: Brand) {
       /** The operator's token for /queuez's per-room numbers; "" for none. */
       statusToken: env.QUEUE_STATUS_TOKEN,
     },
-    // Newest first: the first signs new cookies, all of them still verify old ones.
-    sessionSecrets: secrets.length > 0 ? secrets : [DEV_SESSION_SECRET],
+    /**
+     * Newest first: the first signs new cookies, all of them still verify old ones. Empty only in
+     * development with SESSION_SECRET unset: the services then use the data folder's own random
+     * secret (developmentSessionSecret), made on its first start.
+     */
+    sessionSecrets: secrets,
     domain: env.DOMAIN,
     language: env.LANGUAGE,
     // Where the deployment sells what belongs to no venue (the membership): a US deployment in

@@ -31,6 +31,8 @@ const AUTH_DAYS = DEFAULT_AUTH_POLICY.sessionDays;
  * subdomain can then never plant or overwrite them.
  */
 export function createSessionService(config: Config) {
+  // Without a secret Remix's cookies would go unsigned: anyone could write their own.
+  if (config.sessionSecrets.length === 0) throw new Error("no secret to sign cookies with");
   const secure = config.production;
   const hostPrefix = secure ? "__Host-" : "";
   const base = { path: "/", sameSite: "lax" as const, secure, secrets: config.sessionSecrets };

@@ -43,6 +43,15 @@ describe("server.ts as a process", () => {
     expect(output().stderr).toMatch(/^ {2}- PAYMENT_PROVIDER: is required when APP_ENV is production/m);
   }, 30_000);
 
+  // Issue 53: staging started without one and signed every cookie with a secret written in the
+  // source, so anyone who had read it could forge a session, an order's confirmation, a CSRF token.
+  it("refuses to start in staging without SESSION_SECRET, naming it", async () => {
+    const { child, output } = startProcess({ APP_ENV: "staging" });
+    const [code] = await once(child, "exit");
+    expect(code).toBe(1);
+    expect(output().stderr).toMatch(/^ {2}- SESSION_SECRET: is required when APP_ENV is staging$/m);
+  }, 30_000);
+
   it("shuts down cleanly on SIGTERM, finishing the request in flight first", async () => {
     const { child, output } = startProcess({ PORT: "0" });
     await expect.poll(() => output().stdout, { timeout: 20_000 }).toContain('"msg":"listening"');

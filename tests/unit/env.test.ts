@@ -19,13 +19,15 @@ describe("runtime configuration", () => {
       experiments: [],
       wallets: [],
     });
-    expect(config.sessionSecrets).toHaveLength(1);
+    // Development's own secret is made in its data folder when the services start
+    // (tests/unit/development-secret.test.ts): none is written in the source.
+    expect(config.sessionSecrets).toEqual([]);
     expect(loadConfig({ WALLETS: " googlePay , applePay" }).wallets).toEqual(["googlePay", "applePay"]);
   });
 
   it("loads the demo catalogue by default only outside staging and production, where it must be asked for", () => {
     expect(loadConfig({}).demoCatalogue).toBe("auto");
-    expect(loadConfig({ APP_ENV: "test" }).demoCatalogue).toBe("auto");
+    expect(loadConfig({ APP_ENV: "test", SESSION_SECRET: "s".repeat(40) }).demoCatalogue).toBe("auto");
     const secret = { SESSION_SECRET: "s".repeat(40), PAYMENT_PROVIDER: "sandbox", SANDBOX_IN_PRODUCTION: "yes" };
     expect(loadConfig({ APP_ENV: "production", ...secret }).demoCatalogue).toBe("off");
     expect(loadConfig({ APP_ENV: "staging", ...secret }).demoCatalogue).toBe("off");
@@ -59,6 +61,10 @@ describe("runtime configuration", () => {
     [{ EXPERIMENTS: '[{"id":"a","variations":[]}]' }, "EXPERIMENTS"],
     [{ SESSION_SECRET: "short" }, "SESSION_SECRET"],
     [{ TRUST_PROXY: "yes please" }, "TRUST_PROXY"],
+    [{ TRUST_PROXY: "true" }, "TRUST_PROXY"],
+    [{ TRUST_PROXY: "10.0.0.0/33" }, "TRUST_PROXY"],
+    [{ TRUST_PROXY: "loopback, 10.0.0" }, "TRUST_PROXY"],
+    [{ TRUST_PROXY: "-1" }, "TRUST_PROXY"],
     [{ WALLETS: "googlePay,bitcoin" }, "WALLETS"],
     [{ PAYMENT_RECONCILE_AFTER_SECONDS: "soon" }, "PAYMENT_RECONCILE_AFTER_SECONDS"],
     [{ PAYMENT_RECONCILE_AFTER_SECONDS: "0" }, "PAYMENT_RECONCILE_AFTER_SECONDS"],
@@ -91,10 +97,50 @@ describe("runtime configuration", () => {
     ]);
   });
 
-  it("production refuses to start without SESSION_SECRET", () => {
-    expect(problems({ APP_ENV: "production", PAYMENT_PROVIDER: "sandbox", SANDBOX_IN_PRODUCTION: "yes" })).toEqual([
-      "SESSION_SECRET: is required when APP_ENV is production",
+  // Issue 53: staging signed every cookie with a secret written in the source, so anyone who had
+  // read it could forge them. Only development makes its own, random per data folder.
+  it.each(["test", "staging", "production"])("%s refuses to start without SESSION_SECRET, naming it", (appEnv) => {
+    expect(problems({ APP_ENV: appEnv, PAYMENT_PROVIDER: "sandbox", SANDBOX_IN_PRODUCTION: "yes" })).toEqual([
+      `SESSION_SECRET: is required when APP_ENV is ${appEnv}`,
     ]);
+    expect(
+      problems({ APP_ENV: appEnv, SESSION_SECRET: " , ", PAYMENT_PROVIDER: "sandbox", SANDBOX_IN_PRODUCTION: "yes" }),
+    ).toEqual([`SESSION_SECRET: is required when APP_ENV is ${appEnv}`]);
+  });
+
+  // Issue 53: a hop count or the proxies' addresses, as Express takes them; never "believe anyone".
+  it("TRUST_PROXY takes a number of proxies or their addresses, and refuses true, saying what to give instead", () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: "false" }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: "0" }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: "1" }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: " 2 " }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: "loopback, 10.0.0.0/8,172.18.0.5, fd00::/8, uniquelocal" }).trustProxy).toEqual([
+      "loopback",
+      "10.0.0.0/8",
+      "172.18.0.5",
+      "fd00::/8",
+      "uniquelocal",
+    ]);
+    expect(problems({ TRUST_PROXY: "true" })).toEqual([
+      "TRUST_PROXY: true would believe the left-most X-Forwarded-For address, which the client writes: give the number of proxies in front (1 for one nginx) or their addresses (such as 10.0.0.2, 172.16.0.0/12 or loopback)",
+    ]);
+  });
+
+  // Staging rehearses production with the providers' test accounts: what they need, it needs too.
+  it("staging with Stripe needs the webhook's secret and the public address, as production does", () => {
+    const staging = {
+      APP_ENV: "staging",
+      SESSION_SECRET: "s".repeat(40),
+      PAYMENT_PROVIDER: "stripe",
+      STRIPE_SECRET_KEY: "sk_test_abc123",
+      STRIPE_MODE: "direct",
+    };
+    expect(problems(staging).sort()).toEqual([
+      "PUBLIC_URL: is required when APP_ENV is staging and a real payment provider sends buyers back",
+      "STRIPE_WEBHOOK_SECRET: is required when APP_ENV is staging: the signing secret of the webhook endpoint /payments/notifications",
+    ]);
+    expect(problems({ ...staging, APP_ENV: "test" })).toEqual([]);
   });
 
   // Issue 39: a production site never takes "payments" that are no money because nobody chose.
