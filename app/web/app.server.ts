@@ -14,8 +14,10 @@ import { prepareBuild } from "./build.server";
 import { randomToken } from "./random-tokens.server";
 import { createPolyfillBundler } from "./polyfills.server";
 import { requestReads } from "./request-reads.server";
+import { clientAddress, forwardedHostFromTrustedProxiesOnly } from "./client-address.server";
 import { robotsTxt, sitemapXml } from "~/use-cases/sitemap.server";
 import { constants } from "node:zlib";
+import { STATUS_CODES } from "node:http";
 import { matchRoutes, type RouteObject } from "react-router-dom";
 import type { Metrics } from "~/monitoring/metrics.server";
 
@@ -58,10 +60,12 @@ export function createServerApp({ build, services, logger, root }: ServerAppOpti
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", config.trustProxy);
+  app.use(forwardedHostFromTrustedProxiesOnly);
 
   const prepared = prepareBuild(build, config.routingType, services.sessions.verifyCsrf);
   app.use(requestLogging(logger));
   app.use(requestDurations(services.metrics, routeOf(prepared, services.metrics)));
+  app.use(onlyTheSitesMethods);
   app.use(
     securityHeaders(
       config.production,
@@ -181,11 +185,7 @@ export function createServerApp({ build, services, logger, root }: ServerAppOpti
     }
   });
 
-  // A checkout page holds a buyer's personal details and basket: never keep it in any cache.
-  app.use("/checkout", (_req, res, next) => {
-    res.set("Cache-Control", "no-store");
-    next();
-  });
+  app.use(privatePagesUncached);
 
   app.use(sameOriginForms);
   app.use(discardUnreadBody);
@@ -201,8 +201,7 @@ export function createServerApp({ build, services, logger, root }: ServerAppOpti
       mode: "production",
       getLoadContext: (req, res) => ({
         ...requestServices,
-        // The buyer's address (the proxy's word for it only when TRUST_PROXY says to believe it).
-        clientAddress: req.ip ?? "unknown",
+        clientAddress: clientAddress(req),
         logger: res.locals.logger as Logger,
         requestId: res.locals.requestId as string,
         cspNonce: res.locals.cspNonce as string,
@@ -212,12 +211,62 @@ export function createServerApp({ build, services, logger, root }: ServerAppOpti
     }),
   );
 
-  app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    ((res.locals.logger as Logger | undefined) ?? logger).error({ err: error }, "unhandled error");
-    if (!res.headersSent) res.status(500).type("text/plain").send("Internal server issue");
+  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    const log = (res.locals.logger as Logger | undefined) ?? logger;
+    const status = clientErrorStatus(error);
+    if (status === undefined) {
+      log.error({ err: error }, "unhandled error");
+      if (!res.headersSent) res.status(500).type("text/plain").send("Internal server issue");
+      return;
+    }
+    // What the client sent is at fault, not the site: a warning, without a stack.
+    log.warn(
+      { method: req.method, path: req.path, status, reason: (error as Error).message },
+      "request refused: it cannot be read",
+    );
+    if (!res.headersSent) res.status(status).type("text/plain").send(STATUS_CODES[status]);
   });
 
   return app;
+}
+
+/**
+ * The 4xx an error from Express or a body parser carries (http-errors' `status`): 400 for a path
+ * whose %-encoding is malformed, 413 for a body over its limit, 400 for a body cut short.
+ */
+function clientErrorStatus(error: unknown): number | undefined {
+  const status = (error as { status?: unknown } | null)?.status;
+  return typeof status === "number" && status >= 400 && status < 500 ? status : undefined;
+}
+
+/** What the site answers: pages (GET, HEAD) and forms (POST). */
+const ALLOWED_METHODS = "GET, HEAD, POST";
+
+/**
+ * Any other method is answered here, before Remix, which fails on OPTIONS and TRACE with an error
+ * in the log: OPTIONS is told what is allowed (204, no CORS headers, so no other site's script
+ * may call), the rest refused with 405. A warning each: someone probing, or a misconfigured client.
+ */
+function onlyTheSitesMethods(req: Request, res: Response, next: NextFunction) {
+  if (req.method === "GET" || req.method === "HEAD" || req.method === "POST") return next();
+  const status = req.method === "OPTIONS" ? 204 : 405;
+  (res.locals.logger as Logger).warn(
+    { method: req.method, path: req.path, status },
+    "request refused: method not answered",
+  );
+  res.status(status).set("Allow", ALLOWED_METHODS).end();
+}
+
+/**
+ * The pages that hold one person's details (a basket, an order, an account, e-tickets, a
+ * membership, a sandbox payment), and their data as script asks for it (the path plus `.data`):
+ * no cache, the browser's included, may keep them (issue 53).
+ */
+const PRIVATE_PAGES = /^\/(?:checkout|account|e-tickets|membership|sandbox)(?:[/.]|$)/;
+
+function privatePagesUncached(req: Request, res: Response, next: NextFunction) {
+  if (PRIVATE_PAGES.test(req.path)) res.set("Cache-Control", "no-store");
+  next();
 }
 
 /**
@@ -231,6 +280,7 @@ export function createServerApp({ build, services, logger, root }: ServerAppOpti
 function sameOriginForms(req: Request, res: Response, next: NextFunction) {
   const origin = req.headers.origin;
   if (req.method === "GET" || req.method === "HEAD" || origin === undefined) return next();
+  // Only a trusted proxy's X-Forwarded-Host is still here (forwardedHostFromTrustedProxiesOnly).
   const host = (req.get("x-forwarded-host")?.split(",")[0]?.trim() || req.get("host")) ?? "";
   const claimed = originHost(origin);
   if (claimed !== "" && claimed !== host) {
@@ -344,8 +394,19 @@ function routeOf(build: ServerBuild, metrics: Pick<Metrics, "watchCache">): (pat
     // Script's requests for a page's data (single fetch) ask for the page's path plus ".data".
     const page = path.endsWith(".data") ? path.slice(0, -".data".length) || "/" : path;
     if (extname(page)) return "static";
+    // Refused with 400 before any route: React Router would warn on the console about each.
+    if (!decodable(page)) return "malformed";
     return labels.getOrMake(page, () => matchRoutes(tree, page)?.at(-1)?.route.id ?? "unmatched")!;
   };
+}
+
+function decodable(path: string): boolean {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** A brand logo on another site (BRAND_LOGO_URL): the page's images must be allowed from there. */

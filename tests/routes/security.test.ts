@@ -20,7 +20,7 @@ function pageToken(html: string): string {
 describe("security headers and caching", () => {
   let server: Awaited<ReturnType<typeof startServer>>;
   beforeAll(async () => {
-    server = await startServer({ APP_ENV: "production", TRUST_PROXY: "true" });
+    server = await startServer({ APP_ENV: "production", TRUST_PROXY: "loopback" });
   });
   afterAll(() => server.close());
 
