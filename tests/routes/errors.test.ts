@@ -1,3 +1,5 @@
+import { request as httpRequest, type IncomingMessage } from "node:http";
+import { once } from "node:events";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { logLines, startServer } from "../support/app";
@@ -31,6 +33,70 @@ describe("the server-error page", () => {
     expect(html).not.toContain("hunter2");
     expect(html).not.toContain("secret.ts");
     expect(html).not.toMatch(/at \S+ \(/);
+  });
+});
+
+// Issue 53: each of these answered 500 (or, for OPTIONS, 405) and wrote an error with its stack to
+// the log: what the client sent is at fault, so a 4xx and a warning.
+describe("requests the site cannot read", () => {
+  let server: Awaited<ReturnType<typeof startServer>>;
+  const { logger, lines } = logLines("info");
+  beforeAll(async () => {
+    server = await startServer({ APP_ENV: "production" }, { logger });
+  });
+  afterAll(() => server.close());
+
+  /** The warning a request was refused with, and that nothing was logged as an error. */
+  async function refusedWithWarning(response: Response, status: number) {
+    expect(response.status).toBe(status);
+    await response.arrayBuffer();
+    const requestId = response.headers.get("x-request-id");
+    const logged = lines.filter((line) => line.requestId === requestId);
+    expect(logged.filter((line) => line.level === "error" || "err" in line)).toEqual([]);
+    expect(logged).toContainEqual(expect.objectContaining({ level: "warn", status }));
+    return response;
+  }
+
+  it("a path with malformed %-encoding answers 400", async () => {
+    for (const path of ["/shows/%zz", "/%E0%A4%A", "/build/%zz.css", "/account/%C0"])
+      await refusedWithWarning(await fetch(server.url(path)), 400);
+  });
+
+  it("a payment notification over 64 KB answers 413, and one under it is read", async () => {
+    const notify = (size: number) =>
+      fetch(server.url("/payments/notifications"), {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ padding: "x".repeat(size) }),
+      });
+    await refusedWithWarning(await notify(70 * 1024), 413);
+    // Read, and refused as no genuine notification.
+    expect((await notify(60 * 1024)).status).toBe(400);
+  });
+
+  it("OPTIONS answers 204 with the methods allowed, and no other site is allowed to call", async () => {
+    for (const path of ["/", "/checkout/payment", "/payments/notifications"]) {
+      const response = await refusedWithWarning(
+        await fetch(server.url(path), { method: "OPTIONS", headers: { Origin: "https://evil.example" } }),
+        204,
+      );
+      expect(response.headers.get("allow")).toBe("GET, HEAD, POST");
+      expect(response.headers.get("access-control-allow-origin")).toBeNull();
+    }
+  });
+
+  it("another method answers 405 with the methods allowed", async () => {
+    // fetch refuses to send TRACE: a plain request does.
+    const request = httpRequest(server.url("/"), { method: "TRACE" });
+    request.end();
+    const [response] = (await once(request, "response")) as [IncomingMessage];
+    response.resume();
+    expect(response.statusCode).toBe(405);
+    expect(response.headers.allow).toBe("GET, HEAD, POST");
+    const requestId = response.headers["x-request-id"];
+    const logged = lines.filter((line) => line.requestId === requestId);
+    expect(logged.filter((line) => line.level === "error")).toEqual([]);
+    expect(logged).toContainEqual(expect.objectContaining({ level: "warn", method: "TRACE", status: 405 }));
   });
 });
 

@@ -76,9 +76,33 @@ describe("security headers and caching", () => {
     }
   });
 
-  it("checkout pages are never cached", async () => {
-    const response = await fetch(server.url("/checkout/payment"));
-    expect(response.headers.get("cache-control")).toBe("no-store");
+  // Issue 53: the account's pages and the e-tickets were sent with no Cache-Control at all.
+  it("pages that hold one person's details, and their data, are never cached; public pages may be", async () => {
+    const key = "a".repeat(32);
+    for (const path of [
+      "/checkout/payment",
+      "/checkout/confirmation",
+      "/account",
+      "/account/details",
+      "/account/sign-in",
+      "/account/register",
+      "/account/forgotten-password",
+      "/account/reset-password/not-a-token",
+      "/account/sign-out",
+      "/account.data",
+      `/e-tickets/${key}`,
+      `/e-tickets/${key}.data`,
+      "/membership",
+    ]) {
+      const response = await fetch(server.url(path), { redirect: "manual" });
+      await response.arrayBuffer();
+      expect(response.headers.get("cache-control"), path).toBe("no-store");
+    }
+    for (const path of ["/", "/legal/terms-of-use", "/accounting-is-no-account-page"]) {
+      const response = await fetch(server.url(path), { redirect: "manual" });
+      await response.arrayBuffer();
+      expect(response.headers.get("cache-control"), path).not.toBe("no-store");
+    }
   });
 
   it("fingerprinted assets are cached for a year; other public files briefly", async () => {
