@@ -65,7 +65,6 @@ export function createServerApp({ build, services, logger, root }: ServerAppOpti
   const prepared = prepareBuild(build, config.routingType, services.sessions.verifyCsrf);
   app.use(requestLogging(logger));
   app.use(requestDurations(services.metrics, routeOf(prepared, services.metrics)));
-  app.use(onlyTheSitesMethods);
   app.use(
     securityHeaders(
       config.production,
@@ -73,6 +72,7 @@ export function createServerApp({ build, services, logger, root }: ServerAppOpti
       brandImageOrigins(config.brand.logoUrl),
     ),
   );
+  app.use(onlyTheSitesMethods);
   app.use(compressResponses());
 
   app.get("/healthz", (_req, res) => {
