@@ -1,9 +1,11 @@
+import { Migrator, type Kysely } from "kysely";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { MIGRATIONS } from "~/db/migrations";
 import type { GatewayResult, PaymentGateway } from "~/payments/gateway";
 import { createLogger } from "~/logging/logger.server";
 import { createPaymentService } from "~/use-cases/pay.server";
 import { createEngine, seedSmallCatalogue } from "../support/engine";
-import { createTestStore, DIALECTS, type TestStore } from "../support/stores";
+import { createTestStore, createTestStoreAt, DIALECTS, type TestStore } from "../support/stores";
 
 // The one way from "authorised" to "sold" (use-cases/pay.server.ts `apply`): an authorisation is
 // held to what its attempt asked for (amount, currency, the card brands the order may use) before
@@ -257,5 +259,66 @@ describe.each(DIALECTS)("an authorisation held to its attempt's terms on %s", (d
       captured: ["ref"],
       voided: [],
     });
+  });
+});
+
+describe.each(DIALECTS)("the attempts made before their terms were kept, on %s", (dialect) => {
+  it("take the order's currency, and a card any brand the checkout knew", async () => {
+    const store = await createTestStoreAt(dialect, "2026-11-30T1000-show-access-hazards");
+    try {
+      const at = "2026-12-01T10:00:00.000Z";
+      // The columns this migration adds are in the schema's types, not yet in the table.
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      const db = store.db as Kysely<any>;
+      await db
+        .insertInto("orders")
+        .values({
+          id: "order-usd",
+          number: "AAAAA-BBBBB",
+          basket_id: "basket-usd",
+          status: "pending_payment",
+          currency: "USD",
+          customer_name: "Jo",
+          email: "jo@example.com",
+          show_name: "Test Show",
+          lines: "{}",
+          total: 5000,
+          to_pay: 5000,
+          created_at: at,
+          updated_at: at,
+        })
+        .execute();
+      const payment = (id: string, method: string) => ({
+        id,
+        order_id: "order-usd",
+        method,
+        amount: 5000,
+        status: "attempted",
+        idempotency_key: `order-usd:${id}`,
+        created_at: at,
+        updated_at: at,
+      });
+      await db
+        .insertInto("order_payments")
+        .values([payment("1", "card"), payment("2", "paypal")])
+        .execute();
+      const { error } = await new Migrator({
+        db,
+        provider: { getMigrations: async () => MIGRATIONS },
+      }).migrateToLatest();
+      expect(error).toBeUndefined();
+      expect(
+        await store.db
+          .selectFrom("order_payments")
+          .select(["method", "currency", "accepted_brands"])
+          .orderBy("id")
+          .execute(),
+      ).toEqual([
+        { method: "card", currency: "USD", accepted_brands: "visa,mastercard,amex" },
+        { method: "paypal", currency: "USD", accepted_brands: null },
+      ]);
+    } finally {
+      await store.drop();
+    }
   });
 });
