@@ -425,6 +425,10 @@ export interface OrderPaymentTable {
   failure: string | null;
   /** When the reconciler checked this ended attempt with the gateway (null: not yet, or in flight). */
   reconciled_at: string | null;
+  /** The currency the attempt asked for (the order's), as an ISO code. */
+  currency: string;
+  /** The card brands the payment may be made with, comma-separated; null: no brand rule (PayPal). */
+  accepted_brands: string | null;
 }
 
 /** A payment the built-in sandbox gateway holds (what a real provider keeps on its side). */

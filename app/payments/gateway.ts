@@ -19,16 +19,22 @@ export interface GatewayAction {
   fields: Record<string, string>;
 }
 
-export type PaymentFailure =
-  | "declined"
-  | "insufficientFunds"
-  | "challengeFailed"
-  | "cancelled"
-  | "brandNotAccepted"
-  | "error";
+export type PaymentFailure = "declined" | "insufficientFunds" | "challengeFailed" | "cancelled" | "error";
 
 export type GatewayResult =
-  | { status: "authorised"; reference: string; brand: string | null; last4: string | null }
+  | {
+      status: "authorised";
+      reference: string;
+      /**
+       * The card's brand as the provider names it ("visa", "discover"…), null when it did not say;
+       * the payment service checks it against the brands the payment may use.
+       */
+      brand: string | null;
+      last4: string | null;
+      /** What was authorised, in minor units and ISO currency, where the provider says: checked against what was asked. */
+      amount: number | null;
+      currency: string | null;
+    }
   | { status: "actionRequired"; reference: string; action: GatewayAction; brand: string | null; last4: string | null }
   | {
       status: "declined";
@@ -71,7 +77,8 @@ export interface PaymentRequest {
   orderNumber?: string;
   /**
    * The card brands this payment may be made with (sponsored-partner seats take American Express
-   * only); unset, any of the gateway's `cardBrands`. A provider's own card page is told too.
+   * only); unset, any of the gateway's `cardBrands`. A provider's own card page is told, so it can
+   * refuse the others before authorising; what it authorised anyway the payment service refuses.
    */
   acceptedBrands?: readonly CardBrand[];
 }

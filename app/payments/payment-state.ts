@@ -11,6 +11,10 @@ export type PaymentFailureReason =
   | "challengeFailed"
   | "cancelled"
   | "brandNotAccepted"
+  /** A card brand rule applies and the provider did not say which brand the card is. */
+  | "brandUnknown"
+  /** The provider authorised another amount or currency than the attempt asked for. */
+  | "amountMismatch"
   | "holdExpired"
   | "timeout"
   | "error";
@@ -21,5 +25,11 @@ export type PaymentState =
   | { kind: "processing"; startedAt: string; method: OrderPayment["method"] }
   | { kind: "action"; action: GatewayAction; method: OrderPayment["method"] }
   | { kind: "paid" }
-  | { kind: "failed"; failure: PaymentFailureReason; method: OrderPayment["method"] }
+  | {
+      kind: "failed";
+      failure: PaymentFailureReason;
+      method: OrderPayment["method"];
+      /** With `brandNotAccepted`: the card brands the payment could have been made with, for its message. */
+      acceptedBrands?: readonly string[];
+    }
   | { kind: "timedOut"; method: OrderPayment["method"] };

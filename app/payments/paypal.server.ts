@@ -163,12 +163,20 @@ const declined = (reference: string | null, failure: "declined" | "cancelled" | 
   last4: null,
 });
 
-const authorised = (reference: string): GatewayResult => ({
-  status: "authorised",
-  reference,
-  brand: null,
-  last4: null,
-});
+/** What PayPal authorised, in our minor units; null amount and currency where PayPal's money cannot be read exactly. */
+const authorised = (reference: string, money: Money | undefined): GatewayResult => {
+  const amount = money ? fromPayPalValue(money.value, money.currency_code) : null;
+  return {
+    status: "authorised",
+    reference,
+    brand: null,
+    last4: null,
+    // An amount PayPal names that cannot be read exactly can never be what was asked: -1 says
+    // so, and the payment service refuses it (an amount not given at all goes unchecked).
+    amount: money ? (amount ?? -1) : null,
+    currency: money ? money.currency_code : null,
+  };
+};
 
 const ok = (status: number) => status >= 200 && status < 300;
 
@@ -293,7 +301,7 @@ export function createPayPalGateway(options: PayPalGatewayOptions): PayPalGatewa
       case "CREATED":
       case "CAPTURED":
       case "PARTIALLY_CAPTURED":
-        return authorised(reference);
+        return authorised(reference, authorization.amount ?? order.purchase_units?.[0]?.amount);
       case "PENDING":
         // PayPal is reviewing it; the webhook or the reconciler hears the outcome.
         return { status: "pending", reference };
@@ -550,7 +558,7 @@ export function createPayPalGateway(options: PayPalGatewayOptions): PayPalGatewa
             idempotencyKey: key,
             result:
               event.event_type === "PAYMENT.AUTHORIZATION.CREATED"
-                ? authorised(orderId)
+                ? authorised(orderId, resource.amount)
                 : declined(orderId, "cancelled"),
           };
         }

@@ -215,8 +215,12 @@ function expired(card: CardDetails, now: Date): boolean {
   return year * 12 + (month - 1) < now.getUTCFullYear() * 12 + now.getUTCMonth();
 }
 
-/** What a card's number and expiry decide, before anything is stored. */
-function decideCard(card: CardDetails, now: Date, accepted: readonly CardBrand[]) {
+/**
+ * What a card's number and expiry decide, before anything is stored. Not the brands the payment
+ * may use: like a provider's API, the sandbox authorises the card and says which brand it is, and
+ * the payment service refuses (and voids) one the order may not take.
+ */
+function decideCard(card: CardDetails, now: Date) {
   const digits = card.number.replace(/[\s-]/g, "");
   const last4 = /^\d{4,}$/.test(digits) ? digits.slice(-4) : null;
   const declined = (
@@ -229,7 +233,6 @@ function decideCard(card: CardDetails, now: Date, accepted: readonly CardBrand[]
   });
   if (!/^\d{12,19}$/.test(digits) || !luhn(digits)) return declined("declined", null);
   const brand = cardBrandOf(digits);
-  if (!brand || !accepted.includes(brand)) return declined("brandNotAccepted", brand);
   if (expired(card, now)) return declined("declined", brand);
   const state: State =
     digits === SANDBOX_CARDS.threeDSecure
@@ -267,7 +270,7 @@ function actionFor(payment: Payment, step: SandboxStepKind): GatewayAction {
 
 /** Where a payment stands, as `authorise` and `continue` report it (`answer` adds the hang). */
 function resultOf(payment: Payment): GatewayResult {
-  const { reference, brand, last4, state } = payment;
+  const { reference, brand, last4, state, amount, currency } = payment;
   switch (state.kind) {
     case "hanging":
       return { status: "pending", reference };
@@ -277,7 +280,7 @@ function resultOf(payment: Payment): GatewayResult {
       // A voided authorisation will never be captured: say so rather than "authorised".
       return payment.voided
         ? { status: "declined", reference, failure: "cancelled", brand, last4 }
-        : { status: "authorised", reference, brand, last4 };
+        : { status: "authorised", reference, brand, last4, amount, currency };
     case "declined":
       return { status: "declined", reference, failure: state.failure, brand, last4 };
   }
@@ -406,8 +409,7 @@ export function createSandboxGateway(options: SandboxGatewayOptions): SandboxGat
     async authorise(request) {
       const now = clock.now();
       // Only brand and last four leave decideCard: the card itself is not kept past this call.
-      const accepted = request.acceptedBrands ?? cardBrands;
-      return answer(await create(request, "card", () => decideCard(request.card, now, accepted)));
+      return answer(await create(request, "card", () => decideCard(request.card, now)));
     },
 
     async startHostedCard(request) {

@@ -60,9 +60,13 @@ type Card = { brand: string | null; last4: string | null };
 
 const NO_CARD: Card = { brand: null, last4: null };
 
+/**
+ * The card's brand as Stripe names it, ours or not ("discover", "jcb"…): the payment service
+ * refuses a brand the payment may not use. Stripe's "unknown" is no brand at all.
+ */
 function cardOf(method: string | Stripe.PaymentMethod | null | undefined): Card {
   if (!method || typeof method === "string" || !method.card) return NO_CARD;
-  const brand = CARD_BRANDS.find((known) => known === method.card?.brand) ?? null;
+  const brand = method.card.brand && method.card.brand !== "unknown" ? method.card.brand : null;
   return { brand, last4: method.card.last4 ?? null };
 }
 
@@ -100,7 +104,13 @@ export function resultOfIntent(intent: Intent, card: Card = cardOf(intent.paymen
   switch (intent.status) {
     case "requires_capture":
     case "succeeded":
-      return { status: "authorised", reference, ...card };
+      return {
+        status: "authorised",
+        reference,
+        ...card,
+        amount: intent.amount,
+        currency: intent.currency.toUpperCase(),
+      };
     case "requires_action": {
       const next = intent.next_action;
       if (next?.type === "redirect_to_url" && next.redirect_to_url?.url)
@@ -270,26 +280,15 @@ export function createStripeGateway(options: StripeGatewayOptions): StripeGatewa
         metadata: metadataOf(request),
         expand: ["payment_method"],
       } as unknown as Stripe.PaymentIntentCreateParams;
-      let intent: Intent;
+      // Stripe takes brands the checkout does not (Discover, JCB…), and seats may take fewer
+      // (sponsored-partner seats): the answer says which brand it was, and the payment service
+      // refuses and voids one the payment may not use, the same way on every path (the webhook
+      // may bring this authorisation before this answer does).
       try {
-        intent = await stripe.paymentIntents.create(params, { idempotencyKey: request.idempotencyKey });
+        return resultOfIntent(await stripe.paymentIntents.create(params, { idempotencyKey: request.idempotencyKey }));
       } catch (error) {
         return fromCardError(error, digits);
       }
-      const result = resultOfIntent(intent);
-      // Stripe takes brands the checkout does not (Discover, JCB…), and seats may take fewer
-      // (sponsored-partner seats): give such an authorisation back rather than take a card the
-      // payment page said it would refuse.
-      const accepted = request.acceptedBrands ?? CARD_BRANDS;
-      if (
-        result.status === "authorised" &&
-        (result.brand === null || !accepted.includes(result.brand as CardBrand)) &&
-        intent.status === "requires_capture"
-      ) {
-        await stripe.paymentIntents.cancel(intent.id, {}, { idempotencyKey: `${intent.id}:cancel` });
-        return declined(intent.id, "brandNotAccepted", { brand: null, last4: result.last4 });
-      }
-      return result;
     },
 
     async startHostedCard(request) {
@@ -317,7 +316,9 @@ export function createStripeGateway(options: StripeGatewayOptions): StripeGatewa
           payment_method_options: { card: { restrictions: { brands_blocked: blockedBrands(request) } } },
           ...(request.orderNumber ? { client_reference_id: request.orderNumber } : {}),
           success_url: withSessionId(request.returnUrl),
-          cancel_url: withSessionId(request.cancelUrl),
+          // Checkout fills in {CHECKOUT_SESSION_ID} on the success address only: the cancel
+          // address names the payment in the caller's own words.
+          cancel_url: absolute(request.cancelUrl),
         },
         { idempotencyKey: request.idempotencyKey },
       );
@@ -461,12 +462,11 @@ export function createStripeGateway(options: StripeGatewayOptions): StripeGatewa
           const idempotencyKey = intent.metadata?.idempotency_key;
           if (!idempotencyKey) return ignored;
           // The event's object carries the PaymentMethod's id only; its card is read for the
-          // receipt's brand and last four, and left out if Stripe cannot be asked just now.
+          // brand the payment service checks. If Stripe cannot be asked just now this throws, so
+          // the notification is answered 5xx and comes again, rather than being judged without it.
           const method = intent.payment_method;
           const card =
-            typeof method === "string"
-              ? await stripe.paymentMethods.retrieve(method).then(cardOf, () => NO_CARD)
-              : cardOf(method);
+            typeof method === "string" ? cardOf(await stripe.paymentMethods.retrieve(method)) : cardOf(method);
           const result = resultOfIntent(intent, card);
           // Pending covers a failed try on Checkout's page: the session's own events decide.
           if (result.status === "pending") return ignored;

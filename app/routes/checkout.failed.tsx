@@ -8,6 +8,7 @@ import { checkoutPath } from "~/urls/paths";
 import { LAST_STEP } from "~/ticketing/checkout-steps";
 import { PostForm } from "~/components/post-form";
 import { useSupportPhone } from "~/components/support-phone";
+import { cardTypeNames, type CardBrand } from "~/forms/checkout/card-types";
 
 // /checkout/failed: the last payment did not go through. Says whether anything was charged (it
 // never is: a failed or voided payment takes nothing), why, and what the buyer can do: try again,
@@ -22,6 +23,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const wallet = state.method === "googlePay" || state.method === "applePay";
   return {
     reasonKey: wallet && state.failure === "declined" ? "payment.walletDeclined" : `failed.${state.failure}`,
+    // A card of a brand this payment could not take: the message names those it could.
+    cardTypes: cardTypeNames((state.acceptedBrands ?? []) as CardBrand[]),
     // A card payment says "your card"; PayPal and wallets say "your order".
     charged: state.method === "card" ? ("cardNotCharged" as const) : ("orderNotCharged" as const),
     holdLive: Boolean(reservation && !reservation.expired),
@@ -31,7 +34,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export default function Failed() {
   const { t } = useTranslation();
-  const { reasonKey, charged, holdLive, ticketsHref } = useLoaderData<typeof loader>();
+  const { reasonKey, cardTypes, charged, holdLive, ticketsHref } = useLoaderData<typeof loader>();
   const phone = useSupportPhone();
   return (
     <>
@@ -40,7 +43,7 @@ export default function Failed() {
         <p>
           <strong>{t(`failed.${charged}`)}</strong>
         </p>
-        <p>{t(reasonKey)}</p>
+        <p>{t(reasonKey, { cardTypes: t("validation.orList", { items: cardTypes }) })}</p>
       </div>
       <p>{t("failed.whatNext", { phone })}</p>
       <div className="form-actions">

@@ -203,8 +203,7 @@ export function createOrders(store: Store, clock: Clock) {
         : [];
       // What went back, for the few orders with a refund: the account page says so beside each.
       const refunded = new Map<string, number>();
-      for (const order of orders)
-        if (order.refund_status) refunded.set(order.id, await refundedAmount(order.id));
+      for (const order of orders) if (order.refund_status) refunded.set(order.id, await refundedAmount(order.id));
       return orders.map((order) => ({
         ...order,
         refunded: refunded.get(order.id) ?? 0,
@@ -220,13 +219,15 @@ export function createOrders(store: Store, clock: Clock) {
 
     /**
      * Written before the payment provider is called, with the idempotency key the provider will
-     * see. Undefined when an attempt with this key exists already (a repeated request).
+     * see and the terms every answer is held to (amount, currency, the card brands it may use).
+     * Undefined when an attempt with this key exists already (a repeated request).
      */
     async recordPaymentAttempt(
       orderId: string,
       method: OrderPaymentTable["method"],
       amount: number,
       idempotencyKey: string,
+      terms: Pick<OrderPaymentTable, "currency" | "accepted_brands">,
     ): Promise<OrderPayment | undefined> {
       const now = clock.now().toISOString();
       const row: OrderPaymentTable = {
@@ -244,6 +245,8 @@ export function createOrders(store: Store, clock: Clock) {
         action: null,
         failure: null,
         reconciled_at: null,
+        currency: terms.currency,
+        accepted_brands: terms.accepted_brands,
       };
       const result = await db
         .insertInto("order_payments")

@@ -4,6 +4,7 @@ import type { CardDetails } from "~/forms/checkout/card-types";
 import type { GatewayAction, GatewayResult, PaymentGateway, PaymentRequest } from "~/payments/gateway";
 import type { PaymentFailureReason, PaymentState } from "~/payments/payment-state";
 import type { OrderLifecycle } from "~/ticketing/order-lifecycle.server";
+import { brandRule, refusalOf, termsOf } from "~/payments/payment-terms";
 import type { Order, OrderPayment, Orders } from "~/ticketing/orders.server";
 import { DEFAULT_RECONCILE_AFTER_SECONDS } from "~/config/env.server";
 import { startPeriodicJob, type JobLeases } from "~/db/leases.server";
@@ -31,6 +32,13 @@ export type PayInput =
 export type { PaymentFailureReason, PaymentState } from "~/payments/payment-state";
 
 const IN_FLIGHT: readonly OrderPayment["status"][] = ["attempted", "action"];
+
+/**
+ * The return address's parameter naming the attempt a buyer left a provider's hosted card page by
+ * its cancel link: Stripe Checkout puts the session's id in the success address only, so the
+ * cancel address names the attempt itself (its idempotency key), and the buyer's return settles it.
+ */
+const CANCELLED_PARAM = "cancelled";
 
 /** Attempts settled per pass, so a backlog (a long outage) is worked through a slice at a time. */
 const RECONCILE_BATCH = 50;
@@ -87,7 +95,14 @@ export function createPaymentService(options: PaymentServiceOptions) {
     }
   }
 
-  /** Applies one gateway answer to an attempt. Safe to call twice with the same answer. */
+  /**
+   * Applies one gateway answer to an attempt. Safe to call twice with the same answer, and from
+   * every path at once (the call's own answer, the webhook, the buyer's return, the reconciler):
+   * this is the one way from "authorised" to "sold". An authorisation is first held to what the
+   * attempt asked for (amount, currency, the card brands it may use); then one conditional update
+   * on the attempt, from in flight, decides between selling and giving the money back, so no path
+   * sells seats for a payment another is cancelling.
+   */
   async function apply(order: Order, attempt: OrderPayment, result: GatewayResult): Promise<void> {
     const card = { brand: "brand" in result ? result.brand : null, last4: "last4" in result ? result.last4 : null };
     if (result.status === "actionRequired") {
@@ -106,6 +121,11 @@ export function createPaymentService(options: PaymentServiceOptions) {
       return;
     }
     if (result.status !== "authorised") return;
+    const refusal = refusalOf(termsOf(attempt), result);
+    if (refusal) {
+      await refuse(order, attempt, result.reference, refusal, card);
+      return;
+    }
     // Win the attempt before touching the order: from here no timeout, abandonment or second
     // answer can move it (they move only attempts still in flight), so the order completed below
     // is never also given up, and only this answer captures and issues tickets.
@@ -125,6 +145,37 @@ export function createPaymentService(options: PaymentServiceOptions) {
     }
     decided(attempt, "authorised");
     await finishWon(order, { ...attempt, status: "succeeded" }, result.reference);
+  }
+
+  /**
+   * An authorisation the attempt's terms refuse: given back once, by the path whose update decides
+   * the attempt, and the order failed. A path that finds the attempt decided already does what
+   * that decision needs: nothing if it sold (another path saw the answer differently and won
+   * first), otherwise the money goes back.
+   */
+  async function refuse(
+    order: Order,
+    attempt: OrderPayment,
+    reference: string,
+    failure: PaymentFailureReason,
+    card: { brand: string | null; last4: string | null },
+  ) {
+    const refused = await orders.updatePayment(attempt.id, IN_FLIGHT, {
+      status: "voided",
+      failure,
+      provider_reference: reference,
+      action: null,
+      ...card,
+    });
+    if (!refused) {
+      const current = await orders.payment(attempt.id);
+      if (current?.status !== "succeeded") await tooLate(current, reference);
+      return;
+    }
+    decided(attempt, "refused");
+    logger.warn({ orderId: order.id, failure, brand: card.brand }, "authorisation refused by the payment's terms");
+    await voidQuietly(reference);
+    await orderLifecycle.failOrder(order, "failed");
   }
 
   /** An authorisation for an attempt already given up (timed out, abandoned): nothing may be charged. */
@@ -173,7 +224,14 @@ export function createPaymentService(options: PaymentServiceOptions) {
   }
 
   async function succeedWithoutGateway(order: Order, attempt: OrderPayment) {
-    await apply(order, attempt, { status: "authorised", reference: `voucher:${order.id}`, brand: null, last4: null });
+    await apply(order, attempt, {
+      status: "authorised",
+      reference: `voucher:${order.id}`,
+      brand: null,
+      last4: null,
+      amount: attempt.amount,
+      currency: attempt.currency,
+    });
   }
 
   /**
@@ -253,12 +311,16 @@ export function createPaymentService(options: PaymentServiceOptions) {
       case "timedOut":
         return { kind: "timedOut", method: attempt.method };
       case "voided":
-      case "failed":
+      case "failed": {
+        const failure = (attempt.failure ?? "declined") as PaymentFailureReason;
+        const { acceptedBrands } = termsOf(attempt);
         return {
           kind: "failed",
-          failure: (attempt.failure ?? "declined") as PaymentFailureReason,
+          failure,
           method: attempt.method,
+          ...(failure === "brandNotAccepted" && acceptedBrands ? { acceptedBrands } : {}),
         };
+      }
     }
   }
 
@@ -294,6 +356,10 @@ export function createPaymentService(options: PaymentServiceOptions) {
         method,
         order.to_pay,
         `${order.id}:${attempts.length + 1}`,
+        {
+          currency: order.currency,
+          accepted_brands: brandRule(method, request.acceptedBrands, gateway.cardBrands),
+        },
       );
       // Another request recorded this attempt a moment ago: that one is paying.
       if (!attempt) return stateOf(await latestAttempt(order.id), order);
@@ -311,7 +377,7 @@ export function createPaymentService(options: PaymentServiceOptions) {
           input.method === "card"
             ? gateway.authorise({ ...base, card: input.card })
             : input.method === "hostedCard"
-              ? gateway.startHostedCard({ ...base, cancelUrl: request.returnUrl })
+              ? gateway.startHostedCard({ ...base, cancelUrl: cancelUrlOf(request.returnUrl, attempt) })
               : input.method === "paypal"
                 ? gateway.startPayPal({ ...base, cancelUrl: request.returnUrl })
                 : gateway.authoriseWallet({ ...base, wallet: input.method, token: input.token });
@@ -323,9 +389,12 @@ export function createPaymentService(options: PaymentServiceOptions) {
       return stateOf(await orders.payment(attempt.id), (await orders.byId(order.id)) ?? order);
     },
 
-    /** The payment a buyer back at the return URL comes back from, as the gateway's query names it. */
+    /**
+     * The payment a buyer back at the return URL comes back from, as the gateway's query names it,
+     * or the attempt a cancel address names (`resume` finds its payment).
+     */
     returnedReference(query: URLSearchParams): string | null {
-      return gateway.returnedReference(query);
+      return gateway.returnedReference(query) ?? query.get(CANCELLED_PARAM);
     },
 
     /** Where the payment page may take the buyer with this gateway (cards on our page or the provider's, PayPal, wallets). */
@@ -334,10 +403,15 @@ export function createPaymentService(options: PaymentServiceOptions) {
     /** The buyer is back from a gateway step (device data, 3-D Secure, PayPal). */
     async resume(order: Order, reference: string, returned: Record<string, string>): Promise<PaymentState> {
       const attempt = await latestAttempt(order.id);
-      if (attempt?.status === "action" && attempt.provider_reference === reference) {
+      const payment = attempt?.provider_reference;
+      if (
+        attempt?.status === "action" &&
+        payment &&
+        (payment === reference || (attempt.idempotency_key !== null && attempt.idempotency_key === reference))
+      ) {
         // Marks it in flight again before calling, so a reload of the return URL calls nothing.
         if (await orders.updatePayment(attempt.id, ["action"], { status: "attempted", action: null })) {
-          await follow(order, { ...attempt, status: "attempted" }, gateway.continue(reference, returned));
+          await follow(order, { ...attempt, status: "attempted" }, gateway.continue(payment, returned));
         }
       }
       return this.state(order);
@@ -457,6 +531,13 @@ export function createPaymentService(options: PaymentServiceOptions) {
 }
 
 export type PaymentService = ReturnType<typeof createPaymentService>;
+
+/** The return address with the attempt named, for a provider whose cancel address cannot name its payment. */
+function cancelUrlOf(returnUrl: string, attempt: OrderPayment): string {
+  const url = new URL(returnUrl, "http://return.invalid");
+  if (attempt.idempotency_key) url.searchParams.set(CANCELLED_PARAM, attempt.idempotency_key);
+  return `${url.pathname}${url.search}`;
+}
 
 /**
  * Runs `reconcile` every `intervalMs`; given the store's job leases, in one of the processes

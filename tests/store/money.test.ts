@@ -192,10 +192,13 @@ describe.each(DIALECTS)("promo codes, vouchers and orders on %s", (dialect) => {
     it("a payment attempt is on record before the provider answers, and an order settles once", async () => {
       const orders = createOrders(store, clock);
       const { order: created } = await orders.createOnce(order("basket-pay"));
-      const attempt = await orders.recordPaymentAttempt(created.id, "card", created.to_pay, `${created.id}:1`);
+      const terms = { currency: created.currency, accepted_brands: "visa,mastercard,amex" };
+      const attempt = await orders.recordPaymentAttempt(created.id, "card", created.to_pay, `${created.id}:1`, terms);
       expect(await orders.payments(created.id)).toMatchObject([{ id: attempt!.id, status: "attempted", amount: 7095 }]);
       // The same idempotency key again is the same attempt, not a second one.
-      expect(await orders.recordPaymentAttempt(created.id, "card", created.to_pay, `${created.id}:1`)).toBeUndefined();
+      expect(
+        await orders.recordPaymentAttempt(created.id, "card", created.to_pay, `${created.id}:1`, terms),
+      ).toBeUndefined();
       expect(await orders.updatePayment(attempt!.id, ["attempted"], { status: "succeeded" })).toBe(true);
       // A late second answer (a timeout racing the gateway) cannot move it again.
       expect(await orders.updatePayment(attempt!.id, ["attempted"], { status: "timedOut" })).toBe(false);

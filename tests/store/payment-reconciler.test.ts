@@ -244,7 +244,10 @@ describe.each(DIALECTS)("the payment reconciler on %s", (dialect) => {
     const order = await placed(engine, "5", { voucherId });
     expect(order.to_pay).toBe(0);
     // The attempt was written, then the process died before completing the order.
-    await engine.orders.recordPaymentAttempt(order.id, "voucher", 0, `${order.id}:1`);
+    await engine.orders.recordPaymentAttempt(order.id, "voucher", 0, `${order.id}:1`, {
+      currency: order.currency,
+      accepted_brands: null,
+    });
     later(RECONCILE_AFTER_MS);
     expect(await engine.payments.reconcile()).toBe(1);
     expect(await orderStatus(order)).toBe("paid");

@@ -115,6 +115,24 @@ export interface FakeStripe {
   hang(cardNumber: string, times?: number): void;
   /** Fake-only: the next `times` API requests answer `status` (an api_error) without doing anything. */
   failNext(status?: number, times?: number): void;
+  /**
+   * Fake-only: the next API request matching `method` and `path` is carried out (objects made,
+   * events recorded) but its answer is held back until `release`, like an answer slow on its way
+   * back: a test can deliver a webhook before, during or after it. `reached` resolves once the
+   * request has been carried out and its answer is waiting.
+   */
+  holdAnswer(method: string, path: RegExp): AnswerGate;
+  /**
+   * Fake-only: how Stripe treats a test card number, beside its documented outcome: the brand its
+   * card reports (Stripe's own card tables may name another brand than the number's prefix
+   * suggests, or "unknown"), and whether confirming it asks for 3-D Secure.
+   */
+  treatCard(cardNumber: string, treatment: { brand?: string; threeDSecure?: boolean }): void;
+}
+
+export interface AnswerGate {
+  readonly reached: Promise<void>;
+  release(): void;
 }
 
 /** Thrown by payOnHostedPage when the page shows an error instead of sending the buyer on. */
@@ -286,8 +304,8 @@ const OK_CARDS: readonly string[] = [
   FAKE_STRIPE_CARDS.discover,
 ];
 
-function outcomeOf(digits: string): Outcome {
-  if (digits === FAKE_STRIPE_CARDS.threeDSecure) return { kind: "threeDSecure" };
+function outcomeOf(digits: string, threeDSecure = false): Outcome {
+  if (digits === FAKE_STRIPE_CARDS.threeDSecure || threeDSecure) return { kind: "threeDSecure" };
   const decline = DECLINES[digits];
   if (decline) return decline;
   if (OK_CARDS.includes(digits)) return { kind: "ok" };
@@ -347,7 +365,10 @@ function integer(params: Json, name: string, { required = false } = {}): number 
   return Number(raw);
 }
 
-/** `{CHECKOUT_SESSION_ID}` in a success or cancel URL becomes the session's id, as Checkout does. */
+/**
+ * `{CHECKOUT_SESSION_ID}` in the success URL becomes the session's id, as Checkout does; Stripe
+ * documents the substitution for `success_url` only, so a cancel URL is followed as it was given.
+ */
 const withSessionId = (url: string, id: string) => url.split("{CHECKOUT_SESSION_ID}").join(id);
 
 /** Canonical JSON (keys sorted), so the same params in another order are the same request. */
@@ -388,6 +409,8 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
   const counts = { paymentIntents: 0, refunds: 0, sessions: 0, captures: 0, cancels: 0 };
   const idempotency = new Map<string, { fingerprint: string; status: number; body: string }>();
   const hanging = new Map<string, number>();
+  const treated = new Map<string, { brand?: string; threeDSecure?: boolean }>();
+  const gates: { method: string; path: RegExp; reach: () => void; released: Promise<void> }[] = [];
   let failures = { status: 500, times: 0 };
   let base = "";
 
@@ -588,7 +611,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
   /** Confirms `pi` with the card: its test-card outcome. Returns the card error, if any, for a 402. */
   function confirm(pi: Intent, pm: PaymentMethod, digits: string, returnUrl: string | null): ApiError | null {
     pi.payment_method = pm.id;
-    const outcome = outcomeOf(digits);
+    const outcome = outcomeOf(digits, treated.get(digits)?.threeDSecure);
     if (outcome.kind === "ok") {
       authorise(pi);
       return null;
@@ -661,7 +684,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       });
     const pm: PaymentMethod = {
       id: newId("pm"),
-      brand: brandOf(digits),
+      brand: treated.get(digits)?.brand ?? brandOf(digits),
       last4: digits.slice(-4),
       exp_month: card.exp_month,
       exp_year: card.exp_year,
@@ -1073,6 +1096,12 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     }
     // Stripe keeps an answer for the key once the endpoint started work (docs.stripe.com/api/idempotent_requests).
     if (key && save) idempotency.set(scope, { fingerprint, status, body });
+    const gate = gates.findIndex((candidate) => candidate.method === method && candidate.path.test(url.pathname));
+    if (gate >= 0) {
+      const [held] = gates.splice(gate, 1);
+      held!.reach();
+      await held!.released;
+    }
     send(response, status, body, key ? { "Idempotency-Key": key } : {});
   }
 
@@ -1132,7 +1161,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
   }
 
   function hostedForm(cs: Session, error: string | null): string {
-    const back = cs.cancel_url ? `<p><a href="${escapeHtml(withSessionId(cs.cancel_url, cs.id))}">Back</a></p>` : "";
+    const back = cs.cancel_url ? `<p><a href="${escapeHtml(cs.cancel_url)}">Back</a></p>` : "";
     const field = (id: string, label: string, autocomplete: string) =>
       `<p><label for="${id}">${label}</label> <input id="${id}" name="${id}" autocomplete="${autocomplete}" required></p>`;
     return page(
@@ -1293,6 +1322,17 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     },
     failNext(status = 500, times = 1) {
       failures = { status, times };
+    },
+    holdAnswer(method, path) {
+      let reach!: () => void;
+      let release!: () => void;
+      const reached = new Promise<void>((resolve) => (reach = resolve));
+      const released = new Promise<void>((resolve) => (release = resolve));
+      gates.push({ method, path, reach, released });
+      return { reached, release };
+    },
+    treatCard(cardNumber, treatment) {
+      treated.set(cardNumber.replace(/[\s-]/g, ""), treatment);
     },
   };
 }

@@ -152,6 +152,8 @@ describe("PayPal gateway: approval", () => {
       reference,
       brand: null,
       last4: null,
+      amount: 4550,
+      currency: "GBP",
     });
     expect(fake.authorizations().filter((auth) => orderOf(auth) === reference)).toMatchObject([
       { status: "CREATED", amount: { currency_code: "GBP", value: "45.50" } },
@@ -332,6 +334,8 @@ describe("PayPal gateway: status", () => {
       reference,
       brand: null,
       last4: null,
+      amount: 4550,
+      currency: "GBP",
     });
     // The buyer's late return reads the same authorisation: one, not two.
     expect(await gateway.continue(reference, {})).toMatchObject({ status: "authorised" });
@@ -403,7 +407,7 @@ describe("PayPal gateway: webhooks", () => {
       {
         eventId: delivery.eventId,
         idempotencyKey: sent.idempotencyKey,
-        result: { status: "authorised", reference, brand: null, last4: null },
+        result: { status: "authorised", reference, brand: null, last4: null, amount: 4550, currency: "GBP" },
       },
     ]);
     expect(fake.authorizations().filter((auth) => orderOf(auth) === reference)).toHaveLength(1);
@@ -419,7 +423,7 @@ describe("PayPal gateway: webhooks", () => {
       {
         eventId: created.eventId,
         idempotencyKey: sent.idempotencyKey,
-        result: { status: "authorised", reference, brand: null, last4: null },
+        result: { status: "authorised", reference, brand: null, last4: null, amount: 4550, currency: "GBP" },
       },
       {
         eventId: voided.eventId,

@@ -87,7 +87,14 @@ describe("sandbox gateway: test cards", () => {
     [SANDBOX_CARDS.amex, "amex", "0005"],
   ])("%s is authorised without a challenge (%s)", async (number, brand, last4) => {
     const result = await pay(number);
-    expect(result).toEqual({ status: "authorised", reference: expect.stringMatching(/^test_/), brand, last4 });
+    expect(result).toEqual({
+      status: "authorised",
+      reference: expect.stringMatching(/^test_/),
+      brand,
+      last4,
+      amount: 4550,
+      currency: "GBP",
+    });
   });
 
   it("reads a number with spaces the same as digits only", async () => {
@@ -109,13 +116,15 @@ describe("sandbox gateway: test cards", () => {
     expect(await pay("4242424242424241")).toMatchObject({ status: "declined", failure: "declined", brand: null });
   });
 
-  it("refuses a valid number of a brand it does not take", async () => {
-    // 6011… is Discover: passes Luhn, but is none of visa, mastercard, amex.
-    expect(await pay("6011111111111117")).toMatchObject({
-      status: "declined",
-      failure: "brandNotAccepted",
-      brand: null,
+  it("leaves the brands a payment may use to the payment service: it says which brand the card is", async () => {
+    // Sponsored seats take Amex only: the sandbox still authorises a Visa, and names it, so the
+    // payment service refuses and voids it the same way whichever path brings the answer.
+    expect(await pay(SANDBOX_CARDS.visa, {}, { acceptedBrands: ["amex"] })).toMatchObject({
+      status: "authorised",
+      brand: "visa",
     });
+    // 6011… is Discover: passes Luhn, a brand the sandbox cannot name, and no test card of its own.
+    expect(await pay("6011111111111117")).toMatchObject({ status: "declined", failure: "declined", brand: null });
   });
 
   it("tells the brand from the number", () => {
@@ -253,7 +262,14 @@ describe("sandbox gateway: 3-D Secure", () => {
 
     expect(parts(await gateway.completeChallenge(reference, true)).query).toEqual({ from: "bank", reference });
     const final = await gateway.continue(reference, { reference });
-    expect(final).toEqual({ status: "authorised", reference, brand: "visa", last4: "3220" });
+    expect(final).toEqual({
+      status: "authorised",
+      reference,
+      brand: "visa",
+      last4: "3220",
+      amount: 4550,
+      currency: "GBP",
+    });
     expect(await gateway.status(req.idempotencyKey)).toEqual(final);
     // A reload of the return URL gives the same answer.
     expect(await gateway.continue(reference, { reference })).toEqual(final);
@@ -432,7 +448,14 @@ describe("sandbox gateway: PayPal", () => {
       query: { reference },
     });
     const result = await gateway.continue(reference, { reference });
-    expect(result).toEqual({ status: "authorised", reference, brand: null, last4: null });
+    expect(result).toEqual({
+      status: "authorised",
+      reference,
+      brand: null,
+      last4: null,
+      amount: 4550,
+      currency: "GBP",
+    });
     expect(await gateway.status(req.idempotencyKey)).toEqual(result);
   });
 

@@ -138,7 +138,14 @@ describe("stripe gateway: cards on our page", () => {
   ])("%s is authorised (%s), held for capture with our key and order number", async (number, brand, last4) => {
     const req = request();
     const result = await direct.authorise({ ...req, card: card(number) });
-    expect(result).toEqual({ status: "authorised", reference: expect.stringMatching(/^pi_/), brand, last4 });
+    expect(result).toEqual({
+      status: "authorised",
+      reference: expect.stringMatching(/^pi_/),
+      brand,
+      last4,
+      amount: 4550,
+      currency: "GBP",
+    });
     expect(intent(referenceOf(result))).toMatchObject({
       status: "requires_capture",
       capture_method: "manual",
@@ -181,10 +188,23 @@ describe("stripe gateway: cards on our page", () => {
     expect(fake.counts.paymentIntents).toBe(before);
   });
 
-  it("gives back an authorisation of a brand the checkout does not take", async () => {
+  it("names a brand the checkout does not take, and leaves refusing it to the payment service", async () => {
+    // The payment service refuses and voids it, whichever path brings the authorisation first
+    // (this answer or the webhook): an adapter cancelling on its own raced the webhook's sale.
+    const cancelsBefore = fake.counts.cancels;
     const result = await pay(CARDS.discover);
-    expect(result).toMatchObject({ status: "declined", failure: "brandNotAccepted", brand: null, last4: "1117" });
-    expect(intent(referenceOf(result)).status).toBe("canceled");
+    expect(result).toMatchObject({ status: "authorised", brand: "discover", last4: "1117" });
+    expect(intent(referenceOf(result)).status).toBe("requires_capture");
+    expect(fake.counts.cancels).toBe(cancelsBefore);
+  });
+
+  it("says nothing of a brand Stripe calls unknown", async () => {
+    fake.treatCard(CARDS.mastercard, { brand: "unknown" });
+    try {
+      expect(await pay(CARDS.mastercard)).toMatchObject({ status: "authorised", brand: null, last4: "4444" });
+    } finally {
+      fake.treatCard(CARDS.mastercard, {});
+    }
   });
 
   it("makes one PaymentIntent for one idempotency key, however often it is sent", async () => {
@@ -232,6 +252,8 @@ describe("stripe gateway: cards on our page", () => {
       reference,
       brand: "visa",
       last4: "3220",
+      amount: 4550,
+      currency: "GBP",
     });
     expect(intent(reference).status).toBe("requires_capture");
   });
@@ -388,6 +410,8 @@ describe("stripe gateway: status", () => {
       reference,
       brand: "visa",
       last4: "4242",
+      amount: 4550,
+      currency: "GBP",
     });
     const waiting = referenceOf(await pay(CARDS.threeDSecure));
     expect(await direct.status("any-key", waiting)).toEqual({ status: "pending", reference: waiting });
@@ -404,6 +428,8 @@ describe("stripe gateway: status", () => {
       reference: referenceOf(result),
       brand: "mastercard",
       last4: "4444",
+      amount: 4550,
+      currency: "GBP",
     });
     const declined = request();
     await direct.authorise({ ...declined, card: card(CARDS.insufficientFunds) });
@@ -426,7 +452,8 @@ describe("stripe gateway: cards on Stripe's page (Checkout)", () => {
 
   async function start(overrides: Partial<PaymentRequest> = {}) {
     const req = request(overrides);
-    const result = await hosted.startHostedCard({ ...req, cancelUrl: "/checkout/verify" });
+    const cancelUrl = `/checkout/verify?cancelled=${encodeURIComponent(req.idempotencyKey)}`;
+    const result = await hosted.startHostedCard({ ...req, cancelUrl });
     return { req, result, reference: referenceOf(result), url: actionUrlOf(result) };
   }
 
@@ -446,7 +473,8 @@ describe("stripe gateway: cards on Stripe's page (Checkout)", () => {
       client_reference_id: req.orderNumber,
       metadata: { idempotency_key: req.idempotencyKey, order_number: req.orderNumber },
       success_url: `${PUBLIC_URL}/checkout/verify?session_id={CHECKOUT_SESSION_ID}`,
-      cancel_url: `${PUBLIC_URL}/checkout/verify?session_id={CHECKOUT_SESSION_ID}`,
+      // Stripe fills the placeholder in on the success address only: the cancel address is the caller's.
+      cancel_url: `${PUBLIC_URL}/checkout/verify?cancelled=${encodeURIComponent(req.idempotencyKey)}`,
     });
   });
 
@@ -469,6 +497,8 @@ describe("stripe gateway: cards on Stripe's page (Checkout)", () => {
       reference: expect.stringMatching(/^pi_/),
       brand: "visa",
       last4: "4242",
+      amount: 4550,
+      currency: "GBP",
     });
     const paid = intent(referenceOf(result));
     expect(paid).toMatchObject({ status: "requires_capture", capture_method: "manual", amount: 4550 });
@@ -505,10 +535,11 @@ describe("stripe gateway: cards on Stripe's page (Checkout)", () => {
   });
 
   it("cancels when the buyer comes back through the cancel URL, and the session can no longer be paid", async () => {
-    const { reference, url } = await start();
+    const { req, reference, url } = await start();
     const back = new URL(await hostedPageBackLink(url));
-    expect(back.href).toBe(`${PUBLIC_URL}/checkout/verify?session_id=${reference}`);
-    expect(hosted.returnedReference(back.searchParams)).toBe(reference);
+    // No placeholder left in it: the caller's own address, naming the attempt (its key).
+    expect(back.href).toBe(`${PUBLIC_URL}/checkout/verify?cancelled=${encodeURIComponent(req.idempotencyKey)}`);
+    expect(hosted.returnedReference(back.searchParams)).toBeNull();
     expect(await hosted.continue(reference, Object.fromEntries(back.searchParams))).toEqual({
       status: "declined",
       reference,
@@ -557,7 +588,7 @@ describe("stripe gateway: notifications (webhooks)", () => {
     expect(await direct.parseNotification(body, headers)).toEqual({
       eventId: event.id,
       idempotencyKey: req.idempotencyKey,
-      result: { status: "authorised", reference, brand: "visa", last4: "4242" },
+      result: { status: "authorised", reference, brand: "visa", last4: "4242", amount: 4550, currency: "GBP" },
     });
   });
 
