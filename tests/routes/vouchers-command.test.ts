@@ -1,30 +1,18 @@
-import { spawn } from "node:child_process";
-import { once } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixedClock, systemClock } from "~/clock";
 import { createVouchers } from "~/ticketing/vouchers.server";
-import { ROOT, testServices } from "../support/app";
+import { testServices } from "../support/app";
+import { runCommand } from "../support/command";
 import { insertVoucher } from "../support/money";
 
 // `npm run vouchers` as the box office runs it: a process of its own over the site's SQLite file,
 // with nothing but the data folder (no secrets), listing the card numbers wrong codes have locked
 // and lifting a lock, with its exit codes (0 done or nothing to do, 2 bad usage).
 
-async function run(dataDir: string, args: string[]) {
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/vouchers.ts", ...args], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? "", NODE_ENV: "production", DATA_DIR: dataDir },
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (chunk) => (stdout += String(chunk)));
-  child.stderr.on("data", (chunk) => (stderr += String(chunk)));
-  const [code] = (await once(child, "exit")) as [number];
-  return { code, stdout, stderr };
-}
+const run = (dataDir: string, args: string[]) => runCommand("vouchers", args, { DATA_DIR: dataDir });
 
 describe("the vouchers command", () => {
   const dataDir = mkdtempSync(join(tmpdir(), "box-office-vouchers-"));
