@@ -91,35 +91,28 @@ export function createGuessThrottle(store: Store, clock: Clock, policy: Throttle
     },
 
     /**
-     * Counts a guess as wrong before it is checked, and says whether it may be checked at all: in
-     * one transaction, so guesses sent all at once cannot all pass a check that none has counted
-     * yet. A guess refused (the key is waiting or locked) is not counted. The caller `forgive`s a
-     * guess that proves right.
+     * Takes one guess under `key`, one at a time: counts it as wrong, and unless the key is waiting
+     * or locked (then the guess is refused and not counted), asks `isRight`; a right guess forgets
+     * the key's failures. All in one transaction holding the key's row, so guesses sent at once are
+     * checked one after another, each knowing how the one before it ended: none slips past a
+     * count the others have not made yet, and right guesses at once are not taken for wrong ones.
+     * `isRight` must not use the store (on SQLite the transaction holds its one connection).
      */
-    async attempt(key: string): Promise<ThrottleState> {
+    async guess(key: string, isRight: () => boolean): Promise<ThrottleState & { right?: boolean }> {
       return db.transaction().execute(async (trx) => {
         const before = await countFailure(trx, key);
         const now = clock.now().toISOString();
-        if (before.lockedUntil === null || before.lockedUntil <= now) return { allowed: true };
-        await trx
-          .updateTable("guess_attempts")
-          .set({ failures: sql`failures - 1`, locked_until: before.lockedUntil })
-          .where("key", "=", key)
-          .execute();
-        return { allowed: false, retryAt: before.lockedUntil, locked: before.failures >= policy.lockAfter };
-      });
-    },
-
-    /** Takes back one counted guess that proved right (`attempt`), with the wait it caused. */
-    async forgive(key: string): Promise<void> {
-      await db.transaction().execute(async (trx) => {
-        const row = await trx
-          .updateTable("guess_attempts")
-          .set({ failures: sql`failures - 1` })
-          .where("key", "=", key)
-          .returning("failures")
-          .executeTakeFirst();
-        if (row) await setLock(trx, key, row.failures, clock.now());
+        if (before.lockedUntil !== null && before.lockedUntil > now) {
+          await trx
+            .updateTable("guess_attempts")
+            .set({ failures: before.failures, locked_until: before.lockedUntil })
+            .where("key", "=", key)
+            .execute();
+          return { allowed: false, retryAt: before.lockedUntil, locked: before.failures >= policy.lockAfter };
+        }
+        const right = isRight();
+        if (right) await trx.deleteFrom("guess_attempts").where("key", "=", key).execute();
+        return { allowed: true, right };
       });
     },
 

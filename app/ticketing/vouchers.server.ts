@@ -132,30 +132,27 @@ export function createVouchers(
      * and against each of the asker's keys. Repeated wrong guesses are slowed, then refused.
      */
     async lookup(number: string, code: string, currency: string, asker: VoucherAsker): Promise<VoucherLookup> {
-      const byNumber = numberKey(number);
       const guesserKeys = [`address:${asker.address}`, ...(asker.others ?? [])].map((key) => `voucher:${key}`);
-      const checks: [ReturnType<typeof createGuessThrottle>, string][] = [
-        [numberThrottle, byNumber],
-        ...guesserKeys.map((key): [typeof guesserThrottle, string] => [guesserThrottle, key]),
-      ];
-      // Each guess is counted before its code is checked, so guesses sent all at once are counted
-      // all the same; a refusal under one key takes back what the keys before it counted.
-      for (const [index, [throttle, key]] of checks.entries()) {
-        const state = await throttle.attempt(key);
-        if (state.allowed) continue;
-        for (const [counted, countedKey] of checks.slice(0, index)) await counted.forgive(countedKey);
-        return { ok: false, reason: "tooManyAttempts", retryAt: state.retryAt };
+      for (const key of guesserKeys) {
+        const state = await guesserThrottle.check(key);
+        if (!state.allowed) return { ok: false, reason: "tooManyAttempts", retryAt: state.retryAt };
       }
       const voucher = await db
         .selectFrom("vouchers")
         .selectAll()
         .where("number", "=", normaliseVoucherInput(number))
         .executeTakeFirst();
-      const matches = codeMatches(code, voucher?.code_hash ?? DECOY_HASH) && voucher !== undefined;
-      if (!voucher || !matches) return { ok: false, reason: "invalid" };
-      // The right code: the number's wrong ones are forgotten, and this guess was not one.
-      await numberThrottle.clear(byNumber);
-      for (const [throttle, key] of checks.slice(1)) await throttle.forgive(key);
+      // The number's guesses are taken one at a time (see `guess`): the card's few tries cannot
+      // be raced past by sending them at once.
+      const guessed = await numberThrottle.guess(
+        numberKey(number),
+        () => codeMatches(code, voucher?.code_hash ?? DECOY_HASH) && voucher !== undefined,
+      );
+      if (!guessed.allowed) return { ok: false, reason: "tooManyAttempts", retryAt: guessed.retryAt };
+      if (!voucher || !guessed.right) {
+        for (const key of guesserKeys) await guesserThrottle.recordFailure(key);
+        return { ok: false, reason: "invalid" };
+      }
       if (voucher.expires_at <= clock.now().toISOString()) return { ok: false, reason: "expired" };
       if (voucher.currency !== currency) return { ok: false, reason: "wrongCurrency" };
       if (voucher.balance <= 0) return { ok: false, reason: "empty" };

@@ -6,7 +6,8 @@ import { createTestStore, DIALECTS, type TestStore } from "../support/stores";
 
 // Guessing a gift card's code (issue 53, decision 0054): wrong codes count against the card number
 // whoever sends them, so a client that rotates baskets, sessions and addresses gets no more tries;
-// a number no card has answers exactly as a card's does; the box office sees and lifts a lock.
+// guesses sent at once are taken one at a time; a number no card has answers exactly as a card's
+// does; the box office sees and lifts a lock.
 
 const NOW = "2026-12-07T12:00:00.000Z";
 const DAY = 24 * 60 * 60_000;
@@ -77,6 +78,20 @@ describe.each(DIALECTS)("guessing voucher codes on %s", (dialect) => {
     expect(await vouchers.lookup("GC3000000002", "1234", "USD", stranger())).toMatchObject({
       reason: "tooManyAttempts",
     });
+  });
+
+  it("right codes sent at once (a voucher shared by a family) are all accepted, none taken for a wrong one", async () => {
+    const vouchers = createVouchers(store, clock);
+    const shared = await insertVoucher(store, {
+      number: "GC3000000005",
+      redemptionCode: "2468",
+      kind: "giftCard",
+      currency: "USD",
+    });
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () => vouchers.lookup("GC3000000005", "2468", "USD", stranger())),
+    );
+    expect(answers.map((answer) => answer.ok && answer.voucher.id)).toEqual(Array.from({ length: 8 }, () => shared));
   });
 
   it("a number no card has answers as a card's number does, wrong code for wrong code, lock for lock", async () => {
