@@ -28,6 +28,7 @@ export interface NamedCacheOptions<Value> {
 export interface NamedCache<Value> {
   get(key: string): Value | undefined;
   set(key: string, value: Value): void;
+  delete(key: string): void;
   /** The value for `key`, made and kept if there is none; a make that answers undefined keeps nothing. */
   getOrMake(key: string, make: () => Value | undefined): Value | undefined;
   stats(): CacheStats;
@@ -55,6 +56,7 @@ export function namedCache<Value extends object | string>(
   return {
     get,
     set,
+    delete: (key) => void lru.delete(key),
     getOrMake(key, make) {
       const found = get(key);
       if (found !== undefined) return found;

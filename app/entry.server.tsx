@@ -5,7 +5,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
 import { NonceProvider } from "~/components/nonce";
 import { COMMON_NS, isLanguage } from "~/i18n/languages";
-import { declaredQuery, type PageQueryHandle } from "~/urls/page-query";
+import { declaredQueryValues, type DeclaredQueryValues, type PageQueryHandle } from "~/urls/page-query";
 import { pageKey, type PageSecrets } from "~/web/page-cache.server";
 
 // How a request becomes bytes is told in docs/rendering.md.
@@ -14,10 +14,11 @@ import { pageKey, type PageSecrets } from "~/web/page-cache.server";
 const RENDER_TIMEOUT_MS = 10_000;
 
 /**
- * The query parameters the page's routes read, when every route of the page but the root says
- * every visitor sees it alike given its data (`handle.keptPage`); undefined when it may not be kept.
+ * The query parameters the page's routes read, with the values that may key a kept page, when
+ * every route of the page but the root says every visitor sees it alike given its data
+ * (`handle.keptPage`); undefined when it may not be kept.
  */
-function keptPageQuery(request: Request, status: number, context: EntryContext): Set<string> | undefined {
+function keptPageQuery(request: Request, status: number, context: EntryContext): DeclaredQueryValues | undefined {
   if (request.method !== "GET" || status !== 200) return undefined;
   const matches = context.staticHandlerContext.matches.map(({ route }) => ({
     id: route.id,
@@ -25,7 +26,7 @@ function keptPageQuery(request: Request, status: number, context: EntryContext):
   }));
   const pages = matches.filter((match) => match.id !== "root");
   if (pages.length === 0 || !pages.every((match) => match.handle?.keptPage)) return undefined;
-  return declaredQuery(matches);
+  return declaredQueryValues(matches);
 }
 
 /**
@@ -107,7 +108,7 @@ export default async function handleRequest(
     const [forKey, forRender] = remixContext.serverHandoffStream.tee();
     remixContext = { ...remixContext, serverHandoffStream: forRender };
     key = pageKey(new URL(request.url), declared, await new Response(forKey).text(), secrets);
-    const kept = key === undefined ? undefined : loadContext.pages.serve(key.key, secrets);
+    const kept = key === undefined ? undefined : loadContext.pages.serve(key.key, secrets, loadContext.clientAddress);
     if (kept !== undefined) {
       void forRender.cancel();
       responseHeaders.set("Server-Timing", 'page-cache;desc="hit"');
@@ -133,8 +134,9 @@ export default async function handleRequest(
   );
 
   if (key !== undefined && status === 200) {
-    const keep = key.keepable && loadContext.pages.worthKeeping(key.key);
-    if (keep) loadContext.pages.keep(key.key, html, secrets);
+    const by = key.keepable ? loadContext.pages.worthKeeping(key.key, loadContext.clientAddress) : undefined;
+    const keep = by !== undefined;
+    if (keep) loadContext.pages.keep(key.key, html, secrets, { by, address: loadContext.clientAddress });
     responseHeaders.set("Server-Timing", `page-cache;desc="${keep ? "kept" : "miss"}"`);
   }
   return htmlResponse(html, responseHeaders, status);

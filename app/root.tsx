@@ -24,11 +24,11 @@ import { SiteFooter } from "~/components/site-footer";
 import { SiteHeader } from "~/components/site-header";
 import { POLYFILL_LOADER } from "~/web/polyfill-loader.server";
 import { publicEnv, serializeForScript } from "~/config/public-env";
-import { COMMON_NS, FALLBACK_LANGUAGE } from "~/i18n/languages";
+import { COMMON_NS, FALLBACK_LANGUAGE, isLanguage } from "~/i18n/languages";
 import { THEME_STYLESHEETS } from "~/themes/stylesheets";
 import { pushToDataLayer, type ClientEvent } from "~/views/events";
 import { takeFlashedEvents } from "~/web/track.server";
-import type { ThemeName } from "~/themes/themes";
+import { isThemeName, type ThemeName } from "~/themes/themes";
 import { frameBrand } from "./routes/frame.server";
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
@@ -109,7 +109,7 @@ export interface PageHandle extends PageQueryHandle {
 }
 
 /** Every page reads the language and the theme from its address (the loader below). */
-export const handle: PageHandle = { query: ["lng", "cfg"] };
+export const handle: PageHandle = { query: ["lng", "cfg"], keptQuery: { lng: isLanguage, cfg: isThemeName } };
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const root = useRouteLoaderData<typeof loader>("root");

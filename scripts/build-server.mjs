@@ -15,6 +15,7 @@ await build({
     "scripts/migrate": "scripts/migrate.ts",
     "scripts/catalogue-import": "scripts/catalogue-import.ts",
     "scripts/refund": "scripts/refund.ts",
+    "scripts/vouchers": "scripts/vouchers.ts",
   },
   outdir: "build/server",
   bundle: true,

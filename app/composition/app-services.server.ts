@@ -234,8 +234,9 @@ export async function createAppServices({
 
   const seatMaps = createSeatMaps(store, clock);
   const waitingRoom = createWaitingRooms(store, clock, config.waitingRoom);
-  // 32 MB: about 80 seat maps of the largest house; 1 MB of digests asked for once.
-  const pages = pageCache({ maxBytes: 32 * 1024 * 1024, askedOnceBytes: 1024 * 1024 });
+  // 32 MB of the pages a crowd reads: about 80 seat maps of the largest house; 8 MB of pages kept
+  // for one address so far; 1 MB of digests asked for once.
+  const pages = pageCache({ maxBytes: 32 * 1024 * 1024, newBytes: 8 * 1024 * 1024, askedOnceBytes: 1024 * 1024 });
   metrics.watch({
     queues: () => waitingRoom.roomStatuses(),
     caches: () => [...pages.stats(), seatMaps.cacheStats()],

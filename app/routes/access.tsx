@@ -10,6 +10,7 @@ export const handle = {
   title: (data: { heading?: string } | undefined) => data?.heading,
   keptPage: true,
   query: ["venue"],
+  keptQuery: { venue: (value: string) => slug.safeParse(value).success },
 };
 
 /**

@@ -23,6 +23,7 @@ import type { CalendarPerformanceView } from "~/components/calendar-performance"
 import { CalendarPromo, type PromoOutcome } from "~/components/calendar-promo";
 import { ErrorPage } from "~/components/error-page";
 import { calendarParams, parseParams } from "~/urls/params";
+import { canonicalWholeNumber, emptyOr } from "~/urls/page-query";
 import { calendarPath, showPath, ticketsPath } from "~/urls/paths";
 import type { RoutingMode } from "~/urls/route-table.js";
 import { showFromParams } from "~/web/show-params.server";
@@ -37,6 +38,11 @@ import { track } from "~/web/track.server";
 import type { loader as rootLoader } from "~/root";
 import { venuePhoneHandle } from "~/components/venue-phone-handle";
 
+// The filter's bounds, as the page reads them (readFilter) and as a kept page's address may have them.
+const MAX_PRICE = 100_000_000;
+const MAX_SEATS_ASKED = 99;
+const SECTION = /^[\w-]{1,64}$/;
+
 export const handle = {
   titleKey: "calendar.title",
   // As ErrorBoundary below words the page.
@@ -44,6 +50,13 @@ export const handle = {
   keptPage: true,
   // Not `pc`: a promo code is applied once, on arrival, and is not written into the page's links.
   query: ["from", "to", "seats", "section", "access"],
+  keptQuery: {
+    from: emptyOr(canonicalWholeNumber(MAX_PRICE)),
+    to: emptyOr(canonicalWholeNumber(MAX_PRICE)),
+    seats: emptyOr((value) => value !== "0" && canonicalWholeNumber(MAX_SEATS_ASKED)(value)),
+    section: emptyOr((value) => SECTION.test(value)),
+    access: emptyOr(isAccessService),
+  },
   ...venuePhoneHandle,
 };
 
@@ -57,7 +70,7 @@ const FILTER_PARAMS = ["seats", "section", "from", "to", "access"] as const;
 const DEFAULT_MAX_SEATS = 10;
 
 /** A whole number from the query string, or undefined for anything else (a bad filter is no filter). */
-function wholeNumber(value: string | null, max = 100_000_000): number | undefined {
+function wholeNumber(value: string | null, max = MAX_PRICE): number | undefined {
   if (!value || !/^\d{1,9}$/.test(value)) return undefined;
   const number = Number(value);
   return number <= max ? number : undefined;
@@ -69,13 +82,13 @@ function readFilter(url: URL): CalendarFilterValues {
   let maxPrice = wholeNumber(searchParams.get("to"));
   if (minPrice !== undefined && maxPrice !== undefined && minPrice > maxPrice)
     [minPrice, maxPrice] = [maxPrice, minPrice];
-  const quantity = wholeNumber(searchParams.get("seats"), 99);
+  const quantity = wholeNumber(searchParams.get("seats"), MAX_SEATS_ASKED);
   const section = searchParams.get("section");
   const access = searchParams.get("access") ?? "";
   return {
     access: isAccessService(access) ? access : undefined,
     quantity: quantity && quantity >= 1 ? quantity : undefined,
-    sectionId: section && /^[\w-]{1,64}$/.test(section) ? section : undefined,
+    sectionId: section && SECTION.test(section) ? section : undefined,
     minPrice,
     maxPrice,
   };

@@ -159,7 +159,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
       submission.value.voucherNumber,
       submission.value.voucherCode,
       state.seller.currency,
-      [`basket:${state.basketId}`, `visitor:${String(session.get("visitorId") ?? "none")}`],
+      {
+        address: context.clientAddress,
+        others: [`basket:${state.basketId}`, `visitor:${String(session.get("visitorId") ?? "none")}`],
+      },
     );
     if (!found.ok) return fail(submission.reply({ fieldErrors: { voucherNumber: [`vouchers.${found.reason}`] } }));
     await unlockForChange(context, state.order);

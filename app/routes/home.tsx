@@ -2,14 +2,23 @@ import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { ShowCards, ShowFilters, ThisWeek } from "~/components/show-cards";
-import { isoDate } from "~/urls/params";
+import { isoDate, slug } from "~/urls/params";
+import { emptyOr, type PageQueryHandle } from "~/urls/page-query";
 import { accessPath, showPath, venuesPath } from "~/urls/paths";
 import { showCardsFor } from "~/use-cases/show-list.server";
 import { AccessNext } from "~/components/access-list";
 import { accessListings, accessWording } from "~/use-cases/access-listings.server";
 import { NEXT_ACCESS_PERFORMANCES } from "~/views/access-services";
 
-export const handle = { titleKey: "home.title", keptPage: true, query: ["venue", "date"] };
+export const handle: PageQueryHandle & { titleKey: string } = {
+  titleKey: "home.title",
+  keptPage: true,
+  query: ["venue", "date"],
+  keptQuery: {
+    venue: emptyOr((value) => slug.safeParse(value).success),
+    date: emptyOr((value) => isoDate.safeParse(value).success),
+  },
+};
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { config } = context;

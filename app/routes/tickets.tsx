@@ -27,7 +27,7 @@ import {
   type ReserveOutcome,
 } from "~/use-cases/reservations.server";
 import { orderFee } from "~/ticketing/pricing";
-import { FILTER_PARAMS, parseSeatMapFilter } from "~/views/seat-map";
+import { FILTER_PARAMS, parseSeatMapFilter, SEAT_MAP_FILTER_VALUES } from "~/views/seat-map";
 import { isAccessService } from "~/views/access-services";
 import { pathWithDeclaredQuery } from "~/urls/page-query";
 import { pushToDataLayer, type ClientEvent } from "~/views/events";
@@ -48,6 +48,7 @@ export const handle = {
   titleKey: "tickets.title",
   keptPage: true,
   query: Object.values(FILTER_PARAMS),
+  keptQuery: SEAT_MAP_FILTER_VALUES,
   ...venuePhoneHandle,
 };
 

@@ -3,7 +3,7 @@ import { sql, type Transaction } from "kysely";
 import type { Clock } from "~/clock";
 import type { Store } from "~/db/connection.server";
 import type { Database } from "~/db/schema";
-import { createGuessThrottle, type ThrottlePolicy } from "./guess-throttle.server";
+import { createGuessThrottle, DEFAULT_THROTTLE, type ThrottlePolicy } from "./guess-throttle.server";
 
 // Gift vouchers and gift cards: a number and a redemption (access) code, a balance in one
 // currency, an expiry. Every movement of money is a row in voucher_movements; the balance can
@@ -78,20 +78,63 @@ export async function creditVoucher(
   return true;
 }
 
-export function createVouchers(store: Store, clock: Clock, throttlePolicy?: ThrottlePolicy) {
+/**
+ * Wrong codes for one card number, whoever sends them (decision 0054): three, then a 5-second
+ * wait, and the fifth locks the number for 30 days; while its failures are remembered (a year
+ * from the first), every further wrong code locks it for 30 days again. So at most 17 codes a
+ * year can be tried on a number, however many baskets, sessions and addresses try them: 0.17%
+ * of a 4-digit code's 10,000. The right code forgets them; the box office can lift a lock
+ * (`npm run vouchers`).
+ */
+export const CARD_NUMBER_THROTTLE: ThrottlePolicy = {
+  freeFailures: 3,
+  baseDelayMs: 5_000,
+  lockAfter: 5,
+  lockMinutes: 30 * 24 * 60,
+  windowMinutes: 365 * 24 * 60,
+};
+
+export interface VoucherThrottles {
+  /** Per basket, session and address: slows whoever tries many numbers. */
+  perGuesser: ThrottlePolicy;
+  /** Per card number, whether or not it exists. */
+  perNumber: ThrottlePolicy;
+}
+
+/** Who is asking: the client's address always, and whatever else knows them (basket, session). */
+export interface VoucherAsker {
+  address: string;
+  others?: string[];
+}
+
+const NUMBER_KEY = "voucher:number:";
+const numberKey = (number: string) => `${NUMBER_KEY}${normaliseVoucherInput(number)}`;
+
+/** A card number as the box office's list shows it: all but its last four characters hidden. */
+export function maskVoucherNumber(number: string): string {
+  return `${"*".repeat(Math.max(0, number.length - 4))}${number.slice(-4)}`;
+}
+
+export function createVouchers(
+  store: Store,
+  clock: Clock,
+  throttles: VoucherThrottles = { perGuesser: DEFAULT_THROTTLE, perNumber: CARD_NUMBER_THROTTLE },
+) {
   const { db } = store;
-  const throttle = createGuessThrottle(store, clock, throttlePolicy);
+  const guesserThrottle = createGuessThrottle(store, clock, throttles.perGuesser);
+  const numberThrottle = createGuessThrottle(store, clock, throttles.perNumber);
 
   return {
     /**
-     * Finds a voucher by number and redemption code for a buyer, known by `guessers` (their
-     * session's visitor id and their address, say). A wrong number and a wrong code give the same
-     * answer; repeated wrong guesses under any of those keys are slowed, then refused for a while.
+     * Finds a voucher by number and redemption code for a buyer, known by their address and
+     * whatever else the caller has (their basket, their session's visitor id). A wrong number and
+     * a wrong code give the same answer and count alike: against the number (existing or not),
+     * and against each of the asker's keys. Repeated wrong guesses are slowed, then refused.
      */
-    async lookup(number: string, code: string, currency: string, guessers: string[]): Promise<VoucherLookup> {
-      const keys = guessers.map((guesser) => `voucher:${guesser}`);
-      for (const key of keys) {
-        const state = await throttle.check(key);
+    async lookup(number: string, code: string, currency: string, asker: VoucherAsker): Promise<VoucherLookup> {
+      const guesserKeys = [`address:${asker.address}`, ...(asker.others ?? [])].map((key) => `voucher:${key}`);
+      for (const key of guesserKeys) {
+        const state = await guesserThrottle.check(key);
         if (!state.allowed) return { ok: false, reason: "tooManyAttempts", retryAt: state.retryAt };
       }
       const voucher = await db
@@ -99,9 +142,15 @@ export function createVouchers(store: Store, clock: Clock, throttlePolicy?: Thro
         .selectAll()
         .where("number", "=", normaliseVoucherInput(number))
         .executeTakeFirst();
-      const matches = codeMatches(code, voucher?.code_hash ?? DECOY_HASH) && voucher !== undefined;
-      if (!voucher || !matches) {
-        for (const key of keys) await throttle.recordFailure(key);
+      // The number's guesses are taken one at a time (see `guess`): the card's few tries cannot
+      // be raced past by sending them at once.
+      const guessed = await numberThrottle.guess(
+        numberKey(number),
+        () => codeMatches(code, voucher?.code_hash ?? DECOY_HASH) && voucher !== undefined,
+      );
+      if (!guessed.allowed) return { ok: false, reason: "tooManyAttempts", retryAt: guessed.retryAt };
+      if (!voucher || !guessed.right) {
+        for (const key of guesserKeys) await guesserThrottle.recordFailure(key);
         return { ok: false, reason: "invalid" };
       }
       if (voucher.expires_at <= clock.now().toISOString()) return { ok: false, reason: "expired" };
@@ -118,6 +167,34 @@ export function createVouchers(store: Store, clock: Clock, throttlePolicy?: Thro
           expiresAt: voucher.expires_at,
         },
       };
+    },
+
+    /**
+     * The card numbers locked out now (the box office's list), soonest lifted first: each with its
+     * wrong codes, until when, and whether a voucher has that number (a lock on a number never
+     * issued is someone trying numbers).
+     */
+    async lockedNumbers(): Promise<{ number: string; issued: boolean; failures: number; lockedUntil: string }[]> {
+      const locked = await numberThrottle.locked(NUMBER_KEY);
+      const numbers = locked.map((entry) => entry.key.slice(NUMBER_KEY.length));
+      const issued = new Set(
+        numbers.length === 0
+          ? []
+          : (await db.selectFrom("vouchers").select("number").where("number", "in", numbers).execute()).map(
+              (row) => row.number,
+            ),
+      );
+      return locked.map((entry, index) => ({
+        number: numbers[index]!,
+        issued: issued.has(numbers[index]!),
+        failures: entry.failures,
+        lockedUntil: entry.lockedUntil,
+      }));
+    },
+
+    /** Lifts a card number's lock and forgets its wrong codes: the wrong codes there were (0: none). */
+    unlockNumber(number: string): Promise<number> {
+      return numberThrottle.clear(numberKey(number));
     },
 
     /**

@@ -2,8 +2,8 @@
  * The query parameters a page reads, as its routes declare them (`handle.query`). Only these are
  * carried on into the page's own links and hidden fields (the language links, a return path, the
  * seat map's filter), so nothing else a visitor puts in an address is written back into a page;
- * and a page the server may keep is kept only for addresses without any other
- * (app/web/page-cache.server.ts).
+ * and a page the server may keep is kept only for addresses without any other, and only when each
+ * declared one has a value its route accepts as written (`keptQuery`; app/web/page-cache.server.ts).
  */
 export interface PageQueryHandle {
   /** The query parameters the route's page reads. */
@@ -13,7 +13,17 @@ export interface PageQueryHandle {
    * serve it again while the data is unchanged.
    */
   keptPage?: boolean;
+  /**
+   * For a page that may be kept: the values of its declared parameters that may key a kept page,
+   * each as the page's own links write it (canonical), by name. A value it does not accept is
+   * still answered, but not kept, so a client cycling junk values fills nothing; a declared
+   * parameter without a test here is never kept with any value.
+   */
+  keptQuery?: Readonly<Record<string, (value: string) => boolean>>;
 }
+
+/** Each declared parameter's test of a value that may key a kept page. */
+export type DeclaredQueryValues = ReadonlyMap<string, (value: string) => boolean>;
 
 type Match = { handle?: unknown };
 
@@ -24,6 +34,33 @@ export function declaredQuery(matches: readonly Match[]): Set<string> {
     for (const name of (handle as PageQueryHandle | undefined)?.query ?? []) names.add(name);
   return names;
 }
+
+/**
+ * The declared parameters of the page (as `declaredQuery`), each with the test its routes give a
+ * value that may key a kept page: every route's test that has one must accept it.
+ */
+export function declaredQueryValues(matches: readonly Match[]): DeclaredQueryValues {
+  const tests = new Map<string, ((value: string) => boolean)[]>();
+  for (const name of declaredQuery(matches)) tests.set(name, []);
+  for (const { handle } of matches)
+    for (const [name, test] of Object.entries((handle as PageQueryHandle | undefined)?.keptQuery ?? {}))
+      tests.get(name)?.push(test);
+  return new Map(
+    [...tests].map(([name, all]) => [name, (value: string) => all.length > 0 && all.every((test) => test(value))]),
+  );
+}
+
+/** A whole number as a page's links write it (no sign, no leading zero, no spaces), up to `max`. */
+export const canonicalWholeNumber =
+  (max: number) =>
+  (value: string): boolean =>
+    /^(0|[1-9]\d{0,8})$/.test(value) && Number(value) <= max;
+
+/** `test`, or nothing chosen: a GET form's empty field ("any price", "all sections"). */
+export const emptyOr =
+  (test: (value: string) => boolean) =>
+  (value: string): boolean =>
+    value === "" || test(value);
 
 /** The declared parameters of `search`, less any in `except`, in the order the address has them. */
 export function declaredParams(search: string, matches: readonly Match[], except: readonly string[] = []) {

@@ -5,6 +5,7 @@
 // single-fetch encoding (turbo-stream) gives every array element its own index and entry, which
 // for 2,500 tuples costs more than the seat map's HTML. Plain TypeScript, safe for the browser.
 
+import { canonicalWholeNumber, emptyOr } from "~/urls/page-query";
 import type { AccessService } from "./access-services";
 
 export type Currency = "GBP" | "USD";
@@ -165,10 +166,19 @@ export const BAND_SYMBOLS = ["●", "■", "▲", "◆", "★", "▼", "✚", "�
 
 const SECTION_ID = /^[0-9A-Za-z-]{1,64}$/;
 
+const MAX_PRICE = 999_999_999;
+
 function price(value: string | null): number | undefined {
   if (value === null || !/^\d{1,9}$/.test(value.trim())) return undefined;
   return Number(value.trim());
 }
+
+/** The filter's values that may key a kept seat map: as the filter form writes them, or none chosen. */
+export const SEAT_MAP_FILTER_VALUES = {
+  [FILTER_PARAMS.minPrice]: emptyOr(canonicalWholeNumber(MAX_PRICE)),
+  [FILTER_PARAMS.maxPrice]: emptyOr(canonicalWholeNumber(MAX_PRICE)),
+  [FILTER_PARAMS.sectionId]: emptyOr((value) => SECTION_ID.test(value)),
+};
 
 /** Reads the filter form's query; anything malformed is ignored, never an error. */
 export function parseSeatMapFilter(searchParams: URLSearchParams): SeatMapFilter {

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { namedCache } from "~/caches.server";
+import type { DeclaredQueryValues } from "~/urls/page-query";
 
 /**
  * The page cache (docs/rendering.md). A page every visitor sees alike, given its data, is kept as
@@ -12,15 +13,20 @@ import { namedCache } from "~/caches.server";
  *   changed is new data, so a new key: nothing kept is stale. A page is written only from the
  *   declared parameters (app/urls/page-query.ts), so an address with others is served the page
  *   kept for it without them; but a page asked for with others is never kept, so random query
- *   strings can neither fill the cache nor be written into another visitor's page.
+ *   strings can neither fill the cache nor be written into another visitor's page. Nor is a page
+ *   asked for with a declared parameter whose value its route does not accept as written
+ *   (`handle.keptQuery`), or with one twice: junk values are answered, not kept.
  * - **Each response's own secrets are written in.** The CSP nonce and the masked CSRF value are
  *   cut out of the kept HTML by exact match (both are long random strings, fresh per response) and
  *   this response's are put in their place. The data is keyed with the CSRF value cut out too; a
  *   request whose data carries no CSRF value of the right shape is not kept.
  * - **A page is kept only once it has been asked for twice**, so pages asked for once (a crawler's
- *   walk, an attacker's variations) never push out the ones a crowd is reading.
- * - **Bounded in bytes**: the HTML as kept and the keys (fixed-length digests), in `pages`; the
- *   digests asked for once, in `pages-asked-once`.
+ *   walk, an attacker's variations) never push out the ones a crowd is reading; and **it joins
+ *   the crowd's pages only once a second address has asked for it**. Until then it is kept in
+ *   `pages-new`, which one client asking for each of its variations twice can churn, but which
+ *   never pushes anything out of `pages`.
+ * - **Bounded in bytes**: the HTML as kept and the keys (fixed-length digests), in `pages` and
+ *   `pages-new`; the digests asked for once and who asked, in `pages-asked-once`.
  */
 
 /** The places in a kept page where this response's nonce (0) and CSRF value (1) go. */
@@ -29,6 +35,8 @@ type Part = string | 0 | 1;
 interface KeptPage {
   parts: Part[];
   bytes: number;
+  /** The network it was kept for (`askerNetwork`): it joins the crowd's pages when another asks for it. */
+  keptFor: string;
 }
 
 export interface PageSecrets {
@@ -83,17 +91,25 @@ export function withSecrets(parts: readonly Part[], secrets: PageSecrets): strin
 
 /**
  * The key of a page, and whether it may be kept: not when its address has a query parameter no
- * route of the page declares. Undefined when its data does not carry this response's CSRF value
- * (the value is cut out of the key, and out of the page when it is kept).
+ * route of the page declares, one twice, or a declared one with a value `valid` does not accept
+ * (`declared` maps each name to its test). Undefined when its data does not carry this response's
+ * CSRF value (the value is cut out of the key, and out of the page when it is kept).
  */
-export function pageKey(url: URL, declared: ReadonlySet<string>, data: string, secrets: PageSecrets) {
+export function pageKey(url: URL, declared: DeclaredQueryValues, data: string, secrets: PageSecrets) {
   if (secrets.nonce.length < SECRET_MIN_LENGTH || secrets.csrf.length < SECRET_MIN_LENGTH) return undefined;
   if (!data.includes(secrets.csrf)) return undefined;
   const query: string[] = [];
+  const seen = new Set<string>();
   let keepable = true;
   for (const [name, value] of url.searchParams) {
-    if (declared.has(name)) query.push(`${name}=${value}`);
-    else keepable = false;
+    const valid = declared.get(name);
+    if (valid === undefined) {
+      keepable = false;
+      continue;
+    }
+    query.push(`${name}=${value}`);
+    if (seen.has(name) || !valid(value)) keepable = false;
+    seen.add(name);
   }
   query.sort();
   const key = createHash("sha256")
@@ -106,36 +122,98 @@ export function pageKey(url: URL, declared: ReadonlySet<string>, data: string, s
   return { key, keepable };
 }
 
-/** A digest's bytes as kept in `pages-asked-once` (the key is counted by the cache). */
-const ASKED_ONCE_VALUE = "1";
+/**
+ * Who asked, as the crowd rule counts them: an IPv4 address, or an IPv6 address's /64 (one
+ * subscriber's network, which can hold more addresses than any cache has entries).
+ */
+export function askerNetwork(address: string): string {
+  const bare = address.replace(/%.*$/, "").toLowerCase();
+  if (!bare.includes(":")) return bare;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(bare);
+  if (mapped) return mapped[1]!;
+  const [head = "", tail] = bare.split("::");
+  const left = head ? head.split(":") : [];
+  const right = tail ? tail.split(":") : [];
+  const groups =
+    tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill("0"), ...right];
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.replace(/^0+(?=.)/, ""))
+    .join(":")}::/64`;
+}
 
-export function pageCache({ maxBytes, askedOnceBytes }: { maxBytes: number; askedOnceBytes: number }) {
+/** Where a page is kept: `crowd` once more than one address has asked for it, `new` before. */
+export type KeptBy = "crowd" | "new";
+
+export function pageCache({
+  maxBytes,
+  newBytes,
+  askedOnceBytes,
+}: {
+  maxBytes: number;
+  newBytes: number;
+  askedOnceBytes: number;
+}) {
+  const reason =
+    "pages every visitor sees alike (catalogue, seat maps, legal), served again while their data is unchanged";
+  const sizeOf = (page: KeptPage) => page.bytes + Buffer.byteLength(page.keptFor);
+  // Two segments, so that one client cannot push out what a crowd reads: a page one address has
+  // had kept waits in `pages-new`, where only other such pages push it out; it enters `pages`
+  // once another address asks for it. Pages a crowd reads are asked for from many addresses.
   const pages = namedCache<KeptPage>("pages", {
-    reason: "pages every visitor sees alike (catalogue, seat maps, legal), served again while their data is unchanged",
+    reason: `${reason}: asked for from more than one address`,
     maxBytes,
-    sizeOf: (page) => page.bytes,
+    sizeOf,
   });
+  const pagesNew = namedCache<KeptPage>("pages-new", {
+    reason: `${reason}: asked for from one address so far`,
+    maxBytes: newBytes,
+    sizeOf,
+  });
+  // By digest, the address that first asked for it.
   const askedOnce = namedCache<string>("pages-asked-once", {
-    reason: "which pages have been asked for once: a page is kept the second time",
+    reason: "which pages have been asked for once, and from where: a page is kept the second time",
     maxBytes: askedOnceBytes,
-    sizeOf: () => ASKED_ONCE_VALUE.length,
+    sizeOf: (address) => Buffer.byteLength(address),
   });
   return {
-    /** The page kept under `key`, with this response's secrets, or undefined. */
-    serve(key: string, secrets: PageSecrets): string | undefined {
-      const page = pages.get(key);
+    /**
+     * The page kept under `key`, with this response's secrets, or undefined. A page kept for one
+     * address that another asks for joins the crowd's.
+     */
+    serve(key: string, secrets: PageSecrets, address: string): string | undefined {
+      let page = pages.get(key);
+      if (page === undefined) {
+        page = pagesNew.get(key);
+        if (page !== undefined && page.keptFor !== askerNetwork(address)) {
+          pagesNew.delete(key);
+          pages.set(key, page);
+        }
+      }
       return page && withSecrets(page.parts, secrets);
     },
-    /** Whether a page written now under `key` is worth keeping: it has been asked for before. */
-    worthKeeping(key: string): boolean {
-      if (askedOnce.get(key) !== undefined) return true;
-      askedOnce.set(key, ASKED_ONCE_VALUE);
-      return false;
+    /**
+     * Whether a page written now under `key` for `address` is worth keeping, and where: not the
+     * first time it is asked for; `crowd` when another address asked for it first.
+     */
+    worthKeeping(key: string, address: string): KeptBy | undefined {
+      const asker = askerNetwork(address);
+      const first = askedOnce.get(key);
+      if (first === undefined) {
+        askedOnce.set(key, asker);
+        return undefined;
+      }
+      return first === asker ? "new" : "crowd";
     },
-    keep(key: string, html: string, secrets: PageSecrets) {
-      pages.set(key, { parts: cutSecrets(html, secrets), bytes: Buffer.byteLength(html) });
+    keep(key: string, html: string, secrets: PageSecrets, where: { by: KeptBy; address: string }) {
+      const page = {
+        parts: cutSecrets(html, secrets),
+        bytes: Buffer.byteLength(html),
+        keptFor: askerNetwork(where.address),
+      };
+      (where.by === "crowd" ? pages : pagesNew).set(key, page);
     },
-    stats: () => [pages.stats(), askedOnce.stats()],
+    stats: () => [pages.stats(), pagesNew.stats(), askedOnce.stats()],
   };
 }
 

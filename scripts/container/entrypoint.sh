@@ -5,6 +5,8 @@
 #   catalogue:import FILE      load a catalogue file (all of it or nothing)
 #   refund ORDER [--tickets …] [--reason …]
 #                              refund a paid order, whole or some tickets (docs/buying.md, "Refunds")
+#   vouchers locked | unlock NUMBER
+#                              card numbers locked by wrong codes; lift one (docs/buying.md, "Gift vouchers")
 set -e
 command=${1:-serve}
 [ $# -gt 0 ] && shift
@@ -13,5 +15,6 @@ case "$command" in
   migrate) exec node /app/build/server/scripts/migrate.js "$@" ;;
   catalogue:import) exec node /app/build/server/scripts/catalogue-import.js "$@" ;;
   refund) exec node /app/build/server/scripts/refund.js "$@" ;;
+  vouchers) exec node /app/build/server/scripts/vouchers.js "$@" ;;
   *) exec "$command" "$@" ;;
 esac

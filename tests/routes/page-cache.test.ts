@@ -8,6 +8,7 @@ import { unmaskCsrfToken } from "~/web/csrf.server";
 import { smallCatalogueFacts } from "../support/checkout-journey";
 import { startServer } from "../support/app";
 import { buyerBrowser } from "../support/browser";
+import { pageCache } from "~/web/page-cache.server";
 import { seedSmall } from "../support/seed";
 
 /**
@@ -147,5 +148,86 @@ describe("the page cache", () => {
       expect(response.headers.get("Server-Timing")).toBeNull();
       await response.arrayBuffer();
     }
+  });
+});
+
+describe("the page cache against one client cycling a parameter's values", () => {
+  // Small bounds, so that what one client asks for would fill them many times over: room for
+  // about six seat maps of the small house among the crowd's pages, three among one address's.
+  const BOUNDS = { maxBytes: 200_000, newBytes: 100_000, askedOnceBytes: 64_000 };
+  let server: Awaited<ReturnType<typeof startServer>>;
+  beforeAll(async () => {
+    // Behind one trusted proxy, each request's address is the one its X-Forwarded-For names.
+    server = await startServer(
+      { TRUST_PROXY: "1" },
+      { seed: seedSmall, adjust: (services) => void (services.pages = pageCache(BOUNDS)) },
+    );
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  const visit = async (path: string, address: string) => {
+    const response = await fetch(server.url(path), { headers: { "X-Forwarded-For": address } });
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    return { html, outcome: cacheOutcome(response) };
+  };
+  const ticketsPage = async () => {
+    const { performanceId } = await smallCatalogueFacts(server.services.store);
+    return `/shows/test-show/test-hall/tickets/${performanceId}`;
+  };
+
+  it("answers a declared parameter's junk value as the page does, and never keeps it", async () => {
+    const tickets = await ticketsPage();
+    for (const query of [
+      "?minPrice=abc",
+      "?minPrice=0042",
+      "?section=%3Cb%3E",
+      "?lng=xx-YY",
+      "?cfg=nope",
+      "?minPrice=10&minPrice=20",
+    ]) {
+      const outcomes: (string | undefined)[] = [];
+      for (let asked = 0; asked < 3; asked += 1) {
+        const { html, outcome } = await visit(`${tickets}${query}`, `192.0.2.${asked + 1}`);
+        expect(html).toContain("<h1");
+        outcomes.push(outcome);
+      }
+      expect(outcomes, query).toEqual(["miss", "miss", "miss"]);
+    }
+    // A value as the page's own filter writes it is kept, as before.
+    const outcomes: (string | undefined)[] = [];
+    for (let asked = 0; asked < 3; asked += 1)
+      outcomes.push((await visit(`${tickets}?minPrice=40`, "192.0.2.9")).outcome);
+    expect(outcomes).toEqual(["miss", "kept", "hit"]);
+  });
+
+  it("one client cycling junk and valid-but-rare values does not push out the seat map a crowd reads", async () => {
+    const tickets = await ticketsPage();
+    const crowd = (index: number) => visit(tickets, `203.0.113.${index}`);
+    const read = [await crowd(1), await crowd(2), await crowd(3)];
+    expect(read.map((visit) => visit.outcome)).toEqual(["miss", "kept", "hit"]);
+    const pageBytes = Buffer.byteLength(read[0]!.html);
+
+    const attacker = "198.51.100.66";
+    for (let value = 0; value < 20; value += 1)
+      for (let asked = 0; asked < 2; asked += 1)
+        expect((await visit(`${tickets}?minPrice=junk${value}`, attacker)).outcome).toBe("miss");
+    const rare = 30;
+    // Were they kept among the crowd's, they would fill both bounds several times over.
+    expect(rare * pageBytes).toBeGreaterThan(2 * (BOUNDS.maxBytes + BOUNDS.newBytes));
+    for (let value = 1; value <= rare; value += 1) {
+      const path = `${tickets}?minPrice=${value}`;
+      expect((await visit(path, attacker)).outcome).toBe("miss");
+      expect((await visit(path, attacker)).outcome).toBe("kept");
+    }
+    const [crowdPages, newPages] = server.services.pages.stats();
+    expect(newPages).toMatchObject({ name: "pages-new" });
+    expect(newPages!.entries).toBeLessThan(rare);
+    expect(newPages!.bytes).toBeLessThanOrEqual(BOUNDS.newBytes);
+    expect(crowdPages).toMatchObject({ name: "pages", entries: 1 });
+
+    expect((await crowd(4)).outcome).toBe("hit");
   });
 });

@@ -1,12 +1,11 @@
-import { spawn } from "node:child_process";
-import { once } from "node:events";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { randomUUID } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Order } from "~/ticketing/orders.server";
-import { ROOT, testServices } from "../support/app";
+import { testServices } from "../support/app";
+import { runCommand } from "../support/command";
 import { createEngine } from "../support/engine";
 import { seedSmall } from "../support/seed";
 
@@ -15,18 +14,8 @@ import { seedSmall } from "../support/seed";
 
 const CARD = { number: "4242424242424242", expiryMonth: 12, expiryYear: 2030, cvv: "123", holderName: "Jo Bloggs" };
 
-async function run(dataDir: string, args: string[]) {
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/refund.ts", ...args], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? "", NODE_ENV: "production", DATA_DIR: dataDir, DEMO_CATALOGUE: "off" },
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (chunk) => (stdout += String(chunk)));
-  child.stderr.on("data", (chunk) => (stderr += String(chunk)));
-  const [code] = (await once(child, "exit")) as [number];
-  return { code, stdout, stderr };
-}
+const run = (dataDir: string, args: string[]) =>
+  runCommand("refund", args, { DATA_DIR: dataDir, DEMO_CATALOGUE: "off" });
 
 describe("the refund command", () => {
   const dataDir = mkdtempSync(join(tmpdir(), "box-office-refund-"));

@@ -8,7 +8,11 @@ import { TEST_SECRET } from "./app";
  * sends the CSRF token with every form, masked afresh as a page of the site's would carry it, and
  * does not follow redirects (so a test sees each one).
  */
-export function buyerBrowser(url: (path: string) => string) {
+/** `headers` go with every request (an `X-Forwarded-For`, for a buyer behind a trusted proxy). */
+export function buyerBrowser(
+  url: (path: string) => string,
+  { headers = {} }: { headers?: Record<string, string> } = {},
+) {
   const jar = new Map<string, string>();
   const csrfCookie = createCookie("csrf", { secrets: [TEST_SECRET] });
   const cookieHeader = () => [...jar].map(([name, value]) => `${name}=${value}`).join("; ");
@@ -25,7 +29,7 @@ export function buyerBrowser(url: (path: string) => string) {
   return {
     cookies: jar,
     async get(path: string) {
-      return keep(await fetch(url(path), { headers: { Cookie: cookieHeader() }, redirect: "manual" }));
+      return keep(await fetch(url(path), { headers: { ...headers, Cookie: cookieHeader() }, redirect: "manual" }));
     },
     /** Posts a form; pairs so a field can repeat (seat=1&seat=2). */
     async post(path: string, fields: [string, string][] | Record<string, string>) {
@@ -34,7 +38,12 @@ export function buyerBrowser(url: (path: string) => string) {
       const body = new URLSearchParams(Array.isArray(fields) ? fields : Object.entries(fields));
       body.append("csrf", maskCsrfToken(Buffer.from(token, "base64url")));
       return keep(
-        await fetch(url(path), { method: "POST", headers: { Cookie: cookieHeader() }, body, redirect: "manual" }),
+        await fetch(url(path), {
+          method: "POST",
+          headers: { ...headers, Cookie: cookieHeader() },
+          body,
+          redirect: "manual",
+        }),
       );
     },
     /**
