@@ -99,6 +99,24 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return redirect(SIGN_UP_SENT_PATH, 303);
 }
 
+/** A form that is one button, its intent the action's to switch on. */
+function IntentForm({ intent, label, secondary = false }: { intent: string; label: string; secondary?: boolean }) {
+  return (
+    <PostForm>
+      <div className="form-actions">
+        <button
+          type="submit"
+          className={secondary ? "button button--secondary" : "button"}
+          name="intent"
+          value={intent}
+        >
+          {label}
+        </button>
+      </div>
+    </PostForm>
+  );
+}
+
 /** Ask for an account by email, or, when that failed, the ways on from here. */
 function SignUpOffer({ email, failed }: { email: string; failed: boolean }) {
   const { t } = useTranslation();
@@ -126,13 +144,7 @@ function SignUpOffer({ email, failed }: { email: string; failed: boolean }) {
       ) : (
         <>
           <p>{t("account.signUp.intro", { email })}</p>
-          <PostForm>
-            <div className="form-actions">
-              <button type="submit" className="button" name="intent" value={SIGN_UP}>
-                {t("account.signUp.submit")}
-              </button>
-            </div>
-          </PostForm>
+          <IntentForm intent={SIGN_UP} label={t("account.signUp.submit")} />
         </>
       )}
     </section>
@@ -146,13 +158,7 @@ function SharedComputer() {
     <section className="shared-computer" aria-labelledby="shared-computer-heading">
       <h2 id="shared-computer-heading">{t("confirmation.shared.title")}</h2>
       <p>{t("confirmation.shared.body")}</p>
-      <PostForm>
-        <div className="form-actions">
-          <button type="submit" className="button button--secondary" name="intent" value={FORGET}>
-            {t("confirmation.shared.submit")}
-          </button>
-        </div>
-      </PostForm>
+      <IntentForm intent={FORGET} label={t("confirmation.shared.submit")} secondary />
     </section>
   );
 }
