@@ -74,7 +74,7 @@ export interface ResetRequested {
  * email has an account already, word to its owner. The person who asked is told the same either way.
  */
 export type SignUpRequested =
-  | { ok: true; kind: "link"; email: string; firstName: string; token: string; expiresAt: string }
+  | { ok: true; kind: "link"; email: string; token: string; expiresAt: string }
   | { ok: true; kind: "known"; customer: Customer };
 
 export type SignedUp = SignedIn & {
@@ -195,14 +195,13 @@ export function createAuth(store: Store, clock: Clock, policy: AuthPolicy = DEFA
       const now = clock.now();
       const expiresAt = addHours(now, policy.signUpHours).toISOString();
       const email = input.email.trim();
-      const firstName = input.firstName.trim();
       await db
         .insertInto("sign_up_links")
         .values({
           id: signUpDigest(token),
           email,
           email_key: emailKey,
-          first_name: firstName,
+          first_name: input.firstName.trim(),
           last_name: input.lastName.trim(),
           order_id: input.orderId ?? null,
           return_to: input.returnTo || null,
@@ -211,7 +210,7 @@ export function createAuth(store: Store, clock: Clock, policy: AuthPolicy = DEFA
           used_at: null,
         })
         .execute();
-      return { ok: true, kind: "link", email, firstName, token, expiresAt };
+      return { ok: true, kind: "link", email, token, expiresAt };
     },
 
     async signUpLink(token) {

@@ -35,10 +35,7 @@ export async function requestAccount(
   const site = context.config.publicUrl;
   if (asked.kind === "link") {
     const hours = DEFAULT_AUTH_POLICY.signUpHours;
-    const email = renderSignUpLink(
-      { firstName: asked.firstName, link: `${site}/account/create/${asked.token}`, hours },
-      t,
-    );
+    const email = renderSignUpLink({ link: `${site}/account/create/${asked.token}`, hours }, t);
     await sendNow(context, { kind: "signUpLink", to: asked.email, ...email });
   } else {
     const email = renderAlreadyRegistered(

@@ -5,12 +5,13 @@ import { renderLinkEmail } from "./link-email";
 // that creates the account; to an address with an account, word that someone tried, with the
 // ways to sign in. The person who asked is told the same either way: only the owner learns which.
 
-export function renderSignUpLink(
-  view: { firstName: string; link: string; hours: number },
-  t: Translate,
-): RenderedEmail {
+/**
+ * No name in it: the name was typed by whoever asked, and this email goes to an address no one has
+ * proven yet, so nothing a stranger typed is carried into someone else's inbox.
+ */
+export function renderSignUpLink(view: { link: string; hours: number }, t: Translate): RenderedEmail {
   return renderLinkEmail(t("email.signUp.subject"), [
-    t("email.signUp.greeting", { name: view.firstName }),
+    t("email.signUp.greeting"),
     t("email.signUp.body"),
     { label: t("email.signUp.action"), link: view.link },
     t("email.signUp.expiry", { count: view.hours }),
