@@ -1,27 +1,11 @@
-import { join } from "node:path";
-import { createInstance } from "i18next";
 import { describe, expect, it } from "vitest";
-import type { Translate } from "~/use-cases/email/order-email";
 import { renderPasswordReset } from "~/use-cases/email/password-reset-email";
 import { renderAlreadyRegistered, renderSignUpLink } from "~/use-cases/email/sign-up-email";
-import { readLocaleFiles } from "~/i18n/i18n.server";
-import { LANGUAGES, sharedI18nextOptions, type Language } from "~/i18n/languages";
-import { ROOT } from "../support/app";
+import { LANGUAGES } from "~/i18n/languages";
+import { translator } from "../support/translate";
 
 // The account emails: a request for an account sends one of two, and each carries its links whole
 // in the text part and named in the HTML part, with nothing typed able to become markup.
-
-const locales = readLocaleFiles(join(ROOT, "locales"));
-
-function translator(language: Language): Translate {
-  const instance = createInstance();
-  void instance.init({
-    ...sharedI18nextOptions(language, "common"),
-    resources: locales.resources,
-    initImmediate: false,
-  });
-  return (key, options) => instance.t(key, options);
-}
 
 const LINK = "https://tickets.example/account/create/abc_DEF-123";
 
