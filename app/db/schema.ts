@@ -401,6 +401,20 @@ export interface PasswordResetTable {
   used_at: string | null;
 }
 
+export interface SignUpLinkTable {
+  /** SHA-256 of "sign-up:" and the token in the emailed link. */
+  id: string;
+  email: string;
+  email_key: string;
+  first_name: string;
+  last_name: string;
+  order_id: string | null;
+  return_to: string | null;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
 export interface OrderPaymentTable {
   id: string;
   order_id: string;
@@ -620,6 +634,7 @@ export interface Database {
   access_registrations: AccessRegistrationTable;
   auth_sessions: AuthSessionTable;
   password_resets: PasswordResetTable;
+  sign_up_links: SignUpLinkTable;
   order_payments: OrderPaymentTable;
   sandbox_payments: SandboxPaymentTable;
   sandbox_refunds: SandboxRefundTable;

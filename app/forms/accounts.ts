@@ -61,20 +61,18 @@ export const returnPath = textField((text) => pass(safeReturnPath(text, "")));
 
 export const signInSchema = z.object({ email, password: currentPassword, redirectTo: returnPath });
 
+/** Asking for an account: the password is chosen later, by the emailed link. */
 export const registerSchema = z.object({
   firstName: requiredText("validation.firstName"),
   lastName: requiredText("validation.lastName"),
   email,
-  password: newPassword,
   redirectTo: returnPath,
 });
 
 export const forgottenPasswordSchema = z.object({ email });
 
-export const resetPasswordSchema = z.object({ password: newPassword });
-
-/** Creating an account on the confirmation page: the order gives the email and the name. */
-export const signUpSchema = z.object({ password: newPassword });
+/** Choosing a password by an emailed link: a reset's, or a new account's. */
+export const choosePasswordSchema = z.object({ password: newPassword });
 
 /** The first message a field schema gave, or `fallback`. */
 function firstMessage(error: z.ZodError, fallback: string): string {
@@ -181,7 +179,11 @@ export const DETAILS_SAVED_PATH = "/account?saved=details";
 
 export const detailsSaved = (request: Request) => new URL(request.url).searchParams.get("saved") === "details";
 
-/** Where a successful sign-up on the confirmation page lands, saying so. */
-export const ACCOUNT_CREATED_PATH = `${checkoutPath("confirmation")}?account=created`;
+/** Where following an emailed sign-up link lands when it was not on its way elsewhere, saying so. */
+export const ACCOUNT_CREATED_PATH = "/account?account=created";
 
-export const accountCreated = (request: Request) => new URL(request.url).searchParams.get("account") === "created";
+/** Where "Create account" on the confirmation page lands: the page, saying the link was emailed. */
+export const SIGN_UP_SENT_PATH = `${checkoutPath("confirmation")}?account=sent`;
+
+/** What an address's `account` flag says happened: created, sent, or nothing. */
+export const accountFlag = (request: Request) => new URL(request.url).searchParams.get("account");

@@ -6,12 +6,11 @@
 // first load, even where only the server code used it).
 export { parseWithZod } from "@conform-to/zod";
 export {
+  choosePasswordSchema,
   detailsSchema,
   forgottenPasswordSchema,
   registerSchema,
-  resetPasswordSchema,
   signInSchema,
-  signUpSchema,
 } from "~/forms/accounts";
 export { accessSchema } from "~/forms/membership";
 export {

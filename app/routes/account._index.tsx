@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { detailsSaved } from "~/forms/schemas.server";
+import { accountFlag, detailsSaved } from "~/forms/schemas.server";
 import { requireCustomer } from "~/web/session.server";
 import { formatDate, formatDateTime, formatMoney } from "~/i18n/format";
 import { RefundNotice } from "~/components/refund-notice";
@@ -47,6 +47,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     membership: await context.memberships.status(customer.id),
     timeZone: context.config.market.timeZone,
     saved: detailsSaved(request),
+    created: accountFlag(request) === "created",
     upcoming: orders.filter((order) => !order.past),
     // The most recent first: what a customer looks back for is usually what they last saw.
     past: orders.filter((order) => order.past).reverse(),
@@ -113,10 +114,15 @@ function OrderList({ orders, kind }: { orders: Listed; kind: "upcoming" | "past"
 
 export default function AccountHome() {
   const { t, i18n } = useTranslation();
-  const { customer, membership, timeZone, saved, upcoming, past } = useLoaderData<typeof loader>();
+  const { customer, membership, timeZone, saved, created, upcoming, past } = useLoaderData<typeof loader>();
   return (
     <>
       <h1>{t("account.home.title")}</h1>
+      {created ? (
+        <div className="message" role="status">
+          <p>{t("account.signUp.created")}</p>
+        </div>
+      ) : null}
       {saved ? (
         <div className="message" role="status">
           <p>{t("account.details.saved")}</p>

@@ -10,6 +10,7 @@ import { PostForm } from "~/components/post-form";
 import { useSchemaForm } from "~/components/use-schema-form";
 import { renderPasswordReset } from "~/use-cases/email/password-reset-email";
 import { DEFAULT_AUTH_POLICY } from "~/use-cases/auth.server";
+import { emailWording, sendNow } from "~/web/account-emails.server";
 
 // Asks for a reset link. The answer is the same whether the email has an account or not; only
 // an account's owner receives anything.
@@ -36,18 +37,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return data(submission.reply({ formErrors }), { status: 429 });
   }
   if (result) {
-    const language = await context.i18n.getLocale(request);
-    const { t } = await context.i18n.createInstance(language, context.i18n.wordingSetFor(undefined));
     const email = renderPasswordReset(
       {
         firstName: result.customer.firstName,
         link: `${context.config.publicUrl}/account/reset-password/${result.token}`,
         minutes: DEFAULT_AUTH_POLICY.resetMinutes,
       },
-      (key, values) => t(key, values),
+      await emailWording(request, context),
     );
-    await context.outbox.enqueue({ kind: "passwordReset", to: result.customer.email, ...email });
-    context.outbox.kick();
+    await sendNow(context, { kind: "passwordReset", to: result.customer.email, ...email });
   }
   return redirect("/account/forgotten-password?sent", 303);
 }

@@ -1,7 +1,7 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { parseWithZod, resetPasswordSchema } from "~/forms/schemas.server";
+import { parseWithZod, choosePasswordSchema } from "~/forms/schemas.server";
 import { signInCookie } from "~/web/session.server";
 import { errorsForSummary } from "~/forms/checkout/messages";
 import { ErrorSummary } from "~/components/error-summary";
@@ -26,7 +26,7 @@ export async function loader({ params, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  const submission = parseWithZod(await request.formData(), { schema: resetPasswordSchema });
+  const submission = parseWithZod(await request.formData(), { schema: choosePasswordSchema });
   const hideFields = ["password"];
   if (submission.status !== "success") return data(submission.reply({ hideFields }), { status: 400 });
   const result = await context.auth.resetPassword({ token: params.token ?? "", password: submission.value.password });
@@ -41,7 +41,7 @@ export default function ResetPassword() {
   const { t } = useTranslation();
   const { valid } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
-  const [form, fields] = useSchemaForm((checks) => checks.resetPasswordSchema, lastResult);
+  const [form, fields] = useSchemaForm((checks) => checks.choosePasswordSchema, lastResult);
   // A link that stopped working between the page and the post: refused by the action, whether or
   // not the loader has run again since (with script, a refused post does not rerun it).
   if (!valid || form.errors?.includes(LINK_INVALID)) {

@@ -3,10 +3,12 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { authToken, signOutCookie } from "~/web/session.server";
 import { readBuyer } from "~/web/buyer.server";
+import { forgetPaidOrder } from "~/web/order-pages.server";
 import { PostForm } from "~/components/post-form";
 
 // Signing out is a POST. Its GET is the confirmation page, which warns a buyer holding seats that
-// availability or prices may change (member prices and benefits go with the account).
+// availability or prices may change (member prices and benefits go with the account). Signing
+// out also ends the showing of an order just paid for: whoever uses the browser next is not shown it.
 
 export const handle = { titleKey: "account.signOut.title" };
 
@@ -20,7 +22,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const token = await authToken(request, context);
   if (token) await context.auth.signOut(token);
-  return redirect("/", { status: 303, headers: { "Set-Cookie": await signOutCookie(context) } });
+  const headers = new Headers({ "Set-Cookie": await signOutCookie(context) });
+  for (const cookie of await forgetPaidOrder(request, context)) headers.append("Set-Cookie", cookie);
+  return redirect("/", { status: 303, headers });
 }
 
 export default function SignOut() {

@@ -3,31 +3,32 @@ import { RefundNotice } from "~/components/refund-notice";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { PageQueryHandle } from "~/urls/page-query";
-import { parseWithZod, ACCOUNT_CREATED_PATH, accountCreated, signUpSchema } from "~/forms/schemas.server";
+import { accountFlag, SIGN_UP_SENT_PATH } from "~/forms/schemas.server";
 import { SIGN_UP_FAILED } from "~/forms/account-names";
-import { currentCustomer, signInCookie } from "~/web/session.server";
+import { currentCustomer } from "~/web/session.server";
 import { parseContactDetails } from "~/views/contact-details";
-import { errorsForSummary } from "~/forms/checkout/messages";
-import { paidOrder } from "~/web/order-pages.server";
+import { forgetPaidOrder, paidOrder } from "~/web/order-pages.server";
+import { requestAccount } from "~/web/account-emails.server";
 import { checkoutPath } from "~/urls/paths";
 import { BasketSummary } from "~/components/checkout-step";
 import { ErrorSummary } from "~/components/error-summary";
-import { NewPasswordField } from "~/components/form-fields";
 import { formatDateTime } from "~/i18n/format";
 import { PostForm } from "~/components/post-form";
 import { telHref, useSupportPhone, type SupportPhoneHandle } from "~/components/support-phone";
-import { useSchemaForm } from "~/components/use-schema-form";
-import type { AuthService } from "~/use-cases/auth.server";
+import { DEFAULT_AUTH_POLICY } from "~/use-cases/auth.server";
 import { isStoreUnreachable } from "~/ticketing/errors";
-import type { SummaryError } from "~/views/errors";
 import { leaveWaitingRoom } from "~/web/buyer.server";
 
 // /checkout/confirmation: the order just paid for. Reached only through a paid order (its cookie,
-// set when the payment succeeded): coming back to this URL without paying confirms nothing.
+// set when the payment succeeded): coming back to this URL without paying confirms nothing. The
+// browser that paid is shown the order for a short time only, and no longer once the buyer says
+// the computer is shared or signs out (app/web/order-pages.server.ts); the email keeps the link.
 //
-// A guest may create an account here with just a password: the order gives the email and the
-// name, and the order becomes the new account's. The action acts only on the order this page
-// shows (found by the buyer's own cookies, never by anything posted), only while it has no customer.
+// A guest may ask for an account here: the order gives the email and the name, and the link that
+// creates the account goes to that email. Nothing is created until it is followed, so whoever
+// uses this browser next cannot take an account in the buyer's name (issue 53). The action acts
+// only on the order this page shows (found by the buyer's own cookies, never by anything posted),
+// only while it has no customer.
 
 export const handle: SupportPhoneHandle & PageQueryHandle & { titleKey: (data: unknown) => string } = {
   // Without a paid order the page says it found none: its title must not say "Order complete".
@@ -41,86 +42,83 @@ export const handle: SupportPhoneHandle & PageQueryHandle & { titleKey: (data: u
   },
 };
 
-/** What the page offers about accounts: the sign-up form, news that it worked, or nothing. */
-type SignUp = "offer" | "created" | null;
+/** What the page offers about accounts: the offer, news that its link was emailed, or nothing. */
+type SignUp = "offer" | "sent" | null;
+
+const FORGET = "forget";
+const SIGN_UP = "signUp";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const order = await paidOrder(request, context);
-  if (!order) return { order: null, signUp: null };
+  if (!order) return { order: null, signUp: null, signUpHours: 0 };
   // Paid: the buyer's place in the waiting room (if one is on) goes to the next.
   const [view, customer] = await Promise.all([
     context.orderViews.view(order),
     currentCustomer(request, context),
     leaveWaitingRoom(request, context),
   ]);
-  const signUp: SignUp = customer
-    ? accountCreated(request) && order.customer_id === customer.id
-      ? "created"
-      : null
-    : order.customer_id
-      ? null
-      : "offer";
-  return { order: view, signUp };
+  const signUp: SignUp = customer || order.customer_id ? null : accountFlag(request) === "sent" ? "sent" : "offer";
+  return { order: view, signUp, signUpHours: DEFAULT_AUTH_POLICY.signUpHours };
 }
 
-type Registered = Awaited<ReturnType<AuthService["register"]>>;
-
 export async function action({ request, context }: ActionFunctionArgs) {
+  const intent = (await request.formData()).get("intent");
+  if (intent === FORGET) {
+    // "This is a shared computer": the order is forgotten here at once, whoever asks.
+    const headers = new Headers();
+    for (const cookie of await forgetPaidOrder(request, context)) headers.append("Set-Cookie", cookie);
+    return redirect(checkoutPath("confirmation"), { status: 303, headers });
+  }
   const order = await paidOrder(request, context);
   // No order of this buyer's, or they are signed in already: the page shows what there is to show.
-  if (!order || (await currentCustomer(request, context))) return redirect(checkoutPath("confirmation"), 303);
-  const submission = parseWithZod(await request.formData(), { schema: signUpSchema });
-  const hideFields = ["password"];
-  if (submission.status !== "success") return data(submission.reply({ hideFields }), { status: 400 });
-  const failed = (status: number) => data(submission.reply({ formErrors: [SIGN_UP_FAILED], hideFields }), { status });
+  if (intent !== SIGN_UP || !order || (await currentCustomer(request, context)))
+    return redirect(checkoutPath("confirmation"), 303);
+  // `error` titles the page "Error: " (root.tsx), as a refused form's does.
+  const failed = (status: number) => data({ error: SIGN_UP_FAILED }, { status });
   if (order.customer_id) return failed(409);
 
   const contacts = parseContactDetails(order.contacts);
-  let registered: Registered;
   try {
-    registered = await context.auth.register({
+    const refused = await requestAccount(request, context, {
       email: order.email,
-      password: submission.value.password,
       firstName: contacts?.firstName ?? order.customer_name,
       lastName: contacts?.lastName ?? "",
-      address: context.clientAddress,
+      orderId: order.id,
     });
+    if (refused) {
+      context.logger.info({ orderId: order.id, reason: refused.reason }, "account after purchase refused");
+      return failed(429);
+    }
   } catch (error) {
     // An outage is the whole site's 503 (build.server.ts), not this form's refusal.
     if (isStoreUnreachable(error)) throw error;
-    context.logger.error({ err: error, orderId: order.id }, "account after purchase not created");
+    context.logger.error({ err: error, orderId: order.id }, "account link after purchase not sent");
     return failed(500);
   }
-  if (!registered.ok) {
-    context.logger.info({ orderId: order.id, reason: registered.reason }, "account after purchase refused");
-    return failed(registered.reason === "throttled" ? 429 : 409);
-  }
-  try {
-    const claimed = await context.customers.claimOrder(order.id, registered.customer.id);
-    if (!claimed) context.logger.warn({ orderId: order.id }, "order already had a customer when its buyer signed up");
-  } catch (error) {
-    // The account exists and the buyer is about to be signed in to it: that much has worked.
-    context.logger.error({ err: error, orderId: order.id }, "order not linked to the account created for it");
-  }
-  context.logger.info({ customerId: registered.customer.id, orderId: order.id }, "customer registered after purchase");
-  return redirect(ACCOUNT_CREATED_PATH, {
-    status: 303,
-    headers: { "Set-Cookie": await signInCookie(context, registered.token) },
-  });
+  context.logger.info({ orderId: order.id }, "account link sent after purchase");
+  return redirect(SIGN_UP_SENT_PATH, 303);
 }
 
-type SignUpForm = ReturnType<typeof useSchemaForm<typeof signUpSchema>>;
+/** A form that is one button, its intent the action's to switch on. */
+function IntentForm({ intent, label, secondary = false }: { intent: string; label: string; secondary?: boolean }) {
+  return (
+    <PostForm>
+      <div className="form-actions">
+        <button
+          type="submit"
+          className={secondary ? "button button--secondary" : "button"}
+          name="intent"
+          value={intent}
+        >
+          {label}
+        </button>
+      </div>
+    </PostForm>
+  );
+}
 
-/** Create an account with a password, or, when that failed, the ways on from here. */
-function SignUpOffer({
-  email,
-  signUpForm: [form, fields],
-  failed,
-}: {
-  email: string;
-  signUpForm: SignUpForm;
-  failed: boolean;
-}) {
+/** Ask for an account by email, or, when that failed, the ways on from here. */
+function SignUpOffer({ email, failed }: { email: string; failed: boolean }) {
   const { t } = useTranslation();
   const supportPhone = useSupportPhone();
   return (
@@ -146,35 +144,36 @@ function SignUpOffer({
       ) : (
         <>
           <p>{t("account.signUp.intro", { email })}</p>
-          <PostForm id={form.id} onSubmit={form.onSubmit}>
-            <NewPasswordField field={fields.password} label={t("account.password")} />
-            <div className="form-actions">
-              <button type="submit" className="button">
-                {t("account.signUp.submit")}
-              </button>
-            </div>
-          </PostForm>
+          <IntentForm intent={SIGN_UP} label={t("account.signUp.submit")} />
         </>
       )}
     </section>
   );
 }
 
+/** "This is a shared computer": hides the order from this browser now. */
+function SharedComputer() {
+  const { t } = useTranslation();
+  return (
+    <section className="shared-computer" aria-labelledby="shared-computer-heading">
+      <h2 id="shared-computer-heading">{t("confirmation.shared.title")}</h2>
+      <p>{t("confirmation.shared.body")}</p>
+      <IntentForm intent={FORGET} label={t("confirmation.shared.submit")} secondary />
+    </section>
+  );
+}
+
 export default function Confirmation() {
   const { t, i18n } = useTranslation();
-  const { order, signUp } = useLoaderData<typeof loader>();
-  const signUpForm = useSchemaForm((checks) => checks.signUpSchema, useActionData<typeof action>());
-  const [form] = signUpForm;
-  // A failure typing again will not fix: the form gives way to where to go from here.
-  const failed = form.errors?.includes(SIGN_UP_FAILED) ?? false;
-  const errors: SummaryError[] = failed
-    ? [{ field: "sign-up-failed", text: t(SIGN_UP_FAILED) }]
-    : errorsForSummary(form.allErrors, ["password"], t);
+  const { order, signUp, signUpHours } = useLoaderData<typeof loader>();
+  // A failure pressing again will not fix: the offer gives way to where to go from here.
+  const failed = useActionData<typeof action>()?.error === SIGN_UP_FAILED;
   if (!order) {
     return (
       <>
         <h1>{t("confirmation.noOrderTitle")}</h1>
         <p>{t("confirmation.noOrder")}</p>
+        <p>{t("confirmation.notShownHere")}</p>
         <p>
           <Link to="/">{t("confirmation.findShow")}</Link>
         </p>
@@ -183,19 +182,16 @@ export default function Confirmation() {
   }
   return (
     <div className="order-confirmation">
-      {signUp === "offer" ? <ErrorSummary errors={errors} /> : null}
+      {failed ? <ErrorSummary errors={[{ field: "sign-up-failed", text: t(SIGN_UP_FAILED) }]} /> : null}
       <h1>{t("checkout.steps.confirmation")}</h1>
       <div className="message" role="status">
         <p>{t("confirmation.thanks", { name: order.customerName })}</p>
         <p>{t("confirmation.emailSent", { email: order.email })}</p>
       </div>
       <RefundNotice refund={order.refund} />
-      {signUp === "created" ? (
+      {signUp === "sent" ? (
         <div className="message" role="status">
-          <p>{t("account.signUp.created")}</p>
-          <p>
-            <Link to="/account">{t("account.signUp.myTickets")}</Link>
-          </p>
+          <p>{t("account.signUp.sent", { email: order.email, count: signUpHours })}</p>
         </div>
       ) : null}
       <dl className="order-facts">
@@ -259,7 +255,8 @@ export default function Confirmation() {
         </>
       ) : null}
       <BasketSummary summary={order.summary} />
-      {signUp === "offer" ? <SignUpOffer email={order.email} signUpForm={signUpForm} failed={failed} /> : null}
+      {signUp === "offer" || failed ? <SignUpOffer email={order.email} failed={failed} /> : null}
+      <SharedComputer />
     </div>
   );
 }

@@ -109,6 +109,8 @@ export const SHARED_ROUTES = [
     file: "routes/account.forgotten-password.tsx",
   },
   { name: "account/reset-password", path: "account/reset-password/:token", file: "routes/account.reset-password.tsx" },
+  // The emailed link that creates an account (issue 53): nothing exists until it is followed.
+  { name: "account/create", path: "account/create/:token", file: "routes/account.create.tsx" },
   // A paid order's e-tickets, by the secret key in the confirmation email's link.
   { name: "e-tickets", path: "e-tickets/:key", file: "routes/e-tickets.tsx" },
   // The built-in sandbox gateway's own pages (device data collection, 3-D Secure challenge,

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import { addDays, addMinutes } from "date-fns";
+import { addDays, addHours, addMinutes } from "date-fns";
 import type { Clock } from "~/clock";
 import type { Store } from "~/db/connection.server";
 import type { CustomerTable } from "~/db/schema";
@@ -12,8 +12,9 @@ import {
 } from "~/use-cases/passwords.server";
 import { createGuessThrottle, type ThrottlePolicy } from "~/ticketing/guess-throttle.server";
 
-// The spec's "auth" service, embedded: registration, sign-in and sign-out, and password reset by
-// an emailed single-use link. Sessions live in the store (a cookie holds a random token, the
+// The spec's "auth" service, embedded: registration by an emailed single-use link (nothing is
+// created until the email's owner follows it), sign-in and sign-out, and password reset by an
+// emailed single-use link. Sessions live in the store (a cookie holds a random token, the
 // store only its hash), so signing out ends a session for good and a copy of the database signs
 // no one in.
 
@@ -26,7 +27,9 @@ export interface Customer {
   contactConsent: boolean;
 }
 
-export type Refusal = { ok: false; reason: "invalid" } | { ok: false; reason: "throttled"; retryAt: string };
+export type Throttled = { ok: false; reason: "throttled"; retryAt: string };
+
+export type Refusal = { ok: false; reason: "invalid" } | Throttled;
 
 export type SignedIn = { ok: true; customer: Customer; token: string };
 
@@ -35,18 +38,27 @@ export interface AuthPolicy {
   sessionDays: number;
   /** How long an emailed reset link works. */
   resetMinutes: number;
+  /** How long an emailed link to create an account works. */
+  signUpHours: number;
   /** Wrong passwords, per account and per address. */
   signInThrottle: ThrottlePolicy;
-  /** Registrations and reset requests, per address: they tell whether an email has an account. */
+  /** Reset requests, per address: each sends an email. */
   requestThrottle: ThrottlePolicy;
+  /**
+   * Requests for an account, per address: each sends an email. Looser than resets, since people
+   * behind one address (an office, a box office) register in numbers an hour.
+   */
+  signUpThrottle: ThrottlePolicy;
   passwordCost: PasswordCost;
 }
 
 export const DEFAULT_AUTH_POLICY: AuthPolicy = {
   sessionDays: 30,
   resetMinutes: 60,
+  signUpHours: 24,
   signInThrottle: { freeFailures: 5, baseDelayMs: 1_000, lockAfter: 10, lockMinutes: 15, windowMinutes: 60 },
   requestThrottle: { freeFailures: 10, baseDelayMs: 1_000, lockAfter: 20, lockMinutes: 15, windowMinutes: 60 },
+  signUpThrottle: { freeFailures: 20, baseDelayMs: 1_000, lockAfter: 30, lockMinutes: 15, windowMinutes: 60 },
   passwordCost: DEFAULT_PASSWORD_COST,
 };
 
@@ -57,14 +69,38 @@ export interface ResetRequested {
   expiresAt: string;
 }
 
+/**
+ * What asking for an account led to, for the caller to email: a link to create it, or, when the
+ * email has an account already, word to its owner. The person who asked is told the same either way.
+ */
+export type SignUpRequested =
+  | { ok: true; kind: "link"; email: string; token: string; expiresAt: string }
+  | { ok: true; kind: "known"; customer: Customer };
+
+export type SignedUp = SignedIn & {
+  /** The guest orders whose confirmations asked for a link to this email: the account's to claim. */
+  orderIds: string[];
+  /** Where the person was going when they asked, if anywhere. */
+  returnTo: string | null;
+};
+
 export interface AuthService {
-  register(input: {
+  /**
+   * Asks for an account for an email: creates nothing, but a link (the caller emails it) that
+   * creates the account once it is followed. `orderId` is the guest order whose confirmation asked.
+   */
+  requestSignUp(input: {
     email: string;
-    password: string;
     firstName: string;
     lastName: string;
     address: string;
-  }): Promise<SignedIn | { ok: false; reason: "emailTaken" } | Refusal>;
+    orderId?: string | null;
+    returnTo?: string | null;
+  }): Promise<SignUpRequested | Throttled>;
+  /** The email a sign-up link would create an account for, while it still would; null otherwise. */
+  signUpLink(token: string): Promise<{ email: string } | null>;
+  /** Follows a sign-up link: creates the account with this password and signs it in. Works once. */
+  completeSignUp(input: { token: string; password: string }): Promise<SignedUp | { ok: false; reason: "invalid" }>;
   /** Signs in with a new session (a new token), ending `previousToken`'s if there was one. */
   signIn(input: {
     email: string;
@@ -88,6 +124,9 @@ export interface AuthService {
 
 export const normaliseEmail = (email: string) => email.trim().toLowerCase();
 const digest = (value: string) => createHash("sha256").update(value).digest("hex");
+// A sign-up token is looked up under its own prefix, in its own table: a reset link's token (or
+// any other the site hands out) finds nothing here, and this one nothing there.
+const signUpDigest = (token: string) => digest(`sign-up:${token}`);
 const newToken = () => randomBytes(32).toString("base64url");
 
 function toCustomer(row: CustomerTable): Customer {
@@ -105,6 +144,7 @@ export function createAuth(store: Store, clock: Clock, policy: AuthPolicy = DEFA
   const { db } = store;
   const signInThrottle = createGuessThrottle(store, clock, policy.signInThrottle);
   const requestThrottle = createGuessThrottle(store, clock, policy.requestThrottle);
+  const signUpThrottle = createGuessThrottle(store, clock, policy.signUpThrottle);
   // Compared against when no account has the email, so a wrong email costs the same time as a
   // wrong password and the two cannot be told apart.
   let decoy: Promise<string> | undefined;
@@ -126,7 +166,10 @@ export function createAuth(store: Store, clock: Clock, policy: AuthPolicy = DEFA
   }
 
   /** The first refusal among the keys, if any. */
-  async function throttled(throttle: ReturnType<typeof createGuessThrottle>, keys: string[]): Promise<Refusal | null> {
+  async function throttled(
+    throttle: ReturnType<typeof createGuessThrottle>,
+    keys: string[],
+  ): Promise<Throttled | null> {
     for (const key of keys) {
       const state = await throttle.check(key);
       if (!state.allowed) return { ok: false, reason: "throttled", retryAt: state.retryAt };
@@ -138,36 +181,107 @@ export function createAuth(store: Store, clock: Clock, policy: AuthPolicy = DEFA
   const addressKey = (kind: string, address: string) => `${kind}:address:${address}`;
 
   return {
-    async register(input) {
+    async requestSignUp(input) {
       const requestKey = addressKey("register", input.address);
-      const refused = await throttled(requestThrottle, [requestKey]);
+      const refused = await throttled(signUpThrottle, [requestKey]);
       if (refused) return refused;
-      const now = clock.now().toISOString();
-      const id = randomUUID();
-      const inserted = await db
-        .insertInto("customers")
+      // Every request counts, known email or not: each sends an email, and the count must not
+      // tell the two apart.
+      await signUpThrottle.recordFailure(requestKey);
+      const emailKey = normaliseEmail(input.email);
+      const row = await db.selectFrom("customers").selectAll().where("email_key", "=", emailKey).executeTakeFirst();
+      if (row) return { ok: true, kind: "known", customer: toCustomer(row) };
+      const token = newToken();
+      const now = clock.now();
+      const expiresAt = addHours(now, policy.signUpHours).toISOString();
+      const email = input.email.trim();
+      await db
+        .insertInto("sign_up_links")
         .values({
-          id,
-          email: input.email.trim(),
-          email_key: normaliseEmail(input.email),
-          password_hash: await hashPassword(input.password, policy.passwordCost),
+          id: signUpDigest(token),
+          email,
+          email_key: emailKey,
           first_name: input.firstName.trim(),
           last_name: input.lastName.trim(),
-          phone: null,
-          address: null,
-          contact_consent: 0,
-          created_at: now,
-          updated_at: now,
+          order_id: input.orderId ?? null,
+          return_to: input.returnTo || null,
+          created_at: now.toISOString(),
+          expires_at: expiresAt,
+          used_at: null,
         })
-        .onConflict((conflict) => conflict.column("email_key").doNothing())
-        .returningAll()
+        .execute();
+      return { ok: true, kind: "link", email, token, expiresAt };
+    },
+
+    async signUpLink(token) {
+      const row = await db
+        .selectFrom("sign_up_links")
+        .leftJoin("customers", "customers.email_key", "sign_up_links.email_key")
+        .select(["sign_up_links.email", "customers.id as customer_id"])
+        .where("sign_up_links.id", "=", signUpDigest(token))
+        .where("sign_up_links.used_at", "is", null)
+        .where("sign_up_links.expires_at", ">", clock.now().toISOString())
         .executeTakeFirst();
-      if (!inserted) {
-        // Asking whether emails have accounts, one after another, is slowed like guessing.
-        await requestThrottle.recordFailure(requestKey);
-        return { ok: false, reason: "emailTaken" };
-      }
-      return { ok: true, customer: toCustomer(inserted), token: await startSession(id) };
+      return row && !row.customer_id ? { email: row.email } : null;
+    },
+
+    async completeSignUp({ token, password }) {
+      const now = clock.now().toISOString();
+      const passwordHash = await hashPassword(password, policy.passwordCost);
+      const made = await db.transaction().execute(async (trx) => {
+        // Used by one conditional update: two submissions of one link create one account.
+        const link = await trx
+          .updateTable("sign_up_links")
+          .set({ used_at: now })
+          .where("id", "=", signUpDigest(token))
+          .where("used_at", "is", null)
+          .where("expires_at", ">", now)
+          .returningAll()
+          .executeTakeFirst();
+        if (!link) return null;
+        const customer = await trx
+          .insertInto("customers")
+          .values({
+            id: randomUUID(),
+            email: link.email,
+            email_key: link.email_key,
+            password_hash: passwordHash,
+            first_name: link.first_name,
+            last_name: link.last_name,
+            phone: null,
+            address: null,
+            contact_consent: 0,
+            created_at: now,
+            updated_at: now,
+          })
+          // An account made since (another of this email's links): this link creates nothing.
+          .onConflict((conflict) => conflict.column("email_key").doNothing())
+          .returningAll()
+          .executeTakeFirst();
+        if (!customer) return null;
+        // The email's other links die with this one; the orders they were asked from are the
+        // account's too, since whoever reads this email bought them.
+        const others = await trx
+          .updateTable("sign_up_links")
+          .set({ used_at: now })
+          .where("email_key", "=", link.email_key)
+          .where("used_at", "is", null)
+          .where("expires_at", ">", now)
+          .returning("order_id")
+          .execute();
+        const orderIds = [link.order_id, ...others.map((other) => other.order_id)].filter(
+          (id): id is string => id !== null,
+        );
+        return { customer, orderIds: [...new Set(orderIds)], returnTo: link.return_to };
+      });
+      if (!made) return { ok: false, reason: "invalid" };
+      return {
+        ok: true,
+        customer: toCustomer(made.customer),
+        token: await startSession(made.customer.id),
+        orderIds: made.orderIds,
+        returnTo: made.returnTo,
+      };
     },
 
     async signIn({ email, password, address, previousToken }) {

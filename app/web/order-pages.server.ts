@@ -6,24 +6,47 @@ import type { Order } from "~/ticketing/orders.server";
 import type { ClientEvent } from "~/views/events";
 import { flashEvents, track } from "~/web/track.server";
 import { basketCookieHeader, promoCookieHeader, readBuyer } from "./buyer.server";
+import { ORDER_SHOWN_MINUTES } from "./session.server";
 
 // The buyer's order around and after payment. While paying, the order is found through the basket
 // cookie; once paid, the basket is finished (its cookie goes, so the next booking starts a fresh
 // basket) and the confirmation page finds the order through its own cookie.
+//
+// A browser is shown its paid order for a short time only (issue 53): a shared or kiosk browser
+// must not keep the e-tickets' link and the buyer's details for whoever comes next. The link
+// stays in the confirmation email. The buyer can end it sooner ("this is a shared computer", or
+// signing out), which forgets the order's cookie.
+
+/** Whether a paid order may still be shown to the browser that paid for it, by the clock. */
+function stillShown(order: Order | undefined, context: AppLoadContext): order is Order {
+  if (order?.status !== "paid" || !order.paid_at) return false;
+  return context.clock.now().getTime() < Date.parse(order.paid_at) + ORDER_SHOWN_MINUTES * 60_000;
+}
 
 export async function basketOrder(request: Request, context: AppLoadContext): Promise<Order | undefined> {
   const buyer = await readBuyer(request, context);
   return buyer.basketId ? context.orders.byBasket(buyer.basketId) : undefined;
 }
 
-/** The order this buyer has just paid for, if any. */
+/** The order this buyer has just paid for, if any, while it is still shown to them. */
 export async function paidOrder(request: Request, context: AppLoadContext): Promise<Order | undefined> {
   const id: unknown = await context.sessions.orderCookie.parse(request.headers.get("Cookie"));
   const fromCookie =
     typeof id === "string" && id ? await context.readOnce(`order:${id}`, () => context.orders.byId(id)) : undefined;
-  if (fromCookie?.status === "paid") return fromCookie;
+  if (stillShown(fromCookie, context)) return fromCookie;
   const fromBasket = await basketOrder(request, context);
-  return fromBasket?.status === "paid" ? fromBasket : undefined;
+  return stillShown(fromBasket, context) ? fromBasket : undefined;
+}
+
+/**
+ * The Set-Cookie headers that make this browser forget its paid order at once: the order's
+ * cookie, and the basket's if it still leads to a paid order (a response the browser never got).
+ * A basket still being filled is left alone.
+ */
+export async function forgetPaidOrder(request: Request, context: AppLoadContext): Promise<string[]> {
+  const headers = [await context.sessions.orderCookie.serialize("", { maxAge: 0 })];
+  if ((await basketOrder(request, context))?.status === "paid") headers.push(await basketCookieHeader(context, null));
+  return headers;
 }
 
 /**

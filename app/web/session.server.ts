@@ -24,6 +24,9 @@ export type BuyerSession = Session<SessionData>;
 const YEAR_SECONDS = 60 * 60 * 24 * 365;
 const AUTH_DAYS = DEFAULT_AUTH_POLICY.sessionDays;
 
+/** How long after paying the browser that paid is shown its order (app/web/order-pages.server.ts). */
+export const ORDER_SHOWN_MINUTES = 30;
+
 /**
  * The session cookie, the CSRF cookie and the two preference cookies (language, theme).
  * In production every cookie is Secure and the session and CSRF cookies carry the `__Host-`
@@ -50,8 +53,14 @@ export function createSessionService(config: Config) {
   const basketCookie: Cookie = createCookie(`${hostPrefix}basket`, { ...base, httpOnly: true });
   const promoCookie: Cookie = createCookie(`${hostPrefix}promo`, { ...base, httpOnly: true });
   const eventsCookie: Cookie = createCookie(`${hostPrefix}events`, { ...base, httpOnly: true });
-  // The order just paid for: the confirmation page's, once the basket cookie is gone.
-  const orderCookie: Cookie = createCookie(`${hostPrefix}order`, { ...base, httpOnly: true, maxAge: 60 * 60 * 24 });
+  // The order just paid for: the confirmation page's, once the basket cookie is gone. The page
+  // shows it for a short time after paying (app/web/order-pages.server.ts, by the server's clock);
+  // the browser may drop the cookie then too.
+  const orderCookie: Cookie = createCookie(`${hostPrefix}order`, {
+    ...base,
+    httpOnly: true,
+    maxAge: ORDER_SHOWN_MINUTES * 60,
+  });
   // The signed-in customer's session token (the store keeps its hash). Lasts as long as the
   // store's session; signing out clears both.
   const authCookie: Cookie = createCookie(`${hostPrefix}auth`, {

@@ -1,9 +1,11 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { fixedClock } from "~/clock";
 import { formatDateTime } from "~/i18n/format";
 import { startServer } from "../support/app";
 import { buyerBrowser } from "../support/browser";
 import { seedSmall } from "../support/seed";
+import { emailedLink, emailsTo, registerByEmail } from "../support/outbox";
 
 // The account pages as a browser without script uses them: the header's link, Manage details,
 // My tickets, and creating an account on the confirmation page after buying as a guest. Purchases
@@ -34,9 +36,10 @@ function between(html: string, from: string, to: string): string {
 /** The <input> with this id, as the server wrote it. */
 const inputTag = (html: string, id: string) => new RegExp(`<input[^>]*id="${id}"[^>]*>`).exec(html)?.[0] ?? "";
 
-async function register(buyer: Buyer, who: { firstName: string; lastName: string; email: string }) {
-  const made = await buyer.post("/account/register", { ...who, password: PASSWORD, redirectTo: "" });
-  expect(made.headers.get("Location")).toBe("/account");
+/** Registers by the emailed link, signed in on this browser at the end. */
+async function register(server: Server, buyer: Buyer, who: { firstName: string; lastName: string; email: string }) {
+  const made = await registerByEmail(buyer, server.services, who, PASSWORD);
+  expect(made.headers.get("Location")).toBe("/account?account=created");
 }
 
 const ADDRESS_GB = { addressLine1: "1 High Street", addressLine2: "", city: "London", postcode: "sw1a1aa" };
@@ -47,11 +50,15 @@ describe("account pages", () => {
   let pastPerformanceId: string;
   let seats: Map<string, number>;
   let eTicketDelivery: string;
+  // Standing still unless a test moves it (how long a confirmation is shown), then set back.
+  const startedAt = new Date();
+  const clock = fixedClock(startedAt);
 
   beforeAll(async () => {
     server = await startServer(
       {},
       {
+        clock,
         seed: async (services) => {
           await seedSmall(services);
           const db = services.store.db;
@@ -79,6 +86,7 @@ describe("account pages", () => {
   });
   afterAll(() => server.close());
   beforeEach(async () => {
+    clock.set(startedAt);
     await server.services.store.db.deleteFrom("seat_claims").where("status", "=", "held").execute();
   });
 
@@ -121,7 +129,7 @@ describe("account pages", () => {
       expect(guest).toMatch(/<a[^>]*href="\/account\/sign-in"[^>]*>Sign in<\/a>/);
       expect(guest).not.toContain("My account");
 
-      await register(buyer, { firstName: "Hedda", lastName: "Gabler", email: "hedda@example.com" });
+      await register(server, buyer, { firstName: "Hedda", lastName: "Gabler", email: "hedda@example.com" });
       for (const path of ["/", "/legal/privacy-policy", "/checkout/confirmation"]) {
         const header = headerOf(decode(await (await buyer.get(path)).text()));
         expect(header).toMatch(/<a[^>]*href="\/account"[^>]*>My account<\/a>/);
@@ -163,7 +171,7 @@ describe("account pages", () => {
     });
 
     it("a genuine link asks for the new password; once expired or used, it says it is not valid", async () => {
-      await register(browser(), { firstName: "Nora", lastName: "Helmer", email: "nora@example.com" });
+      await register(server, browser(), { firstName: "Nora", lastName: "Helmer", email: "nora@example.com" });
       const db = server.services.store.db;
 
       const fresh = await genuineLink("nora@example.com");
@@ -204,7 +212,7 @@ describe("account pages", () => {
 
     it("shows the saved details, saves changes and says so on My account", async () => {
       const buyer = browser();
-      await register(buyer, JO);
+      await register(server, buyer, JO);
       const page = decode(await (await buyer.get("/account/details")).text());
       expect(page).toContain("<h1>Manage your details</h1>");
       expect(inputTag(page, "firstName")).toContain('value="Jo"');
@@ -264,7 +272,7 @@ describe("account pages", () => {
 
     it("words every mistake as the contact step does, keeping what was typed", async () => {
       const buyer = browser();
-      await register(buyer, { ...JO, email: "jo.mistakes@example.com" });
+      await register(server, buyer, { ...JO, email: "jo.mistakes@example.com" });
       const refused = await buyer.post("/account/details", {
         firstName: " ",
         lastName: "Bloggs",
@@ -295,7 +303,7 @@ describe("account pages", () => {
   describe("My tickets", () => {
     it("lists upcoming and past orders apart, in the venue's time, each with its places and e-tickets", async () => {
       const buyer = browser();
-      await register(buyer, { firstName: "Sam", lastName: "Lee", email: "sam.tickets@example.com" });
+      await register(server, buyer, { firstName: "Sam", lastName: "Lee", email: "sam.tickets@example.com" });
       const db = server.services.store.db;
       const customer = await db
         .selectFrom("customers")
@@ -384,7 +392,7 @@ describe("account pages", () => {
 
     it("links to Manage details and Sign out", async () => {
       const buyer = browser();
-      await register(buyer, { firstName: "Lin", lastName: "Ma", email: "lin@example.com" });
+      await register(server, buyer, { firstName: "Lin", lastName: "Ma", email: "lin@example.com" });
       const page = decode(await (await buyer.get("/account")).text());
       expect(page).toMatch(/<a[^>]*href="\/account\/details"[^>]*>Manage your details<\/a>/);
       expect(page).toMatch(/<a[^>]*href="\/account\/sign-out"[^>]*>Sign out<\/a>/);
@@ -392,63 +400,146 @@ describe("account pages", () => {
   });
 
   describe("creating an account after buying", () => {
-    it("a guest sets a password, is signed in, and finds the order under My tickets", async () => {
+    const customerCount = async () =>
+      Number(
+        (
+          await server.services.store.db
+            .selectFrom("customers")
+            .select((eb) => eb.fn.countAll<number>().as("n"))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const customerOf = async (orderId: string) =>
+      (
+        await server.services.store.db
+          .selectFrom("orders")
+          .select("customer_id")
+          .where("id", "=", orderId)
+          .executeTakeFirstOrThrow()
+      ).customer_id;
+
+    it("a guest asks for an account: nothing exists until the emailed link is followed; then it holds the order, signed in", async () => {
       const buyer = browser();
       const order = await buy(buyer, ["B3", "B4"], { firstName: "Ada", lastName: "Byron", email: "ada@example.com" });
       const page = decode(await (await buyer.get("/checkout/confirmation")).text());
       expect(page).toContain("Create an account");
-      expect(page).toContain("Choose a password to create an account for ada@example.com.");
-      // A new password: the browser offers to make one up, and never fills in an old one.
-      expect(inputTag(page, "password")).toContain('type="password" autoComplete="new-password"');
-      expect(inputTag(page, "password")).not.toContain("value=");
+      expect(page).toContain("Create an account for ada@example.com: we'll email you a link to choose a password.");
+      // The password is chosen by whoever opens the email, never on this page.
+      expect(page).not.toMatch(/<input[^>]*name="password"/);
 
-      const short = await buyer.post("/checkout/confirmation", { password: "short" });
+      const asked = await buyer.post("/checkout/confirmation", { intent: "signUp" });
+      expect(asked.status).toBe(303);
+      expect(asked.headers.get("Location")).toBe("/checkout/confirmation?account=sent");
+      const sent = decode(await (await buyer.get("/checkout/confirmation?account=sent")).text());
+      expect(sent).toContain(
+        "We've sent an email to ada@example.com with a link to create your account. Open it to choose a password; the link works for 24 hours.",
+      );
+      expect(sent).not.toMatch(/<button[^>]*value="signUp"/);
+      expect(await customerOf(order.id)).toBeNull();
+      expect(buyer.cookies.has("auth")).toBe(false);
+      expect(
+        await server.services.store.db
+          .selectFrom("customers")
+          .select("id")
+          .where("email_key", "=", "ada@example.com")
+          .execute(),
+      ).toEqual([]);
+
+      const link = await emailedLink(server.services, "ada@example.com", "signUpLink");
+      const choose = decode(await (await buyer.get(link)).text());
+      expect(choose).toContain("Choose a password to finish creating the account for ada@example.com.");
+      // A new password: the browser offers to make one up, and never fills in an old one.
+      expect(inputTag(choose, "password")).toContain('type="password" autoComplete="new-password"');
+      expect(inputTag(choose, "password")).not.toContain("value=");
+      const short = await buyer.post(link, { password: "short" });
       expect(short.status).toBe(400);
       const shortPage = decode(await short.text());
       expect(shortPage).toMatch(/<title>Error: /);
       expect(shortPage).toContain("Your password must be between 8 and 200 characters long");
-      expect(shortPage).not.toContain("Sorry, we couldn't create your account");
 
-      const made = await buyer.post("/checkout/confirmation", { password: PASSWORD });
+      const made = await buyer.post(link, { password: PASSWORD });
       expect(made.status).toBe(303);
-      expect(made.headers.get("Location")).toBe("/checkout/confirmation?account=created");
-      const done = decode(await (await buyer.get("/checkout/confirmation?account=created")).text());
-      expect(done).toContain("Your account has been created.");
-      expect(done).toMatch(/<a[^>]*href="\/account"[^>]*>See your tickets in My account<\/a>/);
-      expect(done).not.toMatch(/<input[^>]*name="password"/);
-      expect(done).not.toContain(PASSWORD);
-
+      expect(made.headers.get("Location")).toBe("/account?account=created");
       const stored = await server.services.store.db
         .selectFrom("customers")
         .selectAll()
         .where("email_key", "=", "ada@example.com")
         .executeTakeFirstOrThrow();
       expect(stored).toMatchObject({ first_name: "Ada", last_name: "Byron" });
-      const linked = await server.services.store.db
-        .selectFrom("orders")
-        .select("customer_id")
-        .where("id", "=", order.id)
-        .executeTakeFirstOrThrow();
-      expect(linked.customer_id).toBe(stored.id);
+      expect(await customerOf(order.id)).toBe(stored.id);
 
-      const home = decode(await (await buyer.get("/account")).text());
+      const home = decode(await (await buyer.get("/account?account=created")).text());
+      expect(home).toContain("Your account has been created.");
       expect(home).toContain("Signed in as Ada Byron (ada@example.com).");
+      expect(home).not.toContain(PASSWORD);
       const upcoming = between(home, "Upcoming performances", "Past performances");
       expect(upcoming).toContain(order.number);
       expect(upcoming).toContain("Stalls, row B, seat 3");
-      const link = /href="(\/e-tickets\/[\w-]+)"/.exec(upcoming)![1]!;
-      expect((await (await buyer.get(link)).text()).match(/<svg/g)?.length).toBe(2);
+      const tickets = /href="(\/e-tickets\/[\w-]+)"/.exec(upcoming)![1]!;
+      expect((await (await buyer.get(tickets)).text()).match(/<svg/g)?.length).toBe(2);
 
-      // Posting again changes nothing: the order is Ada's, and she is signed in.
-      const repeat = await buyer.post("/checkout/confirmation", { password: PASSWORD });
+      // Asking again changes nothing: the order is Ada's, and she is signed in.
+      const repeat = await buyer.post("/checkout/confirmation", { intent: "signUp" });
       expect(repeat.headers.get("Location")).toBe("/checkout/confirmation");
+      expect(await emailsTo(server.services, "ada@example.com", "signUpLink")).toHaveLength(1);
     });
 
-    it("an email that has an account already: the spec's wording and the three ways on, and the order stays unclaimed", async () => {
-      await register(browser(), { firstName: "Kim", lastName: "Park", email: "kim@example.com" });
+    it("whoever uses the browser next and presses Create account gets no account: only the buyer's email can make it", async () => {
+      const buyer = browser();
+      const order = await buy(buyer, ["A5"], { firstName: "Val", lastName: "Kiosk", email: "val@example.com" });
+      const before = await customerCount();
+      // The next person at the kiosk, with the confirmation still open, as issue 53 found it.
+      const next = buyer;
+      const pressed = await next.post("/checkout/confirmation", {
+        intent: "signUp",
+        password: "next person's password",
+      });
+      expect(pressed.headers.get("Location")).toBe("/checkout/confirmation?account=sent");
+      expect(await customerCount()).toBe(before);
+      expect(next.cookies.has("auth")).toBe(false);
+      expect(await customerOf(order.id)).toBeNull();
+      const signIn = await browser().post("/account/sign-in", {
+        email: "val@example.com",
+        password: "next person's password",
+        redirectTo: "",
+      });
+      expect(signIn.status).toBe(400);
+      // The link went to the buyer's email alone.
+      const [mail] = await emailsTo(server.services, "val@example.com", "signUpLink");
+      expect(mail!.text_body).toMatch(/\/account\/create\/[\w-]{43}/);
+    });
+
+    it("an email that has an account already: the same answer, its owner told by email, and the order stays unclaimed", async () => {
+      await register(server, browser(), { firstName: "Kim", lastName: "Park", email: "kim@example.com" });
       const buyer = browser();
       const order = await buy(buyer, ["B5"], { firstName: "Kim", lastName: "Park", email: "kim@example.com" });
-      const refused = await buyer.post("/checkout/confirmation", { password: PASSWORD });
+      const asked = await buyer.post("/checkout/confirmation", { intent: "signUp" });
+      expect(asked.status).toBe(303);
+      expect(asked.headers.get("Location")).toBe("/checkout/confirmation?account=sent");
+      const [warning] = await emailsTo(server.services, "kim@example.com", "alreadyRegistered");
+      expect(warning!.text_body).toContain("you already have one");
+      expect(await emailsTo(server.services, "kim@example.com", "signUpLink")).toHaveLength(1);
+      expect(buyer.cookies.has("auth")).toBe(false);
+      expect(await customerOf(order.id)).toBeNull();
+    });
+
+    it("an order that has an account by the time the button is pressed: the spec's wording and the three ways on", async () => {
+      const buyer = browser();
+      const order = await buy(buyer, ["B8"], { firstName: "Lee", lastName: "Chan", email: "lee@example.com" });
+      expect(decode(await (await buyer.get("/checkout/confirmation")).text())).toContain("Create an account");
+      // Claimed meanwhile (its link followed in another browser).
+      await register(server, browser(), { firstName: "Lee", lastName: "Chan", email: "lee.c@example.com" });
+      const owner = await server.services.store.db
+        .selectFrom("customers")
+        .select("id")
+        .where("email_key", "=", "lee.c@example.com")
+        .executeTakeFirstOrThrow();
+      await server.services.store.db
+        .updateTable("orders")
+        .set({ customer_id: owner.id })
+        .where("id", "=", order.id)
+        .execute();
+      const refused = await buyer.post("/checkout/confirmation", { intent: "signUp" });
       expect(refused.status).toBe(409);
       const page = decode(await refused.text());
       expect(page).toMatch(/<title>Error: /);
@@ -458,66 +549,104 @@ describe("account pages", () => {
       expect(failure).toMatch(/<a[^>]*href="\/account\/forgotten-password"[^>]*>Reset your password<\/a>/);
       // The venue's own number (Test Hall's), not the deployment's.
       expect(failure).toMatch(/<a[^>]*href="tel:02079460999"[^>]*>Contact support on 020 7946 0999<\/a>/);
-      // The summary at the top leads to it; no point asking for the password again.
+      // The summary at the top leads to it.
       expect(page).toContain('href="#sign-up-failed"');
-      expect(page).not.toMatch(/<input[^>]*name="password"/);
-      expect(page).not.toContain(PASSWORD);
-      expect(buyer.cookies.has("auth")).toBe(false);
-      const unclaimed = await server.services.store.db
-        .selectFrom("orders")
-        .select("customer_id")
-        .where("id", "=", order.id)
-        .executeTakeFirstOrThrow();
-      expect(unclaimed.customer_id).toBeNull();
+      expect(await emailsTo(server.services, "lee@example.com", "signUpLink")).toEqual([]);
     });
 
-    it("acts only on the buyer's own paid order: another browser's post creates nothing", async () => {
-      const count = async () =>
-        (
-          await server.services.store.db
-            .selectFrom("customers")
-            .select((eb) => eb.fn.countAll<number>().as("n"))
-            .executeTakeFirstOrThrow()
-        ).n;
-      const before = Number(await count());
+    it("acts only on the buyer's own paid order: another browser's post creates nothing and sends nothing", async () => {
+      const before = await customerCount();
+      const mails = (await server.services.store.db.selectFrom("email_outbox").select("id").execute()).length;
       const stranger = browser();
-      const posted = await stranger.post("/checkout/confirmation", { password: PASSWORD, orderId: randomUUID() });
+      const posted = await stranger.post("/checkout/confirmation", { intent: "signUp", orderId: randomUUID() });
       expect(posted.status).toBe(303);
       expect(posted.headers.get("Location")).toBe("/checkout/confirmation");
-      expect(Number(await count())).toBe(before);
+      expect(await customerCount()).toBe(before);
+      expect((await server.services.store.db.selectFrom("email_outbox").select("id").execute()).length).toBe(mails);
     });
 
     it("a signed-in buyer's confirmation offers no account", async () => {
       const buyer = browser();
-      await register(buyer, { firstName: "Ravi", lastName: "Shah", email: "ravi@example.com" });
+      await register(server, buyer, { firstName: "Ravi", lastName: "Shah", email: "ravi@example.com" });
       await buy(buyer, ["B6"], { firstName: "Ravi", lastName: "Shah", email: "ravi@example.com" });
       const page = decode(await (await buyer.get("/checkout/confirmation")).text());
       expect(page).toContain("Thank you, Ravi Shah.");
       expect(page).not.toContain("Create an account");
-      expect(page).not.toMatch(/<input[^>]*name="password"/);
-      expect(page).not.toContain("Your account has been created.");
     });
 
     it("nor does a guest's order once someone is signed in in that browser", async () => {
       const buyer = browser();
       const order = await buy(buyer, ["B7"], { firstName: "Noor", lastName: "Ali", email: "noor@example.com" });
       expect(decode(await (await buyer.get("/checkout/confirmation")).text())).toContain("Create an account");
-      await register(buyer, { firstName: "Noor", lastName: "Ali", email: "noor.other@example.com" });
+      await register(server, buyer, { firstName: "Noor", lastName: "Ali", email: "noor.other@example.com" });
       const page = decode(await (await buyer.get("/checkout/confirmation")).text());
       expect(page).toContain(order.number);
       expect(page).not.toContain("Create an account");
-      expect((await buyer.post("/checkout/confirmation", { password: PASSWORD })).headers.get("Location")).toBe(
+      expect((await buyer.post("/checkout/confirmation", { intent: "signUp" })).headers.get("Location")).toBe(
         "/checkout/confirmation",
       );
-      expect(
-        (
-          await server.services.store.db
-            .selectFrom("orders")
-            .select("customer_id")
-            .where("id", "=", order.id)
-            .executeTakeFirstOrThrow()
-        ).customer_id,
-      ).toBeNull();
+      expect(await customerOf(order.id)).toBeNull();
+    });
+  });
+
+  describe("the confirmation in a shared browser", () => {
+    /** What the confirmation address shows this browser: the order's number, or that there is none. */
+    async function shown(buyer: Buyer, number: string) {
+      const response = await buyer.get("/checkout/confirmation");
+      expect(response.status).toBe(200);
+      const page = decode(await response.text());
+      if (page.includes(number)) return "order";
+      expect(page).toContain("We can't find a completed order for you.");
+      expect(page).not.toMatch(/href="\/e-tickets\//);
+      return "none";
+    }
+
+    it("shows the order for 30 minutes after paying, then as to someone who never bought; the email keeps the e-tickets", async () => {
+      const buyer = browser();
+      const order = await buy(buyer, ["A6"], { firstName: "Sol", lastName: "Day", email: "sol@example.com" });
+      clock.advance(30 * 60_000 - 1);
+      expect(await shown(buyer, order.number)).toBe("order");
+      clock.advance(1);
+      expect(await shown(buyer, order.number)).toBe("none");
+      expect(await shown(browser(), order.number)).toBe("none");
+      // Too late for the offer too: the form's post finds no order.
+      expect((await buyer.post("/checkout/confirmation", { intent: "signUp" })).headers.get("Location")).toBe(
+        "/checkout/confirmation",
+      );
+      expect(await emailsTo(server.services, "sol@example.com", "signUpLink")).toEqual([]);
+      // The cookie's own life ends then too.
+      const cookie = (await server.services.sessions.orderCookie.serialize(order.id)).toLowerCase();
+      expect(cookie).toContain("max-age=1800");
+      const [confirmation] = await emailsTo(server.services, "sol@example.com", "orderConfirmation");
+      expect(confirmation!.text_body).toContain(`/e-tickets/${order.access_key}`);
+      expect((await browser().get(`/e-tickets/${order.access_key}`)).status).toBe(200);
+    });
+
+    it("hides the order at once when the buyer says the computer is shared", async () => {
+      const buyer = browser();
+      const order = await buy(buyer, ["A7"], { firstName: "Ida", lastName: "Wells", email: "ida@example.com" });
+      const page = decode(await (await buyer.get("/checkout/confirmation")).text());
+      expect(page).toContain("Using a shared computer?");
+      expect(page).toMatch(
+        /<button[^>]*name="intent"[^>]*value="forget"[^>]*>Hide my order: this is a shared computer<\/button>/,
+      );
+      const hidden = await buyer.post("/checkout/confirmation", { intent: "forget" });
+      expect(hidden.status).toBe(303);
+      expect(hidden.headers.get("Location")).toBe("/checkout/confirmation");
+      expect(await shown(buyer, order.number)).toBe("none");
+      expect(decode(await (await buyer.get("/checkout/confirmation")).text())).toContain(
+        "The link to your e-tickets is in the confirmation email.",
+      );
+    });
+
+    it("hides the order when the buyer signs out", async () => {
+      const buyer = browser();
+      await register(server, buyer, { firstName: "Ola", lastName: "Berg", email: "ola@example.com" });
+      const order = await buy(buyer, ["A8"], { firstName: "Ola", lastName: "Berg", email: "ola@example.com" });
+      expect(await shown(buyer, order.number)).toBe("order");
+      const out = await buyer.post("/account/sign-out", {});
+      expect(out.headers.get("Location")).toBe("/");
+      expect(await shown(buyer, order.number)).toBe("none");
     });
   });
 });
@@ -547,7 +676,7 @@ describe("Manage details when the update fails", () => {
     async (kind) => {
       failure = kind;
       const buyer = buyerBrowser(server.url);
-      await register(buyer, { firstName: "Al", lastName: "Jones", email: `al.${kind}@example.com` });
+      await register(server, buyer, { firstName: "Al", lastName: "Jones", email: `al.${kind}@example.com` });
       const response = await buyer.post("/account/details", {
         firstName: "Alan",
         lastName: "Jones",

@@ -1,8 +1,10 @@
+import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { fixedClock } from "~/clock";
 import { hashPassword, needsRehash, verifyPassword } from "~/use-cases/passwords.server";
 import { createAuth, DEFAULT_AUTH_POLICY, type AuthService } from "~/use-cases/auth.server";
 import { createTestStore, DIALECTS, type TestStore } from "../support/stores";
+import { registerCustomer } from "../support/customers";
 
 // Cheap scrypt for the suite's many hashes; the production cost is checked on its own below.
 const POLICY = { ...DEFAULT_AUTH_POLICY, passwordCost: { N: 1024, r: 8, p: 1 } };
@@ -37,27 +39,121 @@ describe.each(DIALECTS)("the auth service on %s", (dialect) => {
   afterEach(() => store.drop());
 
   const register = (values: Partial<typeof JO & { address: string }> = {}) =>
-    auth.register({ ...JO, address: "10.0.0.1", ...values });
+    registerCustomer(auth, { ...JO, address: "10.0.0.1", ...values });
+  const ask = (values: Partial<typeof JO & { address: string; orderId: string; returnTo: string }> = {}) =>
+    auth.requestSignUp({ ...JO, address: "10.0.0.1", ...values });
+  /** The token of a new address's link (the emailed link's last part). */
+  async function linkToken(values: Parameters<typeof ask>[0] = {}) {
+    const asked = await ask(values);
+    if (!asked.ok || asked.kind !== "link") throw new Error(`no link: ${JSON.stringify(asked)}`);
+    return asked.token;
+  }
   const signIn = (password: string, address = "10.0.0.2", email = JO.email) =>
     auth.signIn({ email, password, address });
 
-  it("registers once per email, whatever its case and spaces, and signs the new customer in", async () => {
-    const made = await register();
+  it("asking for an account creates nothing; the emailed link creates it once, signed in; the store keeps only hashes", async () => {
+    const asked = await ask();
+    if (!asked.ok || asked.kind !== "link") throw new Error("no link");
+    expect(asked).toMatchObject({ email: JO.email, expiresAt: "2026-11-24T12:00:00.000Z" });
+    // 32 random bytes: far beyond 128 bits, and nothing in the store to read it back from.
+    expect(Buffer.from(asked.token, "base64url")).toHaveLength(32);
+    expect(await store.db.selectFrom("customers").selectAll().execute()).toEqual([]);
+    const stored = await store.db.selectFrom("sign_up_links").selectAll().executeTakeFirstOrThrow();
+    expect(stored.id).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.stringify(stored)).not.toContain(asked.token);
+    expect(await auth.signUpLink(asked.token)).toEqual({ email: JO.email });
+    expect(await signIn(JO.password)).toEqual({ ok: false, reason: "invalid" });
+
+    const made = await auth.completeSignUp({ token: asked.token, password: JO.password });
     if (!made.ok) throw new Error(made.reason);
     expect(made.customer).toMatchObject({ email: "Jo.Bloggs@Example.com", firstName: "Jo", lastName: "Bloggs" });
     expect(await auth.customer(made.token)).toMatchObject({ id: made.customer.id });
-    expect(await register({ email: "  jo.bloggs@example.COM " })).toEqual({ ok: false, reason: "emailTaken" });
-    const stored = await store.db.selectFrom("customers").selectAll().executeTakeFirstOrThrow();
-    expect(stored.password_hash).toMatch(/^scrypt\$/);
-    // The store keeps only the token's hash.
+    const customer = await store.db.selectFrom("customers").selectAll().executeTakeFirstOrThrow();
+    expect(customer.password_hash).toMatch(/^scrypt\$/);
+    // The store keeps only the session token's hash.
     const session = await store.db.selectFrom("auth_sessions").selectAll().executeTakeFirstOrThrow();
     expect(session.id).not.toBe(made.token);
     expect(session.id).toMatch(/^[0-9a-f]{64}$/);
+
+    // Once: a second use, even with another password, creates nothing and changes nothing.
+    expect(await auth.completeSignUp({ token: asked.token, password: "another password" })).toEqual({
+      ok: false,
+      reason: "invalid",
+    });
+    expect(await auth.signUpLink(asked.token)).toBeNull();
+    expect(await signIn("another password")).toEqual({ ok: false, reason: "invalid" });
+    expect(await signIn(JO.password)).toMatchObject({ ok: true });
+  });
+
+  it("an email with an account gets no link, whatever its case and spaces: its owner is to be told instead", async () => {
+    const made = await register();
+    const again = await ask({ email: "  jo.bloggs@example.COM ", address: "10.0.0.2" });
+    expect(again).toEqual({ ok: true, kind: "known", customer: made.customer });
+    expect(await store.db.selectFrom("sign_up_links").select("id").where("used_at", "is", null).execute()).toEqual([]);
+  });
+
+  it("a link expires after its hours", async () => {
+    const token = await linkToken();
+    clock.advance(POLICY.signUpHours * 60 * 60_000 - 1);
+    expect(await auth.signUpLink(token)).toEqual({ email: JO.email });
+    clock.advance(1);
+    expect(await auth.signUpLink(token)).toBeNull();
+    expect(await auth.completeSignUp({ token, password: JO.password })).toEqual({ ok: false, reason: "invalid" });
+    expect(await store.db.selectFrom("customers").selectAll().execute()).toEqual([]);
+  });
+
+  it("a link is good for creating an account only: a reset's token creates none, and its own resets no password", async () => {
+    const made = await register();
+    const reset = await auth.requestPasswordReset({ email: JO.email, address: "10.0.0.9" });
+    if (!reset || "ok" in reset) throw new Error("no reset link");
+    expect(await auth.signUpLink(reset.token)).toBeNull();
+    expect(await auth.completeSignUp({ token: reset.token, password: "taken over" })).toEqual({
+      ok: false,
+      reason: "invalid",
+    });
+    const signUp = await linkToken({ email: "someone.new@example.com" });
+    expect(await auth.resetLinkValid(signUp)).toBe(false);
+    expect(await auth.resetPassword({ token: signUp, password: "taken over" })).toEqual({
+      ok: false,
+      reason: "invalid",
+    });
+    // A session's token is no link either.
+    expect(await auth.completeSignUp({ token: made.token, password: "taken over" })).toEqual({
+      ok: false,
+      reason: "invalid",
+    });
+    expect(await store.db.selectFrom("customers").select("email").execute()).toEqual([{ email: JO.email }]);
+  });
+
+  it("of an email's links, the first followed creates the account with every order they were asked from; the rest die", async () => {
+    const [first, second, third] = [randomUUID(), randomUUID(), randomUUID()];
+    const one = await linkToken({ orderId: first, returnTo: "/membership" });
+    const two = await linkToken({ email: "JO.BLOGGS@example.com", orderId: second });
+    const other = await linkToken({ email: "someone.else@example.com", orderId: third });
+    const made = await auth.completeSignUp({ token: two, password: JO.password });
+    if (!made.ok) throw new Error(made.reason);
+    expect(made.orderIds.sort()).toEqual([first, second].sort());
+    expect(made.returnTo).toBeNull();
+    expect(made.customer.email).toBe("JO.BLOGGS@example.com");
+    expect(await auth.signUpLink(one)).toBeNull();
+    expect(await auth.completeSignUp({ token: one, password: "another password" })).toEqual({
+      ok: false,
+      reason: "invalid",
+    });
+    const otherMade = await auth.completeSignUp({ token: other, password: JO.password });
+    expect(otherMade).toMatchObject({ ok: true, orderIds: [third], returnTo: null });
+  });
+
+  it("a link asked for with a return path leads there", async () => {
+    const token = await linkToken({ returnTo: "/membership" });
+    expect(await auth.completeSignUp({ token, password: JO.password })).toMatchObject({
+      ok: true,
+      returnTo: "/membership",
+    });
   });
 
   it("signs in with a new session each time, ending the one the browser had; signing out ends it for good", async () => {
     const made = await register();
-    if (!made.ok) throw new Error(made.reason);
     const again = await auth.signIn({
       email: "jo.bloggs@example.com",
       password: JO.password,
@@ -76,7 +172,6 @@ describe.each(DIALECTS)("the auth service on %s", (dialect) => {
 
   it("a session ends after its days", async () => {
     const made = await register();
-    if (!made.ok) throw new Error(made.reason);
     clock.advance(POLICY.sessionDays * 24 * 60 * 60_000 - 1);
     expect(await auth.customer(made.token)).not.toBeNull();
     clock.advance(1);
@@ -143,7 +238,6 @@ describe.each(DIALECTS)("the auth service on %s", (dialect) => {
 
   it("a reset link works once, before it expires, signs out every session and signs in afresh", async () => {
     const made = await register();
-    if (!made.ok) throw new Error(made.reason);
     expect(await auth.requestPasswordReset({ email: "nobody@example.com", address: "10.0.0.9" })).toBeNull();
     const link = await auth.requestPasswordReset({ email: "JO.BLOGGS@example.com", address: "10.0.0.9" });
     if (!link || "ok" in link) throw new Error("no link");
@@ -200,11 +294,17 @@ describe.each(DIALECTS)("the auth service on %s", (dialect) => {
     expect(refused).toMatchObject({ ok: false, reason: "throttled" });
     expect(Date.parse((refused as { retryAt: string }).retryAt) - clock.now().getTime()).toBe(lockMinutes * 60_000);
 
+    // Every request for an account counts, known email or not: the count tells no one which.
     await register();
-    await persist(lockAfter, () => register({ address: "10.8.8.8" }));
-    expect(await register({ email: "new@example.com", address: "10.8.8.8" })).toMatchObject({
-      ok: false,
-      reason: "throttled",
-    });
+    const signUp = POLICY.signUpThrottle;
+    let m = 0;
+    await persist(signUp.lockAfter, () =>
+      ask({ email: m % 2 ? JO.email : `new${(m += 1)}@example.com`, address: "10.8.8.8" }),
+    );
+    const tooMany = await ask({ email: "new@example.com", address: "10.8.8.8" });
+    expect(tooMany).toMatchObject({ ok: false, reason: "throttled" });
+    expect(Date.parse((tooMany as { retryAt: string }).retryAt) - clock.now().getTime()).toBe(
+      signUp.lockMinutes * 60_000,
+    );
   });
 });

@@ -3,32 +3,17 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { isAbsolute, join, relative } from "node:path";
 import { Writable } from "node:stream";
-import { createInstance } from "i18next";
 import { SMTPServer } from "smtp-server";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { fixedClock } from "~/clock";
-import { renderOrderConfirmation, type OrderEmailView, type Translate } from "~/use-cases/email/order-email";
+import { renderOrderConfirmation, type OrderEmailView } from "~/use-cases/email/order-email";
 import { createMailTransport } from "~/use-cases/email/outbox.server";
-import { readLocaleFiles } from "~/i18n/i18n.server";
-import { sharedI18nextOptions, type Language } from "~/i18n/languages";
 import { createLogger } from "~/logging/logger.server";
-import { ROOT } from "../support/app";
+import { translator } from "../support/translate";
 
 // The confirmation email is the buyer's receipt and, for e-tickets, their way in: it must carry the
 // order, the seats, the money and the link, in the buyer's language, with nothing a buyer typed
 // able to become markup; and it must really leave, by SMTP or into the outbox folder.
-
-const locales = readLocaleFiles(join(ROOT, "locales"));
-
-function translator(language: Language): Translate {
-  const instance = createInstance();
-  void instance.init({
-    ...sharedI18nextOptions(language, "common"),
-    resources: locales.resources,
-    initImmediate: false,
-  });
-  return (key, options) => instance.t(key, options);
-}
 
 const VIEW: OrderEmailView = {
   orderNumber: "BO-48213",

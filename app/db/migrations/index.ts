@@ -19,6 +19,7 @@ import * as waitingRoomAtScale from "./2026-11-29T0900-waiting-room-at-scale";
 import * as accessPerformances from "./2026-11-29T1000-access-performances";
 import * as suitedSeats from "./2026-11-30T0900-suited-seats";
 import * as showAccessHazards from "./2026-11-30T1000-show-access-hazards";
+import * as signUpLinks from "./2026-12-07T1000-sign-up-links";
 import * as paymentTerms from "./2026-12-07T1200-payment-terms";
 
 // Every migration, by its date-prefixed name. Listed here (not read from the folder) so the same
@@ -44,5 +45,6 @@ export const MIGRATIONS: Record<string, Migration> = {
   "2026-11-29T1000-access-performances": accessPerformances,
   "2026-11-30T0900-suited-seats": suitedSeats,
   "2026-11-30T1000-show-access-hazards": showAccessHazards,
+  "2026-12-07T1000-sign-up-links": signUpLinks,
   "2026-12-07T1200-payment-terms": paymentTerms,
 };
