@@ -5,7 +5,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
 import { NonceProvider } from "~/components/nonce";
 import { COMMON_NS, isLanguage } from "~/i18n/languages";
-import { declaredQueryValues, type DeclaredQueryValues, type PageQueryHandle } from "~/urls/page-query";
+import { declaredQueryValues, type DeclaredQueryValues, type KeptQuery, type PageQueryHandle } from "~/urls/page-query";
 import { pageKey, type PageSecrets } from "~/web/page-cache.server";
 
 // How a request becomes bytes is told in docs/rendering.md.
@@ -23,6 +23,7 @@ function keptPageQuery(request: Request, status: number, context: EntryContext):
   const matches = context.staticHandlerContext.matches.map(({ route }) => ({
     id: route.id,
     handle: context.routeModules[route.id]?.handle as PageQueryHandle | undefined,
+    keptQuery: (context.routeModules[route.id] as { keptQuery?: KeptQuery } | undefined)?.keptQuery,
   }));
   const pages = matches.filter((match) => match.id !== "root");
   if (pages.length === 0 || !pages.every((match) => match.handle?.keptPage)) return undefined;

@@ -19,7 +19,7 @@ import { currentCustomer } from "~/web/session.server";
 import { captureQueryParameters, resolveTheme } from "~/web/visitor.server";
 import { ErrorPage, errorKind } from "~/components/error-page";
 import { useNonce } from "~/components/nonce";
-import type { PageQueryHandle } from "~/urls/page-query";
+import type { KeptQuery, PageQueryHandle } from "~/urls/page-query";
 import { SiteFooter } from "~/components/site-footer";
 import { SiteHeader } from "~/components/site-header";
 import { POLYFILL_LOADER } from "~/web/polyfill-loader.server";
@@ -109,7 +109,9 @@ export interface PageHandle extends PageQueryHandle {
 }
 
 /** Every page reads the language and the theme from its address (the loader below). */
-export const handle: PageHandle = { query: ["lng", "cfg"], keptQuery: { lng: isLanguage, cfg: isThemeName } };
+export const handle: PageHandle = { query: ["lng", "cfg"] };
+/** The values of those that may key a kept page (app/urls/page-query.ts). */
+export const keptQuery: KeptQuery = { lng: isLanguage, cfg: isThemeName };
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const root = useRouteLoaderData<typeof loader>("root");

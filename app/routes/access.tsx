@@ -4,14 +4,16 @@ import { useTranslation } from "react-i18next";
 import { AccessList } from "~/components/access-list";
 import { Paragraphs } from "~/components/venue-visit";
 import { accessListings, accessWording } from "~/use-cases/access-listings.server";
-import { notFound, slug } from "~/urls/params";
+import { notFound } from "~/urls/params";
+import { isSlug } from "~/urls/param-values";
+import type { KeptQuery } from "~/urls/page-query";
 
 export const handle = {
   title: (data: { heading?: string } | undefined) => data?.heading,
   keptPage: true,
   query: ["venue"],
-  keptQuery: { venue: (value: string) => slug.safeParse(value).success },
 };
+export const keptQuery: KeptQuery = { venue: isSlug };
 
 /**
  * Every access performance still on sale, soonest first, with each venue's access information:
@@ -22,8 +24,7 @@ export const handle = {
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { config } = context;
   const asked = new URL(request.url).searchParams.get("venue") || undefined;
-  if (asked !== undefined && (!slug.safeParse(asked).success || (config.venueSlug && asked !== config.venueSlug)))
-    throw notFound();
+  if (asked !== undefined && (!isSlug(asked) || (config.venueSlug && asked !== config.venueSlug))) throw notFound();
   const chosen = asked ? await context.catalogue.venue(asked) : undefined;
   if (asked && !chosen) throw notFound();
   const venueSlug = asked ?? config.venueSlug;

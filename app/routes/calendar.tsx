@@ -23,7 +23,7 @@ import type { CalendarPerformanceView } from "~/components/calendar-performance"
 import { CalendarPromo, type PromoOutcome } from "~/components/calendar-promo";
 import { ErrorPage } from "~/components/error-page";
 import { calendarParams, parseParams } from "~/urls/params";
-import { canonicalWholeNumber, emptyOr } from "~/urls/page-query";
+import { emptyOr, isCanonicalWholeNumber, type KeptQuery } from "~/urls/page-query";
 import { calendarPath, showPath, ticketsPath } from "~/urls/paths";
 import type { RoutingMode } from "~/urls/route-table.js";
 import { showFromParams } from "~/web/show-params.server";
@@ -50,14 +50,14 @@ export const handle = {
   keptPage: true,
   // Not `pc`: a promo code is applied once, on arrival, and is not written into the page's links.
   query: ["from", "to", "seats", "section", "access"],
-  keptQuery: {
-    from: emptyOr(canonicalWholeNumber(MAX_PRICE)),
-    to: emptyOr(canonicalWholeNumber(MAX_PRICE)),
-    seats: emptyOr((value) => value !== "0" && canonicalWholeNumber(MAX_SEATS_ASKED)(value)),
-    section: emptyOr((value) => SECTION.test(value)),
-    access: emptyOr(isAccessService),
-  },
   ...venuePhoneHandle,
+};
+export const keptQuery: KeptQuery = {
+  from: (value) => emptyOr(value, (price) => isCanonicalWholeNumber(price, MAX_PRICE)),
+  to: (value) => emptyOr(value, (price) => isCanonicalWholeNumber(price, MAX_PRICE)),
+  seats: (value) => emptyOr(value, (seats) => seats !== "0" && isCanonicalWholeNumber(seats, MAX_SEATS_ASKED)),
+  section: (value) => emptyOr(value, (id) => SECTION.test(id)),
+  access: (value) => emptyOr(value, isAccessService),
 };
 
 const isNotFound = (error: unknown): error is ErrorResponse =>

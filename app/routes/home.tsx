@@ -2,8 +2,8 @@ import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { ShowCards, ShowFilters, ThisWeek } from "~/components/show-cards";
-import { isoDate, slug } from "~/urls/params";
-import { emptyOr, type PageQueryHandle } from "~/urls/page-query";
+import { isIsoDate, isSlug } from "~/urls/param-values";
+import { emptyOr, type KeptQuery, type PageQueryHandle } from "~/urls/page-query";
 import { accessPath, showPath, venuesPath } from "~/urls/paths";
 import { showCardsFor } from "~/use-cases/show-list.server";
 import { AccessNext } from "~/components/access-list";
@@ -14,10 +14,10 @@ export const handle: PageQueryHandle & { titleKey: string } = {
   titleKey: "home.title",
   keptPage: true,
   query: ["venue", "date"],
-  keptQuery: {
-    venue: emptyOr((value) => slug.safeParse(value).success),
-    date: emptyOr((value) => isoDate.safeParse(value).success),
-  },
+};
+export const keptQuery: KeptQuery = {
+  venue: (value) => emptyOr(value, isSlug),
+  date: (value) => emptyOr(value, isIsoDate),
 };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -30,7 +30,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const singleVenue = config.routingType === "SINGLE_VENUE" ? config.venueSlug : undefined;
   // A filter that does not fit (an unknown venue, a day that is no date) is no filter.
   const askedDay = url.searchParams.get("date") ?? "";
-  const day = isoDate.safeParse(askedDay).success ? askedDay : "";
+  const day = isIsoDate(askedDay) ? askedDay : "";
   const askedVenue = url.searchParams.get("venue") ?? "";
   const { cards, thisWeek, venues } = await showCardsFor(context, {
     venueSlug: singleVenue ?? (askedVenue || undefined),

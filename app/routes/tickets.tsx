@@ -27,9 +27,9 @@ import {
   type ReserveOutcome,
 } from "~/use-cases/reservations.server";
 import { orderFee } from "~/ticketing/pricing";
-import { FILTER_PARAMS, parseSeatMapFilter, SEAT_MAP_FILTER_VALUES } from "~/views/seat-map";
+import { FILTER_PARAMS, parseSeatMapFilter, seatMapFilterValues } from "~/views/seat-map";
 import { isAccessService } from "~/views/access-services";
-import { pathWithDeclaredQuery } from "~/urls/page-query";
+import { pathWithDeclaredQuery, type KeptQuery } from "~/urls/page-query";
 import { pushToDataLayer, type ClientEvent } from "~/views/events";
 import { FIRST_STEP, HOLD_REVIEW } from "~/ticketing/checkout-steps";
 import { checkoutPath, ticketsPath } from "~/urls/paths";
@@ -48,9 +48,10 @@ export const handle = {
   titleKey: "tickets.title",
   keptPage: true,
   query: Object.values(FILTER_PARAMS),
-  keptQuery: SEAT_MAP_FILTER_VALUES,
   ...venuePhoneHandle,
 };
+// Marked pure: the page's script, which never reads it, leaves the call out (app/urls/page-query.ts).
+export const keptQuery: KeptQuery = /* @__PURE__ */ seatMapFilterValues();
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const page = await ticketsContext(request, params, context);

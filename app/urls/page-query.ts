@@ -13,19 +13,22 @@ export interface PageQueryHandle {
    * serve it again while the data is unchanged.
    */
   keptPage?: boolean;
-  /**
-   * For a page that may be kept: the values of its declared parameters that may key a kept page,
-   * each as the page's own links write it (canonical), by name. A value it does not accept is
-   * still answered, but not kept, so a client cycling junk values fills nothing; a declared
-   * parameter without a test here is never kept with any value.
-   */
-  keptQuery?: Readonly<Record<string, (value: string) => boolean>>;
 }
+
+/**
+ * A route module's `keptQuery` export, for a page that may be kept: the values of its declared
+ * parameters that may key a kept page, each as the page's own links write it (canonical), by
+ * name. A value it does not accept is still answered, but not kept, so a client cycling junk
+ * values fills nothing; a declared parameter without a test here is never kept with any value.
+ * An export of its own rather than part of `handle`: only the server reads it, and Remix leaves a
+ * route's other exports out of the page's script (a handle is sent to the browser).
+ */
+export type KeptQuery = Readonly<Record<string, (value: string) => boolean>>;
 
 /** Each declared parameter's test of a value that may key a kept page. */
 export type DeclaredQueryValues = ReadonlyMap<string, (value: string) => boolean>;
 
-type Match = { handle?: unknown };
+type Match = { handle?: unknown; keptQuery?: KeptQuery };
 
 /** The names every matched route declares (the root's among them). */
 export function declaredQuery(matches: readonly Match[]): Set<string> {
@@ -42,25 +45,26 @@ export function declaredQuery(matches: readonly Match[]): Set<string> {
 export function declaredQueryValues(matches: readonly Match[]): DeclaredQueryValues {
   const tests = new Map<string, ((value: string) => boolean)[]>();
   for (const name of declaredQuery(matches)) tests.set(name, []);
-  for (const { handle } of matches)
-    for (const [name, test] of Object.entries((handle as PageQueryHandle | undefined)?.keptQuery ?? {}))
-      tests.get(name)?.push(test);
+  for (const { keptQuery } of matches)
+    for (const [name, test] of Object.entries(keptQuery ?? {})) tests.get(name)?.push(test);
   return new Map(
     [...tests].map(([name, all]) => [name, (value: string) => all.length > 0 && all.every((test) => test(value))]),
   );
 }
 
-/** A whole number as a page's links write it (no sign, no leading zero, no spaces), up to `max`. */
-export const canonicalWholeNumber =
-  (max: number) =>
-  (value: string): boolean =>
-    /^(0|[1-9]\d{0,8})$/.test(value) && Number(value) <= max;
+// Plain functions, called inside each route's own tests, rather than tests made by calling
+// helpers at the top of a module: a call there is kept in every page's script that imports the
+// module (the bundler cannot know it is pure), though only the server reads `keptQuery`.
 
-/** `test`, or nothing chosen: a GET form's empty field ("any price", "all sections"). */
-export const emptyOr =
-  (test: (value: string) => boolean) =>
-  (value: string): boolean =>
-    value === "" || test(value);
+/** A whole number as a page's links write it (no sign, no leading zero, no spaces), up to `max`. */
+export function isCanonicalWholeNumber(value: string, max: number): boolean {
+  return /^(0|[1-9]\d{0,8})$/.test(value) && Number(value) <= max;
+}
+
+/** Nothing chosen (a GET form's empty field: "any price", "all sections"), or what `test` accepts. */
+export function emptyOr(value: string, test: (value: string) => boolean): boolean {
+  return value === "" || test(value);
+}
 
 /** The declared parameters of `search`, less any in `except`, in the order the address has them. */
 export function declaredParams(search: string, matches: readonly Match[], except: readonly string[] = []) {

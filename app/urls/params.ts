@@ -1,18 +1,12 @@
 import { z } from "zod";
 import { LEGAL_DOCUMENTS } from "~/legal";
+import { isIsoDate, SLUG_PATTERN } from "./param-values";
 
 // Spec section 2: slugs are 1 to 255 of letters, digits and ! . + & -; a performance id is 36
 // characters of digits, letters A to F and hyphens; a date is a real day written YYYY-MM-DD.
-export const slug = z.string().regex(/^[A-Za-z0-9!.+&-]{1,255}$/, "must be 1 to 255 letters, digits or ! . + & -");
+export const slug = z.string().regex(SLUG_PATTERN, "must be 1 to 255 letters, digits or ! . + & -");
 export const performanceId = z.string().regex(/^[0-9A-Fa-f-]{36}$/);
-export const isoDate = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/)
-  .refine((value) => {
-    const [year, month, day] = value.split("-").map(Number) as [number, number, number];
-    const date = new Date(Date.UTC(year, month - 1, day));
-    return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-  });
+export const isoDate = z.string().refine(isIsoDate);
 
 /** One of the six legal documents' slugs. */
 export const legalDocument = z.enum(LEGAL_DOCUMENTS);

@@ -5,7 +5,7 @@
 // single-fetch encoding (turbo-stream) gives every array element its own index and entry, which
 // for 2,500 tuples costs more than the seat map's HTML. Plain TypeScript, safe for the browser.
 
-import { canonicalWholeNumber, emptyOr } from "~/urls/page-query";
+import { emptyOr, isCanonicalWholeNumber, type KeptQuery } from "~/urls/page-query";
 import type { AccessService } from "./access-services";
 
 export type Currency = "GBP" | "USD";
@@ -173,12 +173,18 @@ function price(value: string | null): number | undefined {
   return Number(value.trim());
 }
 
-/** The filter's values that may key a kept seat map: as the filter form writes them, or none chosen. */
-export const SEAT_MAP_FILTER_VALUES = {
-  [FILTER_PARAMS.minPrice]: emptyOr(canonicalWholeNumber(MAX_PRICE)),
-  [FILTER_PARAMS.maxPrice]: emptyOr(canonicalWholeNumber(MAX_PRICE)),
-  [FILTER_PARAMS.sectionId]: emptyOr((value) => SECTION_ID.test(value)),
-};
+/**
+ * The filter's values that may key a kept seat map: as the filter form writes them, or none
+ * chosen. Made by a call, so that only the server, which makes them, carries them: an object with
+ * computed keys at the top of this module would be kept in the seat map's script.
+ */
+export function seatMapFilterValues(): KeptQuery {
+  return {
+    [FILTER_PARAMS.minPrice]: (value) => emptyOr(value, (price) => isCanonicalWholeNumber(price, MAX_PRICE)),
+    [FILTER_PARAMS.maxPrice]: (value) => emptyOr(value, (price) => isCanonicalWholeNumber(price, MAX_PRICE)),
+    [FILTER_PARAMS.sectionId]: (value) => emptyOr(value, (id) => SECTION_ID.test(id)),
+  };
+}
 
 /** Reads the filter form's query; anything malformed is ignored, never an error. */
 export function parseSeatMapFilter(searchParams: URLSearchParams): SeatMapFilter {

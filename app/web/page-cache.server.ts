@@ -15,7 +15,7 @@ import type { DeclaredQueryValues } from "~/urls/page-query";
  *   kept for it without them; but a page asked for with others is never kept, so random query
  *   strings can neither fill the cache nor be written into another visitor's page. Nor is a page
  *   asked for with a declared parameter whose value its route does not accept as written
- *   (`handle.keptQuery`), or with one twice: junk values are answered, not kept.
+ *   (their route module's `keptQuery`), or with one twice: junk values are answered, not kept.
  * - **Each response's own secrets are written in.** The CSP nonce and the masked CSRF value are
  *   cut out of the kept HTML by exact match (both are long random strings, fresh per response) and
  *   this response's are put in their place. The data is keyed with the CSRF value cut out too; a
