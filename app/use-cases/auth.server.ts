@@ -49,6 +49,12 @@ export interface AuthPolicy {
    * behind one address (an office, a box office) register in numbers an hour.
    */
   signUpThrottle: ThrottlePolicy;
+  /**
+   * Emails to one address (sign-up links, "someone tried", resets), however many addresses ask:
+   * past it, the asker is answered as ever and nothing is sent, so nobody can fill a stranger's
+   * inbox from many addresses, and the answer still does not say whether the email has an account.
+   */
+  mailboxThrottle: ThrottlePolicy;
   passwordCost: PasswordCost;
 }
 
@@ -59,6 +65,7 @@ export const DEFAULT_AUTH_POLICY: AuthPolicy = {
   signInThrottle: { freeFailures: 5, baseDelayMs: 1_000, lockAfter: 10, lockMinutes: 15, windowMinutes: 60 },
   requestThrottle: { freeFailures: 10, baseDelayMs: 1_000, lockAfter: 20, lockMinutes: 15, windowMinutes: 60 },
   signUpThrottle: { freeFailures: 20, baseDelayMs: 1_000, lockAfter: 30, lockMinutes: 15, windowMinutes: 60 },
+  mailboxThrottle: { freeFailures: 5, baseDelayMs: 60_000, lockAfter: 10, lockMinutes: 60, windowMinutes: 60 },
   passwordCost: DEFAULT_PASSWORD_COST,
 };
 
@@ -75,7 +82,9 @@ export interface ResetRequested {
  */
 export type SignUpRequested =
   | { ok: true; kind: "link"; email: string; token: string; expiresAt: string }
-  | { ok: true; kind: "known"; customer: Customer };
+  | { ok: true; kind: "known"; customer: Customer }
+  /** The email has had as many emails as it may for now (`mailboxThrottle`): send nothing. */
+  | { ok: true; kind: "quiet" };
 
 export type SignedUp = SignedIn & {
   /** The guest orders whose confirmations asked for a link to this email: the account's to claim. */
@@ -145,6 +154,7 @@ export function createAuth(store: Store, clock: Clock, policy: AuthPolicy = DEFA
   const signInThrottle = createGuessThrottle(store, clock, policy.signInThrottle);
   const requestThrottle = createGuessThrottle(store, clock, policy.requestThrottle);
   const signUpThrottle = createGuessThrottle(store, clock, policy.signUpThrottle);
+  const mailboxThrottle = createGuessThrottle(store, clock, policy.mailboxThrottle);
   // Compared against when no account has the email, so a wrong email costs the same time as a
   // wrong password and the two cannot be told apart.
   let decoy: Promise<string> | undefined;
@@ -180,6 +190,14 @@ export function createAuth(store: Store, clock: Clock, policy: AuthPolicy = DEFA
   const accountKey = (email: string) => `signin:account:${digest(normaliseEmail(email))}`;
   const addressKey = (kind: string, address: string) => `${kind}:address:${address}`;
 
+  /** Whether one more email may go to this address now; counts it when it may. */
+  async function mayEmail(email: string): Promise<boolean> {
+    const key = `mailbox:${digest(normaliseEmail(email))}`;
+    if (!(await mailboxThrottle.check(key)).allowed) return false;
+    await mailboxThrottle.recordFailure(key);
+    return true;
+  }
+
   return {
     async requestSignUp(input) {
       const requestKey = addressKey("register", input.address);
@@ -188,6 +206,7 @@ export function createAuth(store: Store, clock: Clock, policy: AuthPolicy = DEFA
       // Every request counts, known email or not: each sends an email, and the count must not
       // tell the two apart.
       await signUpThrottle.recordFailure(requestKey);
+      if (!(await mayEmail(input.email))) return { ok: true, kind: "quiet" };
       const emailKey = normaliseEmail(input.email);
       const row = await db.selectFrom("customers").selectAll().where("email_key", "=", emailKey).executeTakeFirst();
       if (row) return { ok: true, kind: "known", customer: toCustomer(row) };
@@ -343,7 +362,7 @@ export function createAuth(store: Store, clock: Clock, policy: AuthPolicy = DEFA
         .selectAll()
         .where("email_key", "=", normaliseEmail(email))
         .executeTakeFirst();
-      if (!row) return null;
+      if (!row || !(await mayEmail(email))) return null;
       const token = newToken();
       const now = clock.now();
       const expiresAt = addMinutes(now, policy.resetMinutes).toISOString();

@@ -37,7 +37,7 @@ export async function requestAccount(
     const hours = DEFAULT_AUTH_POLICY.signUpHours;
     const email = renderSignUpLink({ link: `${site}/account/create/${asked.token}`, hours }, t);
     await sendNow(context, { kind: "signUpLink", to: asked.email, ...email });
-  } else {
+  } else if (asked.kind === "known") {
     const email = renderAlreadyRegistered(
       {
         firstName: asked.customer.firstName,

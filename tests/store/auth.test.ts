@@ -284,6 +284,31 @@ describe.each(DIALECTS)("the auth service on %s", (dialect) => {
     }
   }
 
+  it("one inbox gets only so many emails an hour, however many addresses ask; the askers are answered as ever", async () => {
+    // Its first free emails and one more go at once (registering sent the first); then a wait.
+    const { freeFailures } = POLICY.mailboxThrottle;
+    await register();
+    const asked = [];
+    for (let n = 0; n < freeFailures + 2; n += 1) asked.push(await ask({ address: `10.9.0.${n}` }));
+    expect(asked.map((answer) => (answer.ok ? answer.kind : answer.reason))).toEqual([
+      ...Array<string>(freeFailures).fill("known"),
+      "quiet",
+      "quiet",
+    ]);
+    // Resets count towards the same inbox: answered as for an email with no account.
+    expect(await auth.requestPasswordReset({ email: JO.email, address: "10.9.1.1" })).toBeNull();
+    // A new address's link is held back the same way, and other inboxes are not touched.
+    for (let n = 0; n <= freeFailures; n += 1)
+      expect(await ask({ email: "new@example.com", address: `10.9.2.${n}` })).toMatchObject({ kind: "link" });
+    expect(await ask({ email: "New@Example.com ", address: "10.9.3.1" })).toEqual({ ok: true, kind: "quiet" });
+    expect(await ask({ email: "other@example.com", address: "10.9.3.2" })).toMatchObject({ kind: "link" });
+    // An hour on, the inbox may be written to again.
+    clock.advance(POLICY.mailboxThrottle.lockMinutes * 60_000);
+    expect(await auth.requestPasswordReset({ email: JO.email, address: "10.9.1.2" })).toMatchObject({
+      customer: { email: JO.email },
+    });
+  });
+
   it("many reset requests or registrations from one address are refused for a while", async () => {
     const { lockAfter, lockMinutes } = POLICY.requestThrottle;
     let n = 0;
