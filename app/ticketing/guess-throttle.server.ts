@@ -91,6 +91,19 @@ export function createGuessThrottle(store: Store, clock: Clock, policy: Throttle
     },
 
     /**
+     * Counts a guess under `key` before its answer is known, and says whether the key was free to
+     * guess: for a guess checked outside the store (a password's hash takes a while), so guesses
+     * sent at once are counted one after another and a burst gets no more tries than patient
+     * guessing. A refused guess is counted too: hammering during a wait reaches the lock as surely.
+     * The caller forgets the failures (`clear`) when the answer was right.
+     */
+    async take(key: string): Promise<ThrottleState> {
+      const before = await db.transaction().execute((trx) => countFailure(trx, key));
+      if (before.lockedUntil === null || before.lockedUntil <= clock.now().toISOString()) return { allowed: true };
+      return { allowed: false, retryAt: before.lockedUntil, locked: before.failures >= policy.lockAfter };
+    },
+
+    /**
      * Takes one guess under `key`, one at a time: counts it as wrong, and unless the key is waiting
      * or locked (then the guess is refused and not counted), asks `isRight`; a right guess forgets
      * the key's failures. All in one transaction holding the key's row, so guesses sent at once are

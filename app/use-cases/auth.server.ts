@@ -305,12 +305,20 @@ export function createAuth(store: Store, clock: Clock, policy: AuthPolicy = DEFA
 
     async signIn({ email, password, address, previousToken }) {
       const keys = [accountKey(email), addressKey("signin", address)];
+      const [account, from] = keys as [string, string];
       const waiting = await throttled(signInThrottle, keys);
       if (waiting) {
         // A try during the wait is a guess too (the password is not looked at): hammering reaches
         // the lock at the same pace as patient guessing, and keeps it.
         for (const key of keys) await signInThrottle.recordFailure(key);
         return (await throttled(signInThrottle, keys)) ?? waiting;
+      }
+      // Counted against the account before the password is looked at (and forgotten if it is
+      // right), so tries sent at the same moment are each counted before the next is checked.
+      const taken = await signInThrottle.take(account);
+      if (!taken.allowed) {
+        await signInThrottle.recordFailure(from);
+        return { ok: false, reason: "throttled", retryAt: taken.retryAt };
       }
       const row = await db
         .selectFrom("customers")
@@ -319,11 +327,11 @@ export function createAuth(store: Store, clock: Clock, policy: AuthPolicy = DEFA
         .executeTakeFirst();
       const matches = await verifyPassword(password, row?.password_hash ?? (await decoyHash()));
       if (!row || !matches) {
-        for (const key of keys) await signInThrottle.recordFailure(key);
+        await signInThrottle.recordFailure(from);
         return { ok: false, reason: "invalid" };
       }
       // The address's count stays: one address trying many accounts is still one guesser.
-      await signInThrottle.clear(keys[0]!);
+      await signInThrottle.clear(account);
       if (needsRehash(row.password_hash, policy.passwordCost)) {
         await db
           .updateTable("customers")

@@ -228,6 +228,16 @@ describe.each(DIALECTS)("the auth service on %s", (dialect) => {
     expect(retryAt - clock.now().getTime()).toBe(POLICY.signInThrottle.lockMinutes * 60_000);
   });
 
+  it("wrong passwords sent at the same moment get no more tries than patient ones: each is counted before the next is checked", async () => {
+    await register();
+    const { freeFailures } = POLICY.signInThrottle;
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, attempt) => signIn("wrong", `10.6.2.${attempt}`)));
+    const checked = answers.filter((answer) => !answer.ok && answer.reason === "invalid").length;
+    // The free tries and the one that starts the first wait; the rest are refused unread.
+    expect(checked).toBe(freeFailures + 1);
+    expect(answers.filter((answer) => !answer.ok && answer.reason === "throttled")).toHaveLength(20 - checked);
+  });
+
   it("one address trying many accounts is refused too", async () => {
     for (let attempt = 0; attempt < POLICY.signInThrottle.lockAfter; attempt += 1) {
       await signIn("wrong", "10.9.9.9", `someone${attempt}@example.com`);
