@@ -5,12 +5,19 @@
 // period; tells the parent when the measured period starts and, at the end, how many requests it
 // completed. Given `randomQueries`, it sends that many requests instead, each with a query string
 // of its own (an attacker's, or a crawler's, variations of one address), and then says how many.
+// Given `numbered`, each request's address ends in a number of its own, after a tag of this
+// process's (the URL ends where the number goes): pages that must be written afresh every time.
 import { randomBytes } from "node:crypto";
 
-const { url, headers, connections, warmupMs, durationMs, randomQueries } = JSON.parse(process.argv[2]);
+const { url, headers, connections, warmupMs, durationMs, randomQueries, numbered } = JSON.parse(process.argv[2]);
 
 /** A query string no route declares, different every time. */
 const randomAddress = () => `${url}?${randomBytes(6).toString("hex")}=${randomBytes(24).toString("base64url")}`;
+const tag = randomBytes(4).toString("hex");
+let numberedSent = 0;
+/** The address this request asks for. */
+const address = (count) =>
+  count !== Number.POSITIVE_INFINITY ? randomAddress() : numbered ? `${url}${tag}-${(numberedSent += 1)}` : url;
 
 async function load(until, count = Number.POSITIVE_INFINITY) {
   let completed = 0;
@@ -20,7 +27,7 @@ async function load(until, count = Number.POSITIVE_INFINITY) {
     Array.from({ length: connections }, async () => {
       while (performance.now() < until && sent < count) {
         sent += 1;
-        const response = await fetch(count === Number.POSITIVE_INFINITY ? url : randomAddress(), { headers });
+        const response = await fetch(address(count), { headers });
         await response.arrayBuffer();
         if (response.ok) completed += 1;
         else failed.set(response.status, (failed.get(response.status) ?? 0) + 1);

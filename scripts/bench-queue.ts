@@ -5,9 +5,10 @@
 //   and each, once let in, buys through every step (the spike's journey);
 // - DEEP visitors far down the line refresh their waiting page when it says (a waiting refresh);
 // - JOINERS new visitors join at the back (a join, at 100,000 queued).
-// Prints join, refresh and admission p50/p95, admissions per minute while the buyers purchase, and
-// whether anyone was let in out of turn (checked on the store every half second and at the end).
-// Figures, not a test.
+// Prints join, refresh and admission p50/p95 and admissions per minute while the buyers purchase,
+// for information (milliseconds are this machine's: design.md section 8 keeps no budget in them),
+// and whether anyone was let in out of turn (checked on the store every half second and at the
+// end; the one budget line here).
 import { fork } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
 import { loadavg } from "node:os";
@@ -17,6 +18,7 @@ import { sql } from "kysely";
 import type { Clock } from "~/clock";
 import type { DialectName, Store } from "~/db/connection.server";
 import { createWaitingRoom, type RoomRule } from "~/ticketing/waiting-room.server";
+import { percentile, verdict } from "./bench-baselines";
 import { buyersBrief, loadBuild, startSite } from "./bench-pages";
 import { ticketsSold } from "./bench-processes";
 import type { QueueLoadBrief, QueueLoadDone } from "./bench-queue-load";
@@ -29,14 +31,8 @@ const QUEUE = {
   active: Number(process.env.QUEUE_BENCH_ACTIVE ?? 30),
   runMs: Number(process.env.QUEUE_BENCH_RUN_SECONDS ?? 60) * 1000,
 };
-/** Issue 41's budgets, on SQLite. */
-const BUDGET = { refreshP95: 20, joinP95: 50 };
 const ROOM = "site";
 
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-};
 const visitor = (position: number) => `bench-${String(position).padStart(7, "0")}`;
 
 /** QUEUE.queued visitors waiting in places 1…N, the room's counters to match: set-based, in batches. */
@@ -187,27 +183,22 @@ async function benchQueueOn(root: string, build: ServerBuild, dialect: DialectNa
     const { tickets, oversold } = await ticketsSold(store, base.performanceId);
     const room = await store.db.selectFrom("queue_rooms").selectAll().where("id", "=", ROOM).executeTakeFirstOrThrow();
     const label = `queue (${dialect}, ${QUEUE.queued.toLocaleString("en-GB")} queued, ${QUEUE.active} at once)`;
-    const q = (times: number[], budget?: number) =>
-      `p50 ${percentile(times, 50).toFixed(2)} ms, p95 ${percentile(times, 95).toFixed(2)} ms` +
-      (budget !== undefined && dialect === "sqlite" && percentile(times, 95) >= budget
-        ? ` OVER BUDGET (< ${budget} ms)`
-        : "");
+    const q = (times: number[]) =>
+      `p50 ${percentile(times, 50).toFixed(2)} ms, p95 ${percentile(times, 95).toFixed(2)} ms`;
     console.log(
-      `${label}: in the store (the waiting room's own calls, one at a time, before the load): ` +
-        `waiting refresh ${q(costs.refresh, BUDGET.refreshP95)}; join ${q(costs.join, BUDGET.joinP95)}; admission ${q(costs.admission)}`,
+      `${label}: in the store (the waiting room's own calls, one at a time, before the load), for information: ` +
+        `waiting refresh ${q(costs.refresh)}; join ${q(costs.join)}; admission ${q(costs.admission)}`,
     );
     const p = (name: keyof QueueLoadDone["times"]) =>
       `p50 ${percentile(done.times[name], 50).toFixed(1)} ms, p95 ${percentile(done.times[name], 95).toFixed(1)} ms (${done.times[name].length})`;
-    const over = (name: keyof QueueLoadDone["times"], budget: number) =>
-      dialect === "sqlite" && percentile(done.times[name], 95) >= budget ? ` OVER BUDGET (< ${budget} ms)` : "";
     console.log(
       `${label}: filled in ${filled.toFixed(1)} s; load average ${loadavg()
         .map((l) => l.toFixed(2))
         .join(", ")} at the end`,
     );
     console.log(
-      `${label}: through the site under load (whole page, from the load's process): join ${p("join")}${over("join", BUDGET.joinP95)}; ` +
-        `waiting refresh ${p("refresh")}${over("refresh", BUDGET.refreshP95)}; admission (the request that let its buyer in) ${p("admission")}`,
+      `${label}: through the site under load (whole page, from the load's process), for information: join ${p("join")}; ` +
+        `waiting refresh ${p("refresh")}; admission (the request that let its buyer in) ${p("admission")}`,
     );
     const minutes = done.seconds / 60;
     console.log(
@@ -215,8 +206,8 @@ async function benchQueueOn(root: string, build: ServerBuild, dialect: DialectNa
         `while ${done.orders} orders were paid (${tickets} tickets, oversold seats: ${oversold})`,
     );
     console.log(
-      `${label}: let in out of turn: ${violations}${violations > 0 ? " OVER BUDGET" : ""} ` +
-        `(checked every half second: no admitted place behind the last let in, no waiting one before it)`,
+      `${label}: let in out of turn: ${violations} (checked every half second: no admitted place behind the last let in, ` +
+        `no waiting one before it; budget 0): ${verdict(violations === 0)}`,
     );
     const stops = Object.entries(done.stopped)
       .map(([why, count]) => `${count} at ${why}`)

@@ -3,10 +3,13 @@
 //   how many seats were sold twice (must be 0);
 // - best-available time (p50/p95) at 90% sold;
 // - the calendar availability query for 120 days of performances;
-// then the page budgets on the production build (scripts/bench-pages.ts), and a whole no-script
-// purchase by many buyers at once (scripts/bench-purchase.ts).
-// A script that prints figures, not a test: nothing here passes or fails on time.
-import { availableParallelism, loadavg } from "node:os";
+// then the page budgets on the production build (scripts/bench-pages.ts), a whole no-script
+// purchase by many buyers at once (scripts/bench-purchase.ts), an on-sale rush (scripts/bench-spike.ts),
+// the page cache and the waiting room at scale.
+// Every speed budget is a ratio to a baseline measured first, in the same run (a bare `node:http`
+// request and a bare Remix page: scripts/bench-baselines.ts, design.md section 8); each budget line
+// ends in "within budget" or "OVER BUDGET". Milliseconds and orders a minute are printed beside the
+// machine's cores and load, for information. A script that prints figures, not a test.
 import { join } from "node:path";
 import { performance as perf } from "node:perf_hooks";
 import { sql } from "kysely";
@@ -18,7 +21,8 @@ import { readDemoCatalogue } from "~/ticketing/demo.server";
 import { importCatalogue } from "~/ticketing/import-catalogue.server";
 import { activeClaim, createInventory } from "~/ticketing/inventory.server";
 import { createSeatSearch } from "~/ticketing/seat-search.server";
-import { benchCache, benchPages, POSTGRES_URL, requireBuild } from "./bench-pages";
+import { machineLine, measureBaselines, type Baselines } from "./bench-baselines";
+import { benchCache, benchPages, loadBuild, POSTGRES_URL, requireBuild } from "./bench-pages";
 import { benchPurchase } from "./bench-purchase";
 import { benchQueue } from "./bench-queue";
 import { benchSpike } from "./bench-spike";
@@ -203,12 +207,16 @@ const dialects: DialectName[] = (await postgresReachable(POSTGRES_URL)) ? ["sqli
 if (!dialects.includes("postgres")) console.log(`postgres: not reachable at ${POSTGRES_URL}; skipped`);
 // Every figure here moves with whatever else the machine is doing: each part says how busy it was
 // as it began, so a figure can be read beside it.
-const machine = (part: string) =>
-  console.log(
-    `${part}: load average ${loadavg()
-      .map((load) => load.toFixed(2))
-      .join(", ")} (1, 5, 15 minutes) on ${availableParallelism()} cores`,
-  );
+const machine = (part: string) => console.log(machineLine(part));
+// The baselines the budgets are ratios to: measured once, before any part that reads them.
+const RATIO_PARTS: readonly (typeof PARTS)[number][] = ["pages", "purchase", "spike"];
+const baselines: Baselines | undefined = RATIO_PARTS.some(runs)
+  ? await measureBaselines((await loadBuild(root)).future)
+  : undefined;
+const measured = () => {
+  if (!baselines) throw new Error("bench: the baselines were not measured");
+  return baselines;
+};
 const work: Record<(typeof PARTS)[number], () => Promise<void>> = {
   engine: async () => {
     for (const dialect of dialects) {
@@ -216,9 +224,9 @@ const work: Record<(typeof PARTS)[number], () => Promise<void>> = {
       await bench(dialect);
     }
   },
-  pages: () => benchPages(root),
-  purchase: () => benchPurchase(root, dialects),
-  spike: () => benchSpike(root),
+  pages: () => benchPages(root, measured()),
+  purchase: () => benchPurchase(root, dialects, measured()),
+  spike: () => benchSpike(root, measured()),
   cache: () => benchCache(root),
   queue: () => benchQueue(root, dialects),
 };
