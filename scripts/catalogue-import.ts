@@ -4,8 +4,7 @@ import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { systemClock } from "~/clock";
 import { ConfigError, loadStoreConfig } from "~/config/env.server";
-import { openStore } from "~/db/connection.server";
-import { migrateToLatest } from "~/db/migrate.server";
+import { openCommandStore } from "~/db/command-store.server";
 import { CatalogueError, importCatalogue } from "~/ticketing/import-catalogue.server";
 
 const file = process.argv[2];
@@ -24,9 +23,8 @@ try {
 
 try {
   const config = loadStoreConfig();
-  const store = openStore(config.databaseUrl, resolve(config.dataDir, "box-office.sqlite"));
+  const { store } = await openCommandStore(config);
   try {
-    await migrateToLatest(store.db);
     // A picture's src is relative to the catalogue file; its sizes go where the server serves them.
     const summary = await importCatalogue(store, input, systemClock, {
       pictures: { from: dirname(resolve(file)), to: resolve(config.dataDir, "images") },

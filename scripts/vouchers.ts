@@ -4,11 +4,9 @@
 // `npm run vouchers -- unlock NUMBER`: lifts a number's lock and forgets its wrong codes, for a
 // holder who has shown the box office their card. Exit codes: 0 done (or nothing to do), 1 failed,
 // 2 bad usage. It needs only the database's settings (DATABASE_URL or DATA_DIR), as `migrate` does.
-import { resolve } from "node:path";
 import { systemClock } from "~/clock";
 import { ConfigError, loadStoreConfig } from "~/config/env.server";
-import { openStore } from "~/db/connection.server";
-import { migrateToLatest } from "~/db/migrate.server";
+import { openCommandStore } from "~/db/command-store.server";
 import { createVouchers, maskVoucherNumber, normaliseVoucherInput } from "~/ticketing/vouchers.server";
 
 const USAGE = "Usage: npm run vouchers -- locked | unlock NUMBER";
@@ -28,10 +26,8 @@ const when = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 
 let code = 1;
 try {
-  const config = loadStoreConfig();
-  const store = openStore(config.databaseUrl, resolve(config.dataDir, "box-office.sqlite"));
+  const { store } = await openCommandStore(loadStoreConfig());
   try {
-    await migrateToLatest(store.db);
     const vouchers = createVouchers(store, systemClock);
     if (command === "locked") {
       const locked = await vouchers.lockedNumbers();

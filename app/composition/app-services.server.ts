@@ -7,7 +7,7 @@ import { systemClock, type Clock } from "~/clock";
 import type { Config } from "~/config/env.server";
 import { developmentSessionSecret } from "~/config/development-secret.server";
 import type { AppServices } from "~/web/context";
-import { openStore, type Store } from "~/db/connection.server";
+import { openStore, SQLITE_FILE_NAME, type Store } from "~/db/connection.server";
 import { migrateToLatest } from "~/db/migrate.server";
 import { watchClaimChanges } from "~/db/change-feed.server";
 import { createJobLeases, startPeriodicJob } from "~/db/leases.server";
@@ -63,7 +63,7 @@ export interface ServiceOptions {
 const SWEEP_INTERVAL_MS = 60_000;
 const OUTBOX_INTERVAL_MS = 5_000;
 
-const sqliteFileOf = (config: Config, root: string) => resolve(root, config.dataDir, "box-office.sqlite");
+const sqliteFileOf = (config: Config, root: string) => resolve(root, config.dataDir, SQLITE_FILE_NAME);
 
 /**
  * Brings the store to the latest migration and loads the demo catalogue into an empty one

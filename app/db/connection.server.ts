@@ -126,6 +126,9 @@ export function openPostgres(
   };
 }
 
+/** The embedded database's file in DATA_DIR. */
+export const SQLITE_FILE_NAME = "box-office.sqlite";
+
 /** DATABASE_URL unset → the embedded SQLite file; postgres://… → PostgreSQL. */
 export function openStore(
   databaseUrl: string | undefined,

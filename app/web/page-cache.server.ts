@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import ipaddr from "ipaddr.js";
 import { namedCache } from "~/caches.server";
 import type { DeclaredQueryValues } from "~/urls/page-query";
 
@@ -127,19 +128,12 @@ export function pageKey(url: URL, declared: DeclaredQueryValues, data: string, s
  * subscriber's network, which can hold more addresses than any cache has entries).
  */
 export function askerNetwork(address: string): string {
-  const bare = address.replace(/%.*$/, "").toLowerCase();
-  if (!bare.includes(":")) return bare;
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(bare);
-  if (mapped) return mapped[1]!;
-  const [head = "", tail] = bare.split("::");
-  const left = head ? head.split(":") : [];
-  const right = tail ? tail.split(":") : [];
-  const groups =
-    tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill("0"), ...right];
-  return `${groups
-    .slice(0, 4)
-    .map((group) => group.replace(/^0+(?=.)/, ""))
-    .join(":")}::/64`;
+  // Anything not an address (a peer whose address was not known) stands for itself.
+  if (!ipaddr.isValid(address)) return address;
+  const parsed = ipaddr.process(address);
+  if (parsed.kind() === "ipv4") return parsed.toString();
+  const groups = (parsed as ipaddr.IPv6).parts.slice(0, 4).map((part) => part.toString(16));
+  return `${groups.join(":")}::/64`;
 }
 
 /** Where a page is kept: `crowd` once more than one address has asked for it, `new` before. */
