@@ -65,6 +65,10 @@ function server(port: number, extraEnv: Record<string, string> = {}) {
       PAYMENT_PROVIDER: "sandbox",
       SANDBOX_IN_PRODUCTION: "yes",
       LOG_LEVEL: "warn",
+      // One process each, as before production's default became one per core (decision 0057): two
+      // servers and two browsers already share CI's two cores, and several processes are proven
+      // by tests/routes/several-processes.test.ts and the container smoke test.
+      WEB_CONCURRENCY: "1",
       DATA_DIR: mkdtempSync(join(tmpdir(), "box-office-e2e-")),
       DEMO_CATALOGUE: "auto",
       SMTP_URL: `smtp://127.0.0.1:${PORT + 2}`,

@@ -1,7 +1,8 @@
 // The production entry: validate the configuration, build the services, serve the Remix build
-// through express, and shut down cleanly on SIGTERM. With WEB_CONCURRENCY above 1, this process
-// becomes a cluster's primary: it prepares the store once, then starts that many workers, each
-// running the rest of this file, serving the same port.
+// through express, and shut down cleanly on SIGTERM. With more than one process (WEB_CONCURRENCY,
+// or unset in staging and production, one per core the container may use: serverProcesses), this
+// process becomes a cluster's primary: it prepares the store once, then starts that many workers,
+// each running the rest of this file, serving the same port.
 import cluster from "node:cluster";
 import type { AddressInfo } from "node:net";
 import { existsSync } from "node:fs";
@@ -10,6 +11,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import type { ServerBuild } from "@remix-run/node";
 import type { Logger } from "pino";
 import { ConfigError, loadConfig, type Config } from "~/config/env.server";
+import { serverProcesses } from "~/config/cores.server";
 import { createServerApp, LISTEN_BACKLOG } from "~/web/app.server";
 import { createLogger } from "~/logging/logger.server";
 import { createAppServices, openServerStore, prepareStore } from "~/composition/app-services.server";
@@ -34,7 +36,10 @@ const SHUTDOWN_GRACE_MS = 10_000;
 
 const config = readConfig();
 const logger = createLogger(config.logLevel);
-if (config.webConcurrency > 1 && cluster.isPrimary) await runPrimary(config, logger);
+// Decided once, by the first process: a worker runs this file again and only serves.
+const processes = cluster.isPrimary ? serverProcesses(config) : undefined;
+if (processes) logger.info(processes, "server processes");
+if (processes && processes.workers > 1) await runPrimary(config, logger, processes.workers);
 else if (cluster.isWorker) await serve(logger.child({ worker: cluster.worker!.id, pid: process.pid }), false);
 else await serve(logger, true);
 
@@ -85,11 +90,11 @@ async function serve(logger: Logger, prepare: boolean) {
 
 /**
  * The cluster's primary: serves nothing itself. It prepares the store before any worker starts
- * (so they never race to migrate), keeps `WEB_CONCURRENCY` workers running, replacing one that
+ * (so they never race to migrate), keeps `workers` workers running, replacing one that
  * dies, and on SIGTERM passes the signal on and exits once every worker has stopped: 0 when all
  * stopped cleanly.
  */
-async function runPrimary(config: Config, logger: Logger) {
+async function runPrimary(config: Config, logger: Logger, workers: number) {
   const store = openServerStore(config, logger, root);
   try {
     await prepareStore(store, { config, logger, root });
@@ -97,7 +102,6 @@ async function runPrimary(config: Config, logger: Logger) {
     await store.close();
   }
 
-  const workers = config.webConcurrency;
   const startedAt = new Map<number, number>();
   let quickDeaths = 0;
   let stopping = false;

@@ -3,12 +3,13 @@
 // largest house, at the rate one core serves bare Remix pages in this run (the baseline,
 // scripts/bench-baselines.ts; SPIKE_BUYERS sets their number instead), in a process of their own
 // (scripts/bench-spike-buyers.ts); once let in, each reads every page for SPIKE_READING_SECONDS (2)
-// before sending its form. SPIKE_WORKERS=N serves them from server.ts with N processes instead of
-// the bench's own process. Budget lines (design.md section 8): the p95 of a first visit and of
-// every step under 300 ms, nobody let in out of turn, no seat sold twice, and (served from this
-// process) what an arrival and a refresh cost it, asked for one at a time after the rush, in bare
-// Remix pages (≤ 0.5 and ≤ 0.2). For information: how many were let in per minute, the longest
-// wait, and the cores the rush took.
+// before sending its form. They are served by server.ts as production runs it, one process per core
+// this machine lets it use (decision 0057); SPIKE_WORKERS=N, by N processes instead, and
+// SPIKE_WORKERS=0 by the bench's own process (for a profile). Budget lines (design.md section 8):
+// the p95 of a first visit and of every step under 300 ms, nobody let in out of turn, no seat sold
+// twice, and what an arrival and a refresh cost the serving processes together (primary and
+// workers), asked for one at a time after the rush, in bare Remix pages (≤ 0.5 and ≤ 0.2). For
+// information: how many were let in per minute, the longest wait, and the cores the rush took.
 import { fork, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import type { ServerBuild } from "@remix-run/node";
@@ -23,23 +24,24 @@ const SPIKE = {
   runMs: Number(process.env.SPIKE_RUN_SECONDS ?? 150) * 1000,
   active: Number(process.env.SPIKE_ACTIVE ?? 30),
   readingMs: Number(process.env.SPIKE_READING_SECONDS ?? 2) * 1000,
-  workers: Number(process.env.SPIKE_WORKERS ?? 0),
+  /** Unset: production's default (server.ts with WEB_CONCURRENCY unset); 0: the bench's own process. */
+  workers: process.env.SPIKE_WORKERS === undefined ? undefined : Number(process.env.SPIKE_WORKERS),
 };
 
 /** How many new buyers, and then refreshes, the one-at-a-time measure after the rush asks for. */
 const ONE_AT_A_TIME = 200;
 
 /**
- * The CPU this process (the one serving) spends on one arrival and on one refresh, asked for one
- * at a time by the buyers' process after the rush, when nothing else is asked of it.
+ * The CPU the serving processes (`serverCpuMs`: their total so far) spend on one arrival and on one
+ * refresh, asked for one at a time by the buyers' process after the rush, when nothing else is asked of them.
  */
-async function oneAtATimeCosts(buyers: ChildProcess) {
+async function oneAtATimeCosts(buyers: ChildProcess, serverCpuMs: () => number) {
   const measure = async (kind: "arrivals" | "refreshes") => {
-    const start = process.cpuUsage();
+    const start = serverCpuMs();
     const answered = new Promise((resolve) => buyers.once("message", resolve));
     buyers.send({ kind, count: ONE_AT_A_TIME } satisfies OneAtATime);
     await answered;
-    return cpuMsSince(start) / ONE_AT_A_TIME;
+    return (serverCpuMs() - start) / ONE_AT_A_TIME;
   };
   return { arrivalMs: await measure("arrivals"), refreshMs: await measure("refreshes") };
 }
@@ -66,21 +68,30 @@ export async function benchSpike(root: string, baselines: Baselines, build?: Ser
   let served: Awaited<ReturnType<typeof startServerProcess>> | undefined;
   try {
     const { store } = site.services;
-    // SPIKE_WORKERS: the buyers are served by server.ts with that many processes (WEB_CONCURRENCY)
-    // on the bench's SQLite file, as an operator runs it; otherwise by the bench's own process.
-    served = SPIKE.workers
-      ? await startServerProcess(root, { dataDir: site.services.config.dataDir }, secret, SPIKE.workers, siteEnv)
-      : undefined;
+    // The buyers are served by server.ts on the bench's SQLite file, as an operator runs it (with
+    // production's default number of processes unless SPIKE_WORKERS says), or by the bench's own process.
+    served =
+      SPIKE.workers === 0
+        ? undefined
+        : await startServerProcess(root, { dataDir: site.services.config.dataDir }, secret, SPIKE.workers, siteEnv);
+    const ownCpuMs = () => cpuMsSince({ user: 0, system: 0 });
+    const serverCpuMs = served ? served.cpuMs : ownCpuMs;
+    const servedBy = served
+      ? `server.ts with ${served.processes.workers} process${served.processes.workers > 1 ? "es" : ""}` +
+        (SPIKE.workers === undefined
+          ? ` (production's default, from the ${served.processes.from})`
+          : " (SPIKE_WORKERS)")
+      : "the bench's own process";
     const base = { ...(await buyersBrief(site, secret, buyerCount)), ...(served && { origin: served.origin }) };
     const brief: SpikeBrief = { ...base, arrivalMs: SPIKE.arrivalMs, runMs: SPIKE.runMs, readingMs: SPIKE.readingMs };
     const buyers = fork(new URL("./bench-spike-buyers.ts", import.meta.url), {
       execArgv: ["--import", "tsx"],
       stdio: ["ignore", "inherit", "inherit", "ipc"],
     });
-    // The serving process's CPU in the rush (its first SPIKE_ARRIVAL_SECONDS), when it is this one.
-    const rushStart = process.cpuUsage();
+    // The serving processes' CPU in the rush (its first SPIKE_ARRIVAL_SECONDS).
+    const rushStart = serverCpuMs();
     let rushCpuMs: number | undefined;
-    const rushTimer = setTimeout(() => (rushCpuMs = cpuMsSince(rushStart)), SPIKE.arrivalMs);
+    const rushTimer = setTimeout(() => (rushCpuMs = serverCpuMs() - rushStart), SPIKE.arrivalMs);
     const done = await new Promise<SpikeDone>((resolve, reject) => {
       buyers.once("message", (message: SpikeDone) => resolve(message));
       buyers.once("error", reject);
@@ -88,7 +99,7 @@ export async function benchSpike(root: string, baselines: Baselines, build?: Ser
       buyers.send(brief);
     });
     clearTimeout(rushTimer);
-    const costs = served ? undefined : await oneAtATimeCosts(buyers);
+    const costs = await oneAtATimeCosts(buyers, serverCpuMs);
     buyers.send({ kind: "exit" } satisfies OneAtATime);
 
     // Places let go are deleted (issue 41): who was let in, and when, is the room's admissions
@@ -130,7 +141,7 @@ export async function benchSpike(root: string, baselines: Baselines, build?: Ser
     for (const buyer of done.buyers) outcomes[buyer.outcome] += 1;
     const waits = done.buyers.flatMap((buyer) => (buyer.waitedMs === null ? [] : [buyer.waitedMs]));
     const queued = done.buyers.filter((buyer) => buyer.firstPlace !== null).length;
-    const label = `spike (sqlite${SPIKE.workers ? `, server.ts with ${SPIKE.workers} processes` : ""}, ${buyerCount} buyers in ${SPIKE.arrivalMs / 1000} s, ${SPIKE.active} at once, reading each page ${SPIKE.readingMs / 1000} s)`;
+    const label = `spike (sqlite, ${servedBy}, ${buyerCount} buyers in ${SPIKE.arrivalMs / 1000} s, ${SPIKE.active} at once, reading each page ${SPIKE.readingMs / 1000} s)`;
     const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
     console.log(
       `${label}: ${arrivalsPerSecond.toFixed(0)} arrivals a second` +
@@ -164,34 +175,30 @@ export async function benchSpike(root: string, baselines: Baselines, build?: Ser
         ` (budget p95 < ${STEP_P95_BUDGET_MS} ms each): ${verdict(slow.length === 0)}`,
     );
     // What the door costs the serving process, beside what one process can give (one core).
-    if (costs) {
+    console.log(
+      cpuBudgetLine(
+        label,
+        "an arrival (tickets page, redirects, join), one at a time after the rush",
+        costs.arrivalMs,
+        baselines,
+        DOOR_BUDGET_PAGES.arrival,
+      ),
+    );
+    console.log(
+      cpuBudgetLine(
+        label,
+        "a waiting page's refresh, one at a time after the rush",
+        costs.refreshMs,
+        baselines,
+        DOOR_BUDGET_PAGES.refresh,
+      ),
+    );
+    if (rushCpuMs !== undefined)
       console.log(
-        cpuBudgetLine(
-          label,
-          "an arrival (tickets page, redirects, join), one at a time after the rush",
-          costs.arrivalMs,
-          baselines,
-          DOOR_BUDGET_PAGES.arrival,
-        ),
-      );
-      console.log(
-        cpuBudgetLine(
-          label,
-          "a waiting page's refresh, one at a time after the rush",
-          costs.refreshMs,
-          baselines,
-          DOOR_BUDGET_PAGES.refresh,
-        ),
-      );
-      if (rushCpuMs !== undefined)
-        console.log(
-          `${label}: for information: ${arrivalsPerSecond.toFixed(0)} arrivals a second at that cost ask ` +
-            `${((arrivalsPerSecond * costs.arrivalMs) / 1000).toFixed(2)} of a core for arrivals alone; ` +
-            `in the rush the serving process used ${(rushCpuMs / SPIKE.arrivalMs).toFixed(2)} cores (its JavaScript runs on one)`,
-        );
-    } else
-      console.log(
-        `${label}: an arrival's and a refresh's CPU are measured only when the bench's own process serves (SPIKE_WORKERS unset)`,
+        `${label}: for information: ${arrivalsPerSecond.toFixed(0)} arrivals a second at that cost ask ` +
+          `${((arrivalsPerSecond * costs.arrivalMs) / 1000).toFixed(2)} of a core for arrivals alone; ` +
+          `in the rush the serving processes used ${(rushCpuMs / SPIKE.arrivalMs).toFixed(2)} cores ` +
+          `(each process's JavaScript runs on one)`,
       );
     const stops = Object.entries(done.stopped)
       .map(([why, count]) => `${count} at ${why}`)

@@ -6,6 +6,7 @@ import { THEMES } from "~/themes/themes";
 import { slug } from "~/urls/params";
 import { experimentsSchema } from "~/config/experiments";
 import { readBrand, type Brand } from "~/config/brand.server";
+import { MAX_WEB_CONCURRENCY } from "~/config/cores.server";
 
 export const WALLETS = ["googlePay", "applePay"] as const;
 /** Where each wallet's browser payment method lives: PaymentRequest asks it, so CSP must allow it. */
@@ -95,7 +96,9 @@ const envSchema = z
   .object({
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     // Heroku's name for it, which buildpacks and platforms already set to the machine's cores.
-    WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
+    // Unset: one process per core the container may use in staging and production, one elsewhere
+    // (serverProcesses, app/config/cores.server.ts; decision 0057).
+    WEB_CONCURRENCY: z.coerce.number().int().min(1).max(MAX_WEB_CONCURRENCY).optional(),
     APP_ENV: z.enum(["development", "test", "staging", "production"]).default("development"),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     ...storeEnv,
@@ -332,7 +335,11 @@ function toConfig(env: z.output<typeof envSchema>, brand: Brand) {
   const production = env.APP_ENV === "production" || env.APP_ENV === "staging";
   return {
     port: env.PORT,
-    /** Server processes on this machine (node:cluster); 1 serves from this process alone. */
+    /**
+     * Server processes on this machine (node:cluster) as the operator set them; 1 serves from this
+     * process alone. Unset: server.ts decides (serverProcesses: the usable cores in staging and
+     * production), so that reading the configuration reads no /sys file.
+     */
     webConcurrency: env.WEB_CONCURRENCY,
     appEnv: env.APP_ENV,
     production,

@@ -9,7 +9,8 @@ describe("runtime configuration", () => {
     const config = loadConfig({});
     expect(config).toMatchObject({
       port: 3000,
-      webConcurrency: 1,
+      // Unset: server.ts decides (tests/unit/cores.test.ts).
+      webConcurrency: undefined,
       appEnv: "development",
       production: false,
       language: "en-GB",
@@ -23,6 +24,7 @@ describe("runtime configuration", () => {
     // (tests/unit/development-secret.test.ts): none is written in the source.
     expect(config.sessionSecrets).toEqual([]);
     expect(loadConfig({ WALLETS: " googlePay , applePay" }).wallets).toEqual(["googlePay", "applePay"]);
+    expect(loadConfig({ WEB_CONCURRENCY: "3" }).webConcurrency).toBe(3);
   });
 
   it("loads the demo catalogue by default only outside staging and production, where it must be asked for", () => {
@@ -50,6 +52,7 @@ describe("runtime configuration", () => {
     [{ WEB_CONCURRENCY: "0" }, "WEB_CONCURRENCY"],
     [{ WEB_CONCURRENCY: "two" }, "WEB_CONCURRENCY"],
     [{ WEB_CONCURRENCY: "1.5" }, "WEB_CONCURRENCY"],
+    [{ WEB_CONCURRENCY: "65" }, "WEB_CONCURRENCY"],
     [{ THEME: "neon" }, "THEME"],
     [{ LANGUAGE: "fr-FR" }, "LANGUAGE"],
     [{ ROUTING_TYPE: "MULTI" }, "ROUTING_TYPE"],
