@@ -1,4 +1,4 @@
-// The waiting room's page with script (app/routes/waiting-room.server.tsx, decision 0051): asks for
+// The waiting room's page with script (app/routes/waiting-room.server.tsx, decisions 0051, 0056): asks for
 // the page again in the background every few seconds instead of reloading it, so nothing moves
 // under the reader, and replaces the place in the queue (a polite live region) with the new one.
 // When the answer is no longer the waiting room (the buyer's turn has come), goes there. Written
@@ -8,6 +8,8 @@
 (function () {
   var script = document.currentScript;
   var seconds = Number(script && script.getAttribute("data-seconds")) || 10;
+  // The room's own address: the first page may have come at the tickets page's.
+  var checkUrl = (script && script.getAttribute("data-check")) || window.location.href;
   var statusSelector = "[data-waiting-status]";
   // Written by the server with JSON.stringify.
   var events = JSON.parse((script && script.getAttribute("data-events")) || "[]");
@@ -19,13 +21,13 @@
   var checking = false;
   function check() {
     if (!window.fetch || !window.DOMParser) {
-      window.location.reload();
+      window.location.assign(checkUrl);
       return;
     }
     if (checking) return;
     checking = true;
     window
-      .fetch(window.location.href, { credentials: "same-origin", headers: { Accept: "text/html" } })
+      .fetch(checkUrl, { credentials: "same-origin", headers: { Accept: "text/html" } })
       .then(function (response) {
         // Redirected: the turn has come (or the queue is over); the page it leads to is the buyer's.
         if (response.redirected || !/^\/waiting-room/.test(new URL(response.url).pathname)) {

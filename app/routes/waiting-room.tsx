@@ -1,47 +1,17 @@
 import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
-import { track } from "~/web/track.server";
-import { waitingRoomVisit } from "~/web/queue-gate.server";
 import { WAITING_PAGE_QUERY } from "~/urls/waiting-page-query";
-import { writeWaitingPage } from "./waiting-room.server";
-import { performanceId as performanceIdParam } from "~/urls/params";
+import { safeReturnPath } from "~/urls/return-path";
 
-// /waiting-room: the buyer's place in the queue for a tickets page. Without script the page reloads
-// itself every few seconds (a <meta> refresh, in a <noscript>) and has a link to stop that and a
-// link to check now; with script it asks in the background and says what changed politely. When
-// the buyer's turn comes, the loader sends them on to the page they asked for.
-//
-// A resource route: the page is written by ./waiting-room.server.tsx, not by Remix's
-// document, because in an on-sale rush it is the page every arriving buyer asks for, again and
-// again (decision 0051).
+// /waiting-room: the buyer's place in the queue for a tickets page. While a room is on, the door
+// (app/web/door.server.ts) answers this address before Remix is asked, with the page written by
+// ./waiting-room.server.tsx (decision 0056). What reaches this route has no queue to wait in (or
+// no such performance), or was let in: it goes on to the page it came from.
 
 export const handle = { query: WAITING_PAGE_QUERY };
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  const performanceId = new URL(request.url).searchParams.get("performance") ?? "";
-  const requested = track(context, "fetchQueue.request", { performanceId });
-  let visit;
-  try {
-    visit = await waitingRoomVisit(request, context);
-  } catch (error) {
-    track(context, "fetchQueue.failure", { performanceId });
-    throw error;
-  }
-  if ("redirectTo" in visit) throw redirect(visit.redirectTo, visit.headers ? { headers: visit.headers } : undefined);
-  // Only a well-formed id is looked up: the catalogue keeps what it reads, by the id asked for.
-  const supportPhone = performanceIdParam.safeParse(performanceId).success
-    ? await context.catalogue.venuePhoneOfPerformance(performanceId.toUpperCase())
-    : null;
-  const { html, cookies } = await writeWaitingPage(request, context, visit.view, {
-    supportPhone,
-    wordingSet: context.i18n.wordingSetFor(context.config.venueSlug),
-    trackedEvents: [requested, track(context, "fetchQueue.success", { performanceId })],
-  });
-  const headers = new Headers({ "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" });
-  for (const cookie of cookies) headers.append("Set-Cookie", cookie);
-  // Refused a place for now (issue 41): a 429 that says when to come back, for people and clients alike.
-  if (visit.view.kind === "tooManyJoins") {
-    headers.set("Retry-After", String(visit.view.retryAfterSeconds));
-    return new Response(html, { status: 429, headers });
-  }
-  return new Response(html, { headers });
+/** The door's page writer, which the server finds in the build (app/web/app.server.ts). */
+export { createDoorPages as doorPages } from "./waiting-room.server";
+
+export function loader({ request }: LoaderFunctionArgs) {
+  throw redirect(safeReturnPath(new URL(request.url).searchParams.get("to")), 303);
 }

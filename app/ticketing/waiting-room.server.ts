@@ -33,6 +33,8 @@ export type Pass =
       preQueue: false;
       /** 1 for the next buyer in. */
       place: number;
+      /** The place's number in the room's whole line, as the place cookie carries it. */
+      position: number;
       waiting: number;
       /** Null while nobody has been let in lately and the room has no per-minute rate to go by. */
       estimatedWaitSeconds: number | null;
@@ -83,10 +85,33 @@ const RATE_WINDOW_MS = 5 * 60_000;
 const RENEW_EVERY_MS = 60_000;
 /** Most admitted in one request: a room that empties at once fills over a few requests. */
 const MOST_PER_ADMISSION = 1_000;
+/** How old the line a process's door compares places with may be (issue 54): one read a second. */
+export const LINE_MAX_AGE_MS = 1_000;
+/** Most arrivals written in one transaction: 4 values each, well inside both stores' limits. */
+const MOST_JOINS_PER_BATCH = 500;
 /** A pre-queue entry's draw: uniform in [0, DRAW_RANGE), fits PostgreSQL's integer. */
 const DRAW_RANGE = 2 ** 31 - 1;
 
 type Tx = Transaction<Database>;
+
+/** The room as the door compares a place with it. */
+export interface Line {
+  /** Every place at or before this has been let in. */
+  admittedThrough: number;
+  /** Everyone waiting, the pre-queue included. */
+  waiting: number;
+  /** Let in over the last few minutes: what estimates go by. */
+  lately: number;
+  /** Before a scheduled on-sale: places are drawn when it opens. */
+  preQueue: boolean;
+}
+
+interface PendingJoin {
+  visitorId: string;
+  address: string | undefined;
+  resolve: (pass: Pass) => void;
+  reject: (error: unknown) => void;
+}
 type Executor = Tx | Kysely<Database>;
 
 /** What one request needs to know of a room and a visitor's place in it. */
@@ -343,11 +368,13 @@ export function createWaitingRoom(store: Store, clock: Clock, options: WaitingRo
   }
 
   function waitingPass(rule: RoomRule, room: Standing): Pass {
-    const ahead = (room.entry?.position ?? room.nextPosition) - room.admittedThrough - 1;
+    const position = room.entry?.position ?? room.nextPosition;
+    const ahead = position - room.admittedThrough - 1;
     return {
       admitted: false,
       preQueue: false,
       place: ahead + 1,
+      position,
       waiting: waitingIn(room),
       estimatedWaitSeconds: estimate(rule, room.lately, ahead),
     };
@@ -415,6 +442,197 @@ export function createWaitingRoom(store: Store, clock: Clock, options: WaitingRo
     };
   }
 
+  // ---- The door (issue 54): arrivals written in batches, refreshes read against the line. ----
+
+  /** The room's line as this process last read it, per room: at most LINE_MAX_AGE_MS old. */
+  const lines = new Map<string, { at: number; line: Promise<Line> }>();
+
+  const lineOf = (rule: RoomRule, room: Standing | undefined, now: number): Line => ({
+    admittedThrough: room?.admittedThrough ?? 0,
+    waiting: room ? waitingIn(room) : 0,
+    lately: room?.lately ?? 0,
+    preQueue: inPreQueue(rule, now),
+  });
+
+  /** Whether the room can let someone in now: a place is free, or one lapsed, and someone waits. */
+  const canAdmit = (rule: RoomRule, room: Standing, now: number) =>
+    !inPreQueue(rule, now) &&
+    ((rule.onSale !== undefined && room.shuffledAt === null && room.preQueued > 0) ||
+      (room.nextPosition - 1 > room.admittedThrough && (room.lapsed || slotsFor(rule, room) > 0)));
+
+  /**
+   * Reads the room, and lets in whoever's turn it is when a place is free: what every process
+   * does at most once a second while its visitors wait, instead of on every refresh.
+   */
+  async function readLine(rule: RoomRule, now: number): Promise<Line> {
+    const room = await standing(db, rule.id, null, now);
+    if (!room || !canAdmit(rule, room, now)) return lineOf(rule, room, now);
+    const admitted = await db.transaction().execute(async (trx) => {
+      await lockRoom(trx, rule.id);
+      await sweepLapsed(trx, rule.id, now);
+      let locked = (await standing(trx, rule.id, null, now))!;
+      if (rule.onSale && locked.shuffledAt === null) {
+        await drawPreQueue(trx, rule.id, locked, now);
+        locked = (await standing(trx, rule.id, null, now))!;
+      }
+      await admitInTurn(trx, rule, locked, now);
+      return (await standing(trx, rule.id, null, now))!;
+    });
+    return lineOf(rule, admitted, now);
+  }
+
+  /** Joins waiting to be written, per room, and whether a batch of that room's is being written. */
+  const pendingJoins = new Map<string, { rule: RoomRule; joins: PendingJoin[]; writing: boolean }>();
+
+  /** Writes the room's waiting joins, a batch at a time, until none wait. */
+  async function writeJoins(roomId: string) {
+    const pending = pendingJoins.get(roomId)!;
+    pending.writing = true;
+    try {
+      while (pending.joins.length > 0) {
+        const batch = pending.joins.splice(0, MOST_JOINS_PER_BATCH);
+        try {
+          const passes = await joinBatch(pending.rule, batch, clock.now().getTime());
+          batch.forEach((join, index) => join.resolve(passes[index]!));
+        } catch (error) {
+          for (const join of batch) join.reject(error);
+        }
+      }
+    } finally {
+      pending.writing = false;
+      pendingJoins.delete(roomId);
+    }
+  }
+
+  /**
+   * One transaction for a batch of arrivals: each keeps the place it has, or takes the next (or,
+   * before an on-sale, a draw), counted against its address's and session's limits; then whoever's
+   * turn it is is let in, so that with a room that has space an arrival goes straight on.
+   */
+  async function joinBatch(rule: RoomRule, batch: PendingJoin[], now: number): Promise<Pass[]> {
+    const preQueue = inPreQueue(rule, now);
+    const { passes, room } = await db.transaction().execute(async (trx) => {
+      await lockRoom(trx, rule.id);
+      await sweepLapsed(trx, rule.id, now);
+      let room = (await standing(trx, rule.id, null, now))!;
+      if (!preQueue && rule.onSale && room.shuffledAt === null) {
+        await drawPreQueue(trx, rule.id, room, now);
+        room = (await standing(trx, rule.id, null, now))!;
+      }
+      const visitors = [...new Set(batch.map((join) => join.visitorId))];
+      const held = new Map(
+        (
+          await trx
+            .selectFrom("queue_entries")
+            .select(["visitor_id", "position", "state", "basket_id"])
+            .where("room_id", "=", rule.id)
+            .where("visitor_id", "in", visitors)
+            .execute()
+        ).map((entry) => [entry.visitor_id, entry]),
+      );
+      const newcomers = batch.filter((join) => !held.has(join.visitorId));
+      const refusals = await joinRefusals(trx, newcomers, now);
+      const fresh: { id: string; visitor_id: string; position: number | null; draw: number | null }[] = [];
+      let nextPosition = room.nextPosition;
+      for (const join of newcomers) {
+        if (refusals.has(join) || held.has(join.visitorId)) continue;
+        const entry = {
+          id: randomUUID(),
+          visitor_id: join.visitorId,
+          position: preQueue ? null : nextPosition,
+          draw: preQueue ? randomInt(DRAW_RANGE) : null,
+        };
+        if (!preQueue) nextPosition += 1;
+        fresh.push(entry);
+        held.set(join.visitorId, { visitor_id: join.visitorId, position: entry.position, state: "waiting", basket_id: null });
+      }
+      if (fresh.length > 0) {
+        await trx
+          .insertInto("queue_entries")
+          .values(fresh.map((entry) => ({ ...entry, room_id: rule.id, state: "waiting", arrived_at: iso(now) })))
+          .execute();
+        await trx
+          .updateTable("queue_rooms")
+          .set((eb) =>
+            preQueue
+              ? { pre_queued: eb("pre_queued", "+", fresh.length) }
+              : { next_position: eb("next_position", "+", fresh.length) },
+          )
+          .where("id", "=", rule.id)
+          .execute();
+        room = preQueue
+          ? { ...room, preQueued: room.preQueued + fresh.length }
+          : { ...room, nextPosition: nextPosition };
+      }
+      if (!preQueue && (await admitInTurn(trx, rule, room, now)) > 0)
+        room = (await standing(trx, rule.id, null, now))!;
+      const passes = batch.map((join): Pass => {
+        const refused = refusals.get(join);
+        if (refused !== undefined) return { admitted: false, refused: "tooManyJoins", retryAfterSeconds: refused };
+        const entry = held.get(join.visitorId)!;
+        if (entry.position === null)
+          return { admitted: false, preQueue: true, waiting: waitingIn(room), opensAt: rule.onSale!.at };
+        if (entry.state === "admitted" || entry.position <= room.admittedThrough)
+          return { admitted: true, basketId: entry.basket_id };
+        return waitingPass(rule, { ...room, entry: { id: "", position: entry.position, state: "waiting", activeUntil: null, basketId: null } });
+      });
+      return { passes, room };
+    });
+    // What this process's door goes by is now at least as far on as this batch left the room.
+    lines.set(rule.id, { at: now, line: Promise.resolve(lineOf(rule, room, now)) });
+    return passes;
+  }
+
+  /**
+   * Which of a batch's new arrivals are one too many for their client address or session in the
+   * window, with the seconds until it ends: every key counted in one statement.
+   */
+  async function joinRefusals(trx: Tx, joins: PendingJoin[], now: number): Promise<Map<PendingJoin, number>> {
+    const limits = options.joinLimits;
+    const refused = new Map<PendingJoin, number>();
+    if (!limits || joins.length === 0) return refused;
+    const keysOf = (join: PendingJoin) =>
+      [
+        limits.perSession > 0 ? { key: `session:${join.visitorId}`, limit: limits.perSession } : null,
+        limits.perAddress > 0 && join.address !== undefined
+          ? { key: `address:${join.address}`, limit: limits.perAddress }
+          : null,
+      ].filter((key): key is { key: string; limit: number } => key !== null);
+    const added = new Map<string, number>();
+    for (const join of joins) for (const { key } of keysOf(join)) added.set(key, (added.get(key) ?? 0) + 1);
+    if (added.size === 0) return refused;
+    // Windows that have passed are forgotten (by the index on window_started_at).
+    await trx
+      .deleteFrom("queue_joins")
+      .where("window_started_at", "<=", iso(now - limits.windowMs))
+      .execute();
+    const stale = iso(now - limits.windowMs);
+    const counted = await trx
+      .insertInto("queue_joins")
+      .values([...added].map(([key, joins]) => ({ key, window_started_at: iso(now), joins })))
+      .onConflict((oc) =>
+        oc.column("key").doUpdateSet({
+          joins: sql`case when queue_joins.window_started_at <= ${stale} then excluded.joins else queue_joins.joins + excluded.joins end`,
+          window_started_at: sql`case when queue_joins.window_started_at <= ${stale} then excluded.window_started_at else queue_joins.window_started_at end`,
+        }),
+      )
+      .returning(["key", "joins", "window_started_at"])
+      .execute();
+    // Each key's count before this batch, then one more for each of the batch's joins in turn.
+    const seen = new Map(counted.map((row) => [row.key, Number(row.joins) - added.get(row.key)!]));
+    const endsOf = new Map(counted.map((row) => [row.key, new Date(row.window_started_at).getTime() + limits.windowMs]));
+    for (const join of joins) {
+      const waits: number[] = [];
+      for (const { key, limit } of keysOf(join)) {
+        const count = seen.get(key)! + 1;
+        seen.set(key, count);
+        if (count > limit) waits.push(Math.max(1, Math.ceil((endsOf.get(key)! - now) / 1000)));
+      }
+      if (waits.length > 0) refused.set(join, Math.max(...waits));
+    }
+    return refused;
+  }
+
   return {
     /**
      * Whether this visitor may choose seats now: yes while admitted and active (their place moves
@@ -436,7 +654,10 @@ export function createWaitingRoom(store: Store, clock: Clock, options: WaitingRo
         const refused = await joinRefusal(visitorId, address, now);
         if (refused) return refused;
       }
-      return joinAndAdmit(rule, visitorId, now);
+      const joined = await joinAndAdmit(rule, visitorId, now);
+      // The room has moved on: this process's door reads it again rather than go by the old line.
+      lines.delete(rule.id);
+      return joined;
     },
 
     /**
@@ -481,7 +702,7 @@ export function createWaitingRoom(store: Store, clock: Clock, options: WaitingRo
 
     /** The buyer is done (paid, released their seats, let their hold lapse): the next may come in. */
     async leave(visitorId: string): Promise<void> {
-      await db.transaction().execute(async (trx) => {
+      const rooms = await db.transaction().execute(async (trx) => {
         const gone = await trx
           .deleteFrom("queue_entries")
           .where("visitor_id", "=", visitorId)
@@ -494,11 +715,61 @@ export function createWaitingRoom(store: Store, clock: Clock, options: WaitingRo
             .set((eb) => ({ admitted_count: eb("admitted_count", "-", 1) }))
             .where("id", "=", room_id)
             .execute();
+        return gone.map((entry) => entry.room_id);
       });
+      // A place is free: this process's door reads the line again (and lets the next in) at once.
+      for (const room of rooms) lines.delete(room);
     },
 
     /** For operators' monitoring: is the room queueing, how many wait and are in, how long the wait. */
     status: statusOf,
+
+    /**
+     * The room's line as this process knows it, read from the store at most once a
+     * LINE_MAX_AGE_MS whoever asks (and whoever's turn it is let in then): what the door compares
+     * a place with, so that a refresh costs the store nothing.
+     */
+    line(rule: RoomRule): Promise<Line> {
+      const now = clock.now().getTime();
+      const kept = lines.get(rule.id);
+      if (kept && now >= kept.at && now - kept.at < LINE_MAX_AGE_MS) return kept.line;
+      const line = readLine(rule, now);
+      lines.set(rule.id, { at: now, line });
+      // A failed read is not kept: the next request reads again.
+      line.catch(() => lines.get(rule.id)?.line === line && lines.delete(rule.id));
+      return line;
+    },
+
+    /**
+     * An arrival at the door: the visitor's place (the one they hold, or a new one), written with
+     * the other arrivals of the same moment in one transaction (SQLite has one writer).
+     */
+    arrive(rule: RoomRule, visitorId: string, address?: string): Promise<Pass> {
+      return new Promise<Pass>((resolve, reject) => {
+        let pending = pendingJoins.get(rule.id);
+        if (!pending) {
+          pending = { rule, joins: [], writing: false };
+          pendingJoins.set(rule.id, pending);
+          // Arrivals read in the same turn of the event loop join the same batch.
+          setImmediate(() => void writeJoins(rule.id));
+        }
+        pending.joins.push({ visitorId, address, resolve, reject });
+      });
+    },
+
+    /** A visitor's place in the line, once the pre-queue's draw has given it one; null for none. */
+    async positionOf(rule: RoomRule, visitorId: string): Promise<number | null> {
+      const entry = await db
+        .selectFrom("queue_entries")
+        .select("position")
+        .where("room_id", "=", rule.id)
+        .where("visitor_id", "=", visitorId)
+        .executeTakeFirst();
+      return entry?.position ?? null;
+    },
+
+    /** Seconds until the next `ahead + 1` are let in, at the recent rate (or the room's own). */
+    estimate,
   };
 }
 

@@ -11,6 +11,7 @@ import type { Logger } from "pino";
 import type { AppServices } from "~/web/context";
 import { WALLET_ORIGINS } from "~/config/env.server";
 import { prepareBuild } from "./build.server";
+import { createDoor, type DoorPages } from "./door.server";
 import { randomToken } from "./random-tokens.server";
 import { createPolyfillBundler } from "./polyfills.server";
 import { requestReads } from "./request-reads.server";
@@ -74,6 +75,12 @@ export function createServerApp({ build, services, logger, root }: ServerAppOpti
   );
   app.use(onlyTheSitesMethods);
   app.use(compressResponses());
+  // The on-sale door (issue 54): a waiting room's pages, answered before anything else is asked.
+  const doorPages = doorPagesOf(build, services);
+  if (doorPages) {
+    services.metrics.watchCache(doorPages.stats);
+    app.use(createDoor(services, doorPages));
+  }
 
   app.get("/healthz", (_req, res) => {
     res.set("Cache-Control", "no-store").type("text/plain").send("ok");
@@ -228,6 +235,18 @@ export function createServerApp({ build, services, logger, root }: ServerAppOpti
   });
 
   return app;
+}
+
+/**
+ * The door's page writer: the waiting room route's (it renders with the site's components, which
+ * this layer does not import), found in the build by its export.
+ */
+function doorPagesOf(build: ServerBuild, services: AppServices): DoorPages | undefined {
+  for (const route of Object.values(build.routes)) {
+    const make = (route.module as { doorPages?: (context: Pick<AppServices, "config" | "i18n">) => DoorPages }).doorPages;
+    if (typeof make === "function") return make(services);
+  }
+  return undefined;
 }
 
 /**

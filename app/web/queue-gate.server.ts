@@ -1,7 +1,5 @@
 import { randomUUID } from "node:crypto";
 import { redirect, redirectDocument, type AppLoadContext } from "@remix-run/node";
-import { calendarPath } from "~/urls/paths";
-import { safeReturnPath } from "~/urls/return-path";
 import type { Pass } from "~/ticketing/waiting-room.server";
 import { basketCookieHeader } from "./buyer.server";
 
@@ -54,7 +52,7 @@ export async function admitOrQueue(
   // on a slow phone (and the server, in the rush) spends one round trip fewer before their place.
   if (!visitorId) throw await withNewVisitor(context, session, waitingRoomHref(performanceId, back, COOKIE_SENT_PARAM));
   const pass = await context.waitingRoom.pass(rule, visitorId, context.clientAddress);
-  if (!pass.admitted) throw redirectDocument(waitingRoomHref(performanceId, back));
+  if (!pass.admitted) throw await toWaitingRoom(context, rule.id, visitorId, pass, waitingRoomHref(performanceId, back));
   const claim: BasketClaim = (candidate) => context.waitingRoom.claimBasket(rule, visitorId, candidate);
   // No basket on either side yet: the first hold makes one and claims it then.
   if (pass.basketId === null && basketId === null) return claim;
@@ -63,6 +61,28 @@ export async function admitOrQueue(
   // A place let go between the pass and the claim (it lapsed, or its buyer paid): back in line.
   if (owned === null) throw redirectDocument(waitingRoomHref(performanceId, back));
   throw redirect(back, { status: 303, headers: { "Set-Cookie": await basketCookieHeader(context, owned) } });
+}
+
+/**
+ * The way to the waiting room for a visitor the gate has just placed in line (a place let go, or
+ * none yet): with the cookie that tells the door where they stand, so the door need not ask.
+ */
+async function toWaitingRoom(
+  context: AppLoadContext,
+  room: string,
+  visitor: string,
+  pass: Exclude<Pass, { admitted: true }>,
+  to: string,
+) {
+  if ("refused" in pass) return redirectDocument(to);
+  const position = pass.preQueue ? null : pass.position;
+  const cookie = await placeCookieHeader(context.sessions, {
+    room,
+    visitor,
+    position,
+    issuedAt: context.clock.now().getTime(),
+  });
+  return redirectDocument(to, { headers: { "Set-Cookie": cookie } });
 }
 
 type Session = Awaited<ReturnType<AppLoadContext["sessions"]["getSession"]>>;
@@ -77,7 +97,7 @@ export type WaitingView =
   | { kind: "noCookies"; retryHref: string }
   /** Too many new places from this address or session lately: answered 429 with Retry-After. */
   | { kind: "tooManyJoins"; retryAfterSeconds: number; retryHref: string }
-  | {
+  | ({
       kind: "waiting";
       place: number;
       waiting: number;
@@ -85,106 +105,105 @@ export type WaitingView =
       /** Every place is sold or held now; some may come back. */
       soldOut: boolean;
       otherDatesHref: string;
-      refreshSeconds: number;
-      autoRefresh: boolean;
-      checkHref: string;
-      toggleRefreshHref: string;
-    }
-  | {
+    } & RefreshLinks)
+  | ({
       kind: "preQueue";
       waiting: number;
       opensAt: string;
       /** The venue's, to say the opening time as its buyers read it. */
       timeZone: string;
-      refreshSeconds: number;
-      autoRefresh: boolean;
-      checkHref: string;
-      toggleRefreshHref: string;
-    };
+    } & RefreshLinks);
 
-function refreshFor(pass: Exclude<Pass, { admitted: true } | { refused: string }>, now: Date): number {
-  const seconds = pass.preQueue
-    ? (new Date(pass.opensAt).getTime() - now.getTime()) / 1000
-    : pass.estimatedWaitSeconds === null
-      ? REFRESH_SECONDS.unknown
-      : pass.estimatedWaitSeconds / 10;
+/** How a waiting page asks again: by itself every few seconds, or when the buyer says. */
+export interface RefreshLinks {
+  refreshSeconds: number;
+  autoRefresh: boolean;
+  /** Where the page's own refresh goes (without script, its <meta> refresh). */
+  refreshHref: string;
+  checkHref: string;
+  toggleRefreshHref: string;
+}
+
+/** Seconds until a waiting page asks again: sooner near the front, at most every few seconds. */
+export function refreshSecondsFor(estimatedWaitSeconds: number | null): number {
+  const seconds = estimatedWaitSeconds === null ? REFRESH_SECONDS.unknown : estimatedWaitSeconds / 10;
+  return Math.round(Math.min(REFRESH_SECONDS.most, Math.max(REFRESH_SECONDS.least, seconds)));
+}
+
+/** Before an on-sale: ask again when it opens, or every half minute until then. */
+export function preQueueRefreshSeconds(opensAt: string, now: Date): number {
+  const seconds = (new Date(opensAt).getTime() - now.getTime()) / 1000;
   return Math.round(Math.min(REFRESH_SECONDS.most, Math.max(REFRESH_SECONDS.least, seconds)));
 }
 
 /**
- * The waiting room's answer for this request: on to the page the buyer came from when their turn
- * has come (or there is no queue), or the page to wait on. A session without a visitor id gets one
- * first (one redirect); one that still has none after that refuses cookies, and is told so.
+ * The links of a waiting page for a performance's room: its refresh, the buyer's "check my
+ * place", and the switch that stops (or restarts) the page checking by itself. `cookieSent`: this
+ * answer has just given the browser its cookies, so the next ask says so, and one that comes back
+ * without them is told cookies are needed.
  */
-export async function waitingRoomVisit(
-  request: Request,
-  context: AppLoadContext,
-): Promise<{ redirectTo: string; headers?: Headers } | { view: WaitingView }> {
-  const url = new URL(request.url);
-  const performanceId = url.searchParams.get("performance") ?? "";
-  const id = performanceId.toUpperCase();
-  const back = safeReturnPath(url.searchParams.get("to"));
-  const rule = await context.waitingRoom.ruleFor(performanceId);
-  const place = rule ? await context.catalogue.placeOfPerformance(id) : undefined;
-  // No queue, or no such performance: the page asked for says what there is to say.
-  if (!rule || !place) return { redirectTo: back };
-  const session = await context.sessions.getSession(request);
-  const visitorId = session.get("visitorId");
-  if (!visitorId) {
-    if (url.searchParams.get(COOKIE_SENT.name) === COOKIE_SENT.value)
-      return { view: { kind: "noCookies", retryHref: waitingRoomHref(performanceId, back) } };
-    const sent = await withNewVisitor(context, session, waitingRoomHref(performanceId, back, COOKIE_SENT_PARAM));
-    return {
-      redirectTo: sent.headers.get("Location")!,
-      headers: new Headers({ "Set-Cookie": sent.headers.get("Set-Cookie")! }),
-    };
-  }
-  const pass = await context.waitingRoom.pass(rule, visitorId, context.clientAddress);
-  if (pass.admitted) return { redirectTo: back };
-  if ("refused" in pass)
-    return {
-      view: {
-        kind: "tooManyJoins",
-        retryAfterSeconds: pass.retryAfterSeconds,
-        retryHref: waitingRoomHref(performanceId, back),
-      },
-    };
-  const autoRefresh = url.searchParams.get(REFRESH_OFF.name) !== REFRESH_OFF.value;
-  const links = {
-    checkHref: waitingRoomHref(performanceId, back, autoRefresh ? {} : { [REFRESH_OFF.name]: REFRESH_OFF.value }),
+export function refreshLinks(
+  performanceId: string,
+  back: string,
+  { seconds, autoRefresh, cookieSent }: { seconds: number; autoRefresh: boolean; cookieSent: boolean },
+): RefreshLinks {
+  const off: Record<string, string> = autoRefresh ? {} : { [REFRESH_OFF.name]: REFRESH_OFF.value };
+  const sent: Record<string, string> = cookieSent ? COOKIE_SENT_PARAM : {};
+  return {
+    refreshSeconds: seconds,
+    autoRefresh,
+    refreshHref: waitingRoomHref(performanceId, back, { ...off, ...sent }),
+    checkHref: waitingRoomHref(performanceId, back, { ...off, ...sent }),
     toggleRefreshHref: waitingRoomHref(
       performanceId,
       back,
-      autoRefresh ? { [REFRESH_OFF.name]: REFRESH_OFF.value } : {},
+      autoRefresh ? { [REFRESH_OFF.name]: REFRESH_OFF.value, ...sent } : sent,
     ),
   };
-  const refreshSeconds = refreshFor(pass, context.clock.now());
-  if (pass.preQueue)
-    return {
-      view: {
-        kind: "preQueue",
-        waiting: pass.waiting,
-        opensAt: pass.opensAt,
-        timeZone: place.time_zone,
-        refreshSeconds,
-        autoRefresh,
-        ...links,
-      },
-    };
-  // Every place taken (sold, or held by those let in): the buyer may keep waiting, since places
-  // come back when others do not finish, or look at other dates.
-  const soldOut = (await context.availability.summary([id])).get(id)?.level === "soldOut";
-  return {
-    view: {
-      kind: "waiting",
-      place: pass.place,
-      waiting: pass.waiting,
-      estimatedWaitSeconds: pass.estimatedWaitSeconds,
-      soldOut,
-      otherDatesHref: calendarPath(context.config.routingType, place.title_slug, place.venue_slug),
-      refreshSeconds,
-      autoRefresh,
-      ...links,
-    },
-  };
+}
+
+/** Whether this request comes back from an answer that sent the browser its cookies. */
+export const cookieWasSent = (query: URLSearchParams | Record<string, unknown>) =>
+  (query instanceof URLSearchParams ? query.get(COOKIE_SENT.name) : query[COOKIE_SENT.name]) === COOKIE_SENT.value;
+
+// ---- The place cookie (issue 54) ----
+
+/**
+ * What a place cookie holds, signed with that cookie's own key: the room, the visitor the place
+ * is theirs by, its number in the line (null while a pre-queue waits for its draw; 0 when let in
+ * at once), and when it was given. It only says when to ask Remix's pages: whoever reaches them is
+ * let in or not by the store, by their session's visitor id, so a copied cookie gets nobody ahead.
+ */
+export interface PlaceToken {
+  room: string;
+  visitor: string;
+  position: number | null;
+  issuedAt: number;
+}
+
+/** A place cookie older than this is not read: the buyer takes (or finds) their place again. */
+const PLACE_MAX_AGE_MS = 12 * 60 * 60 * 1000;
+
+export function placeCookieHeader(
+  sessions: Pick<AppLoadContext["sessions"], "placeCookie">,
+  place: PlaceToken,
+): Promise<string> {
+  return sessions.placeCookie.serialize([place.room, place.visitor, place.position, place.issuedAt]);
+}
+
+/** The visitor's place in this room from their cookie, or null: none, not this room's, too old, or not ours. */
+export async function readPlaceCookie(
+  sessions: Pick<AppLoadContext["sessions"], "placeCookie">,
+  cookieHeader: string | null,
+  roomId: string,
+  now: number,
+): Promise<PlaceToken | null> {
+  if (!cookieHeader) return null;
+  const value: unknown = await sessions.placeCookie.parse(cookieHeader);
+  if (!Array.isArray(value) || value.length !== 4) return null;
+  const [room, visitor, position, issuedAt] = value as unknown[];
+  if (room !== roomId || typeof visitor !== "string" || typeof issuedAt !== "number") return null;
+  if (position !== null && !(Number.isInteger(position) && (position as number) >= 0)) return null;
+  if (issuedAt > now || now - issuedAt > PLACE_MAX_AGE_MS) return null;
+  return { room, visitor, position: position as number | null, issuedAt };
 }

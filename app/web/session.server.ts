@@ -53,6 +53,9 @@ export function createSessionService(config: Config) {
   const basketCookie: Cookie = createCookie(`${hostPrefix}basket`, { ...base, httpOnly: true });
   const promoCookie: Cookie = createCookie(`${hostPrefix}promo`, { ...base, httpOnly: true });
   const eventsCookie: Cookie = createCookie(`${hostPrefix}events`, { ...base, httpOnly: true });
+  // A place in a waiting room's line (issue 54): signed with a key of its own, so the door can
+  // check a refresh without the store; kept until the browser closes, as the session is.
+  const placeCookie: Cookie = createCookie(`${hostPrefix}place`, { ...base, httpOnly: true });
   // The order just paid for: the confirmation page's, once the basket cookie is gone. The page
   // shows it for a short time after paying (app/web/order-pages.server.ts, by the server's clock);
   // the browser may drop the cookie then too.
@@ -77,6 +80,7 @@ export function createSessionService(config: Config) {
     basketCookie,
     promoCookie,
     eventsCookie,
+    placeCookie,
     orderCookie,
     authCookie,
     getSession: (request: Request) => storage.getSession(request.headers.get("Cookie")),

@@ -38,7 +38,7 @@ export function captureQueryParameters(url: URL, session: BuyerSession): boolean
 /** `?cfg=NAME` (a known theme only) beats the buyer's remembered theme, which beats THEME. */
 export async function resolveTheme(
   request: Request,
-  context: AppLoadContext,
+  context: Pick<AppLoadContext, "sessions" | "config">,
 ): Promise<{ theme: ThemeName; remember: boolean }> {
   const requested = new URL(request.url).searchParams.get("cfg");
   if (isThemeName(requested)) return { theme: requested, remember: true };

@@ -93,7 +93,9 @@ describe.each(["1", "loopback"])("behind a trusted proxy (TRUST_PROXY=%s)", (tru
     expect(statuses).toEqual([200, 200, 429, 429]);
     const elsewhere = await clientBehindProxy(server.url).get(tickets, forged(9, "203.0.113.8"));
     expect(elsewhere.status).toBe(200);
-    expect(new URL(elsewhere.url).pathname).toBe("/waiting-room");
+    // The door answers at the tickets page's own address with the place it took (issue 54).
+    expect(new URL(elsewhere.url).pathname).toBe(tickets);
+    expect(await elsewhere.text()).toMatch(/Your place in the queue: 2 of 2/);
   });
 
   it("wrong passwords are counted by the address the proxy saw, whatever the client wrote before it", async () => {
