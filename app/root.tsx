@@ -38,7 +38,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   if (url.searchParams.get("lng") === locale) {
     headers.append("Set-Cookie", await context.sessions.languageCookie.serialize(locale));
   }
-  const { theme, remember } = await resolveTheme(request, context);
+  const { theme, remember } = await resolveTheme(url, request.headers.get("Cookie"), context);
   if (remember) headers.append("Set-Cookie", await context.sessions.themeCookie.serialize(theme));
 
   const session = await context.sessions.getSession(request);

@@ -33,7 +33,8 @@ export interface QueueLoadDone {
   stopped: Record<string, number>;
 }
 
-const REFRESH = /<meta http-equiv="refresh" content="(\d+)"/;
+const REFRESH = /<meta http-equiv="refresh" content="(\d+)/;
+
 /** Deep visitors' first ask falls at random within this. */
 const FIRST_ASK_MS = 10_000;
 
@@ -65,7 +66,7 @@ async function run(brief: QueueLoadBrief): Promise<QueueLoadDone> {
     for (;;) {
       const at = perf.now();
       const page = await browser.get(waitingPage);
-      if (page.response.status === 302) {
+      if (page.response.status >= 300 && page.response.status < 400) {
         times.admission.push(perf.now() - at);
         break;
       }

@@ -48,7 +48,12 @@ export interface SpikeDone {
   refreshes: number[];
 }
 
-const REFRESH = /<meta http-equiv="refresh" content="(\d+)"/;
+/** The waiting page's own refresh: its seconds, and where it asks (the room's address). */
+const REFRESH = /<meta http-equiv="refresh" content="(\d+)(?:; url=([^"]+))?"/;
+const refreshUrl = (html: string, current: string) => {
+  const url = REFRESH.exec(html)?.[2];
+  return url ? url.replaceAll("&amp;", "&") : current;
+};
 const RELOAD_MS = 5_000;
 const PLACE = /Your place in the queue: (\d+) of/;
 
@@ -82,7 +87,7 @@ function oneAtATime(brief: SpikeBrief) {
           const browser = noScriptBrowser(brief.origin, brief.secret);
           const page = await visit(brief.origin, browser, brief.tickets);
           const url = new URL(page.response.url);
-          waiting.push({ browser, path: url.pathname + url.search });
+          waiting.push({ browser, path: refreshUrl(page.text, url.pathname + url.search) });
         }
       else for (const { browser, path } of waiting.slice(0, asked.count)) await visit(brief.origin, browser, path);
     };
@@ -170,9 +175,8 @@ async function run(brief: SpikeBrief): Promise<SpikeDone> {
       if (perf.now() + seconds * 1000 > deadline) return { arrivedMs, firstPlace, waitedMs: null, outcome: "waiting" };
       await sleep(seconds * 1000);
       const url = new URL(page.response.url);
-      page = await reached(() =>
-        timed("waiting page", () => visit(brief.origin, browser, url.pathname + url.search), refreshes),
-      );
+      const next = refreshUrl(page.text, url.pathname + url.search);
+      page = await reached(() => timed("waiting page", () => visit(brief.origin, browser, next), refreshes));
     }
     // Never reached before the run's end: still trying, as a buyer would be.
     if (page === null) return { arrivedMs, firstPlace, waitedMs: null, outcome: "waiting" };

@@ -5,6 +5,8 @@ import type { Cookie } from "@remix-run/node";
 import { createInstance, type i18n, type Resource } from "i18next";
 import { initReactI18next } from "react-i18next";
 import { RemixI18Next } from "remix-i18next/server";
+import { parse as parseCookieHeader } from "cookie";
+import { namedCache } from "~/caches.server";
 import { COMMON_NS, LANGUAGES, isLanguage, sharedI18nextOptions, type Language } from "./languages";
 
 export interface LocaleFiles {
@@ -70,6 +72,32 @@ export function createI18nService(files: LocaleFiles, defaultLanguage: Language,
 
   const instances = new Map<string, Promise<i18n>>();
 
+  // Every page asks which language to speak, and remix-i18next's answer (a Request to build, the
+  // Accept-Language header parsed and matched) cost a page about as much as its session. The
+  // answer depends only on ?lng, the lng cookie and Accept-Language, which few browsers differ in.
+  const locales = namedCache<Language>("request-locales", {
+    reason:
+      "the language detected from ?lng, the lng cookie and Accept-Language, without parsing them again for every page",
+    maxBytes: 256 * 1024,
+    sizeOf: (language) => language.length,
+  });
+
+  async function localeOf(url: URL, cookieHeader: string | null, acceptLanguage: string | null): Promise<Language> {
+    const asked = url.searchParams.get("lng") ?? "";
+    const remembered = cookieHeader ? (parseCookieHeader(cookieHeader)[languageCookie.name] ?? "") : "";
+    const key = `${asked}\n${remembered}\n${acceptLanguage ?? ""}`;
+    const known = locales.get(key);
+    if (known !== undefined) return known;
+    const headers = new Headers();
+    if (remembered) headers.set("Cookie", `${languageCookie.name}=${remembered}`);
+    if (acceptLanguage) headers.set("Accept-Language", acceptLanguage);
+    const query = asked ? `?${new URLSearchParams({ lng: asked }).toString()}` : "";
+    const detected = await remixI18n.getLocale(new Request(`http://locale/${query}`, { headers }));
+    const locale = isLanguage(detected) ? detected : defaultLanguage;
+    locales.set(key, locale);
+    return locale;
+  }
+
   // The browser's copies, as served at /locales/{language}/{namespace}.json: from memory, so the
   // brand written over `common` reaches the browser as it reaches the server's render.
   const served = new Map<string, string>();
@@ -84,9 +112,11 @@ export function createI18nService(files: LocaleFiles, defaultLanguage: Language,
       return served.get(path);
     },
     async getLocale(request: Request): Promise<Language> {
-      const locale = await remixI18n.getLocale(request);
-      return isLanguage(locale) ? locale : defaultLanguage;
+      return localeOf(new URL(request.url), request.headers.get("Cookie"), request.headers.get("Accept-Language"));
     },
+    /** getLocale's answer from a request's parts, for the door, which has no Fetch Request. */
+    localeOf,
+    localeStats: locales.stats,
     /**
      * The wording set for a venue: its own namespace where one exists, otherwise `common`.
      * Wording sets are named after the venue they word.

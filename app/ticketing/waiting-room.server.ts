@@ -465,6 +465,13 @@ export function createWaitingRoom(store: Store, clock: Clock, options: WaitingRo
    * does at most once a second while its visitors wait, instead of on every refresh.
    */
   async function readLine(rule: RoomRule, now: number): Promise<Line> {
+    // Join windows that have passed are forgotten here, once a second, not with every batch of
+    // joins (by the index on window_started_at): the table holds only the last window's clients.
+    if (options.joinLimits)
+      await db
+        .deleteFrom("queue_joins")
+        .where("window_started_at", "<=", iso(now - options.joinLimits.windowMs))
+        .execute();
     const room = await standing(db, rule.id, null, now);
     if (!room || !canAdmit(rule, room, now)) return lineOf(rule, room, now);
     const admitted = await db.transaction().execute(async (trx) => {
@@ -513,8 +520,12 @@ export function createWaitingRoom(store: Store, clock: Clock, options: WaitingRo
     const preQueue = inPreQueue(rule, now);
     const { passes, room } = await db.transaction().execute(async (trx) => {
       await lockRoom(trx, rule.id);
-      await sweepLapsed(trx, rule.id, now);
       let room = (await standing(trx, rule.id, null, now))!;
+      // Lapsed places matter only to whoever would be let in in their stead.
+      if (!preQueue && room.lapsed) {
+        await sweepLapsed(trx, rule.id, now);
+        room = (await standing(trx, rule.id, null, now))!;
+      }
       if (!preQueue && rule.onSale && room.shuffledAt === null) {
         await drawPreQueue(trx, rule.id, room, now);
         room = (await standing(trx, rule.id, null, now))!;
@@ -544,7 +555,12 @@ export function createWaitingRoom(store: Store, clock: Clock, options: WaitingRo
         };
         if (!preQueue) nextPosition += 1;
         fresh.push(entry);
-        held.set(join.visitorId, { visitor_id: join.visitorId, position: entry.position, state: "waiting", basket_id: null });
+        held.set(join.visitorId, {
+          visitor_id: join.visitorId,
+          position: entry.position,
+          state: "waiting",
+          basket_id: null,
+        });
       }
       if (fresh.length > 0) {
         await trx
@@ -564,7 +580,7 @@ export function createWaitingRoom(store: Store, clock: Clock, options: WaitingRo
           ? { ...room, preQueued: room.preQueued + fresh.length }
           : { ...room, nextPosition: nextPosition };
       }
-      if (!preQueue && (await admitInTurn(trx, rule, room, now)) > 0)
+      if (!preQueue && slotsFor(rule, room) > 0 && (await admitInTurn(trx, rule, room, now)) > 0)
         room = (await standing(trx, rule.id, null, now))!;
       const passes = batch.map((join): Pass => {
         const refused = refusals.get(join);
@@ -574,7 +590,10 @@ export function createWaitingRoom(store: Store, clock: Clock, options: WaitingRo
           return { admitted: false, preQueue: true, waiting: waitingIn(room), opensAt: rule.onSale!.at };
         if (entry.state === "admitted" || entry.position <= room.admittedThrough)
           return { admitted: true, basketId: entry.basket_id };
-        return waitingPass(rule, { ...room, entry: { id: "", position: entry.position, state: "waiting", activeUntil: null, basketId: null } });
+        return waitingPass(rule, {
+          ...room,
+          entry: { id: "", position: entry.position, state: "waiting", activeUntil: null, basketId: null },
+        });
       });
       return { passes, room };
     });
@@ -601,11 +620,6 @@ export function createWaitingRoom(store: Store, clock: Clock, options: WaitingRo
     const added = new Map<string, number>();
     for (const join of joins) for (const { key } of keysOf(join)) added.set(key, (added.get(key) ?? 0) + 1);
     if (added.size === 0) return refused;
-    // Windows that have passed are forgotten (by the index on window_started_at).
-    await trx
-      .deleteFrom("queue_joins")
-      .where("window_started_at", "<=", iso(now - limits.windowMs))
-      .execute();
     const stale = iso(now - limits.windowMs);
     const counted = await trx
       .insertInto("queue_joins")
@@ -620,7 +634,9 @@ export function createWaitingRoom(store: Store, clock: Clock, options: WaitingRo
       .execute();
     // Each key's count before this batch, then one more for each of the batch's joins in turn.
     const seen = new Map(counted.map((row) => [row.key, Number(row.joins) - added.get(row.key)!]));
-    const endsOf = new Map(counted.map((row) => [row.key, new Date(row.window_started_at).getTime() + limits.windowMs]));
+    const endsOf = new Map(
+      counted.map((row) => [row.key, new Date(row.window_started_at).getTime() + limits.windowMs]),
+    );
     for (const join of joins) {
       const waits: number[] = [];
       for (const { key, limit } of keysOf(join)) {

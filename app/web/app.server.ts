@@ -64,6 +64,7 @@ export function createServerApp({ build, services, logger, root }: ServerAppOpti
   app.use(forwardedHostFromTrustedProxiesOnly);
 
   const prepared = prepareBuild(build, config.routingType, services.sessions.verifyCsrf);
+  services.metrics.watchCache(services.i18n.localeStats);
   app.use(requestLogging(logger));
   app.use(requestDurations(services.metrics, routeOf(prepared, services.metrics)));
   app.use(
@@ -74,13 +75,15 @@ export function createServerApp({ build, services, logger, root }: ServerAppOpti
     ),
   );
   app.use(onlyTheSitesMethods);
-  app.use(compressResponses());
-  // The on-sale door (issue 54): a waiting room's pages, answered before anything else is asked.
+  // The on-sale door (issue 54): a waiting room's pages, answered before anything else is asked,
+  // and not compressed: a waiting page is a few KB, which one round trip carries whole either
+  // way, while making a compressor for it cost more than the rest of the answer (decision 0056).
   const doorPages = doorPagesOf(build, services);
   if (doorPages) {
     services.metrics.watchCache(doorPages.stats);
     app.use(createDoor(services, doorPages));
   }
+  app.use(compressResponses());
 
   app.get("/healthz", (_req, res) => {
     res.set("Cache-Control", "no-store").type("text/plain").send("ok");
@@ -243,7 +246,8 @@ export function createServerApp({ build, services, logger, root }: ServerAppOpti
  */
 function doorPagesOf(build: ServerBuild, services: AppServices): DoorPages | undefined {
   for (const route of Object.values(build.routes)) {
-    const make = (route.module as { doorPages?: (context: Pick<AppServices, "config" | "i18n">) => DoorPages }).doorPages;
+    const make = (route.module as { doorPages?: (context: Pick<AppServices, "config" | "i18n">) => DoorPages })
+      .doorPages;
     if (typeof make === "function") return make(services);
   }
   return undefined;

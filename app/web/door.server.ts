@@ -129,12 +129,17 @@ export function createDoor(services: DoorServices, pages: DoorPages) {
       const soldOut =
         view.kind === "waiting" &&
         (await services.availability.summary([performanceId])).get(performanceId)?.level === "soldOut";
-      await writePage(req, res, { ...(view.kind === "waiting" ? { ...view, soldOut } : view) }, {
-        status,
-        cookies,
-        performanceId,
-        phone: place.support_phone,
-      });
+      await writePage(
+        req,
+        res,
+        { ...(view.kind === "waiting" ? { ...view, soldOut } : view) },
+        {
+          status,
+          cookies,
+          performanceId,
+          phone: place.support_phone,
+        },
+      );
     } catch (error) {
       next(error);
     }
@@ -155,7 +160,8 @@ export function createDoor(services: DoorServices, pages: DoorPages) {
   /** A visitor with a place: compared with the line, which this process reads at most once a second. */
   async function refresh(rule: RoomRule, visitor: string, position: number | null, now: Date): Promise<Answer> {
     const line = await waitingRoom.line(rule);
-    if (line.preQueue) return waitingPage({ admitted: false, preQueue: true, waiting: line.waiting, opensAt: rule.onSale!.at }, []);
+    if (line.preQueue)
+      return waitingPage({ admitted: false, preQueue: true, waiting: line.waiting, opensAt: rule.onSale!.at }, []);
     // Drawn when the sale opened: the place the draw gave, asked of the store once, then in the cookie.
     const drawn = position ?? (await waitingRoom.positionOf(rule, visitor));
     if (drawn === null) return { kind: "on", cookies: [] };
@@ -275,18 +281,18 @@ export function createDoor(services: DoorServices, pages: DoorPages) {
     req: ExpressRequest,
     res: ExpressResponse,
     view: WaitingView,
-    { status, cookies, performanceId, phone }: { status: number; cookies: string[]; performanceId: string; phone: string | null },
+    {
+      status,
+      cookies,
+      performanceId,
+      phone,
+    }: { status: number; cookies: string[]; performanceId: string; phone: string | null },
   ) {
     const logger = res.locals.logger as Logger;
-    const request = new Request(new URL(req.originalUrl, "http://door"), {
-      headers: {
-        cookie: req.headers.cookie ?? "",
-        "accept-language": req.headers["accept-language"] ?? "",
-      },
-    });
-    const locale = await services.i18n.getLocale(request);
-    const { theme, remember } = await resolveTheme(request, services);
-    const url = new URL(request.url);
+    const url = new URL(req.originalUrl, "http://door");
+    const cookieHeader = req.headers.cookie ?? null;
+    const locale = await services.i18n.localeOf(url, cookieHeader, req.headers["accept-language"] ?? null);
+    const { theme, remember } = await resolveTheme(url, cookieHeader, services);
     // As the root loader does for every other page.
     if (url.searchParams.get("lng") === locale) cookies.push(await sessions.languageCookie.serialize(locale));
     if (remember) cookies.push(await sessions.themeCookie.serialize(theme));
@@ -306,9 +312,11 @@ export function createDoor(services: DoorServices, pages: DoorPages) {
     });
     for (const cookie of cookies) res.append("Set-Cookie", cookie);
     res.set("Cache-Control", "no-store");
+    res.set("Content-Type", "text/html; charset=utf-8");
     // Refused a place for now (issue 41): a 429 that says when to come back, for people and clients alike.
     if (view.kind === "tooManyJoins") res.set("Retry-After", String(view.retryAfterSeconds));
-    res.status(status).type("html").send(html);
+    // Written out as it is: no ETag to work out for a page that is never kept (no-store).
+    res.status(status).end(req.method === "HEAD" ? undefined : html);
   }
 }
 

@@ -52,7 +52,8 @@ export async function admitOrQueue(
   // on a slow phone (and the server, in the rush) spends one round trip fewer before their place.
   if (!visitorId) throw await withNewVisitor(context, session, waitingRoomHref(performanceId, back, COOKIE_SENT_PARAM));
   const pass = await context.waitingRoom.pass(rule, visitorId, context.clientAddress);
-  if (!pass.admitted) throw await toWaitingRoom(context, rule.id, visitorId, pass, waitingRoomHref(performanceId, back));
+  if (!pass.admitted)
+    throw await toWaitingRoom(context, rule.id, visitorId, pass, waitingRoomHref(performanceId, back));
   const claim: BasketClaim = (candidate) => context.waitingRoom.claimBasket(rule, visitorId, candidate);
   // No basket on either side yet: the first hold makes one and claims it then.
   if (pass.basketId === null && basketId === null) return claim;

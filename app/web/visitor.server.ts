@@ -37,12 +37,13 @@ export function captureQueryParameters(url: URL, session: BuyerSession): boolean
 
 /** `?cfg=NAME` (a known theme only) beats the buyer's remembered theme, which beats THEME. */
 export async function resolveTheme(
-  request: Request,
+  url: URL,
+  cookieHeader: string | null,
   context: Pick<AppLoadContext, "sessions" | "config">,
 ): Promise<{ theme: ThemeName; remember: boolean }> {
-  const requested = new URL(request.url).searchParams.get("cfg");
+  const requested = url.searchParams.get("cfg");
   if (isThemeName(requested)) return { theme: requested, remember: true };
-  const remembered: unknown = await context.sessions.themeCookie.parse(request.headers.get("Cookie"));
+  const remembered: unknown = cookieHeader ? await context.sessions.themeCookie.parse(cookieHeader) : null;
   if (isThemeName(remembered)) return { theme: remembered, remember: false };
   return { theme: context.config.theme, remember: false };
 }
