@@ -519,28 +519,43 @@ export function createWaitingRoom(store: Store, clock: Clock, options: WaitingRo
   async function joinBatch(rule: RoomRule, batch: PendingJoin[], now: number): Promise<Pass[]> {
     const preQueue = inPreQueue(rule, now);
     const { passes, room } = await db.transaction().execute(async (trx) => {
-      await lockRoom(trx, rule.id);
-      let room = (await standing(trx, rule.id, null, now))!;
+      const visitors = [...new Set(batch.map((join) => join.visitorId))];
+      // One arrival at a time (a quiet moment): the room and their place in one read.
+      const alone = visitors.length === 1 ? visitors[0]! : null;
+      // SQLite's transaction holds the whole file already; PostgreSQL locks the room's row.
+      let room = store.dialect === "sqlite" ? await standing(trx, rule.id, alone, now) : undefined;
+      if (!room) {
+        await lockRoom(trx, rule.id);
+        room = (await standing(trx, rule.id, alone, now))!;
+      }
       // Lapsed places matter only to whoever would be let in in their stead.
       if (!preQueue && room.lapsed) {
         await sweepLapsed(trx, rule.id, now);
-        room = (await standing(trx, rule.id, null, now))!;
+        room = (await standing(trx, rule.id, alone, now))!;
       }
       if (!preQueue && rule.onSale && room.shuffledAt === null) {
         await drawPreQueue(trx, rule.id, room, now);
-        room = (await standing(trx, rule.id, null, now))!;
+        room = (await standing(trx, rule.id, alone, now))!;
       }
-      const visitors = [...new Set(batch.map((join) => join.visitorId))];
-      const held = new Map(
-        (
-          await trx
-            .selectFrom("queue_entries")
-            .select(["visitor_id", "position", "state", "basket_id"])
-            .where("room_id", "=", rule.id)
-            .where("visitor_id", "in", visitors)
-            .execute()
-        ).map((entry) => [entry.visitor_id, entry]),
-      );
+      const entries =
+        alone !== null
+          ? room.entry
+            ? [
+                {
+                  visitor_id: alone,
+                  position: room.entry.position,
+                  state: room.entry.state,
+                  basket_id: room.entry.basketId,
+                },
+              ]
+            : []
+          : await trx
+              .selectFrom("queue_entries")
+              .select(["visitor_id", "position", "state", "basket_id"])
+              .where("room_id", "=", rule.id)
+              .where("visitor_id", "in", visitors)
+              .execute();
+      const held = new Map(entries.map((entry) => [entry.visitor_id, entry]));
       const newcomers = batch.filter((join) => !held.has(join.visitorId));
       const refusals = await joinRefusals(trx, newcomers, now);
       const fresh: { id: string; visitor_id: string; position: number | null; draw: number | null }[] = [];

@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixedClock } from "~/clock";
-import { ARRIVAL_GRACE_MS, createWaitingRoom, type Pass, type RoomRule } from "~/ticketing/waiting-room.server";
+import {
+  ARRIVAL_GRACE_MS,
+  createWaitingRoom,
+  LINE_MAX_AGE_MS,
+  type Pass,
+  type RoomRule,
+} from "~/ticketing/waiting-room.server";
 import { createTestStore, DIALECTS, type TestStore } from "../support/stores";
 
 const IDLE_MS = 10 * 60_000;
@@ -187,5 +193,74 @@ describe.each(DIALECTS)("the waiting room on %s", (dialect) => {
     // After the window, the address may join again.
     clock.advance(limits.windowMs);
     expect("refused" in (await queue.pass(rule, "bot-5", "192.0.2.1"))).toBe(false);
+  });
+});
+
+// Issue 54: the door's side of the room. Arrivals read in the same moment are written in one
+// transaction, in the order they came; the line a process compares places with is read at most
+// once a LINE_MAX_AGE_MS, and that read lets in whoever's turn it is.
+describe.each(DIALECTS)("the door's arrivals and line on %s", (dialect) => {
+  let store: TestStore;
+  const clock = fixedClock("2026-12-02T10:00:00.000Z");
+  beforeAll(async () => {
+    store = await createTestStore(dialect);
+  });
+  afterAll(() => store.drop());
+
+  it("writes a moment's arrivals in one batch, in order, letting in as many as the room holds", async () => {
+    const rule = room({ activeBuyers: 2, newBuyersPerMinute: null });
+    const queue = createWaitingRoom(store, clock, { idleMs: IDLE_MS });
+    const before = store.statements();
+    const passes = await Promise.all(Array.from({ length: 8 }, (_, index) => queue.arrive(rule, `door-${index}`)));
+    const statements = store.statements() - before;
+    expect(passes.slice(0, 2).every((pass) => pass.admitted)).toBe(true);
+    expect(passes.slice(2).map(place)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(
+      passes.slice(2).map((pass) => (pass.admitted || "refused" in pass || pass.preQueue ? 0 : pass.position)),
+    ).toEqual([3, 4, 5, 6, 7, 8]);
+    // One transaction for all eight: far fewer statements than eight joins one by one.
+    expect(statements).toBeLessThan(20);
+    // Arriving again keeps the place; nobody is let in while the room is full.
+    expect(place(await queue.arrive(rule, "door-5"))).toBe(4);
+    expect(await queue.line(rule)).toMatchObject({ admittedThrough: 2, waiting: 6, preQueue: false });
+  });
+
+  it("reads the line at most once a second, and that read lets in the next when a place is free", async () => {
+    clock.set("2026-12-02T11:00:00.000Z");
+    const rule = room({ activeBuyers: 1, newBuyersPerMinute: null });
+    const queue = createWaitingRoom(store, clock, { idleMs: IDLE_MS });
+    for (const visitor of ["p", "q", "r"]) await queue.arrive(rule, visitor);
+    expect((await queue.line(rule)).admittedThrough).toBe(1);
+    // Another process lets p go: this one's line is a second old at most.
+    await createWaitingRoom(store, clock, { idleMs: IDLE_MS }).leave("p");
+    const before = store.statements();
+    expect((await queue.line(rule)).admittedThrough).toBe(1);
+    expect(store.statements()).toBe(before);
+    clock.advance(LINE_MAX_AGE_MS);
+    expect(await queue.line(rule)).toMatchObject({ admittedThrough: 2, waiting: 1 });
+    expect((await queue.pass(rule, "q")).admitted).toBe(true);
+    // Leaving through this process reads it again at once.
+    await queue.leave("q");
+    expect((await queue.line(rule)).admittedThrough).toBe(3);
+  });
+
+  it("counts a batch's joins against each address's limit in the order they came", async () => {
+    clock.set("2026-12-02T12:00:00.000Z");
+    const rule = room({ activeBuyers: 1, newBuyersPerMinute: null });
+    const queue = createWaitingRoom(store, clock, {
+      idleMs: IDLE_MS,
+      joinLimits: { perAddress: 3, perSession: 0, windowMs: 10 * 60_000 },
+    });
+    const passes = await Promise.all(
+      Array.from({ length: 5 }, (_, index) => queue.arrive(rule, `limited-${index}`, "192.0.2.1")),
+    );
+    expect(passes.map((pass) => ("refused" in pass ? "refused" : pass.admitted ? "in" : place(pass)))).toEqual([
+      "in",
+      1,
+      2,
+      "refused",
+      "refused",
+    ]);
+    expect(place(await queue.arrive(rule, "elsewhere", "192.0.2.2"))).toBe(3);
   });
 });
