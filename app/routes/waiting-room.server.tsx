@@ -49,6 +49,8 @@ interface Shape {
   phone: string | null;
   kind: WaitingView["kind"];
   autoRefresh: boolean;
+  /** Seconds between checks, when the page checks by itself: its sentence says how many. */
+  refreshSeconds: number | null;
   soldOut: boolean;
 }
 
@@ -94,6 +96,7 @@ export function createDoorPages(context: Pick<AppLoadContext, "config" | "i18n">
         phone: page.phone,
         kind: view.kind,
         autoRefresh: "autoRefresh" in view && view.autoRefresh,
+        refreshSeconds: "autoRefresh" in view && view.autoRefresh ? view.refreshSeconds : null,
         soldOut: view.kind === "waiting" && view.soldOut,
       };
       const template = await templateFor(shape);
@@ -127,7 +130,7 @@ function sentences(view: WaitingView, locale: Language, t: Translate): Filling {
       };
     case "preQueue":
       return {
-        ...refreshFilling(view, t),
+        ...refreshFilling(view),
         opens: t("waitingRoom.preQueue.opens", {
           time: dateTimeFormat(locale, {
             weekday: "long",
@@ -143,21 +146,21 @@ function sentences(view: WaitingView, locale: Language, t: Translate): Filling {
       };
     case "waiting":
       return {
-        ...refreshFilling(view, t),
-        place: t("waitingRoom.place", { place: view.place, waiting: view.waiting }),
+        ...refreshFilling(view),
+        place: String(view.place),
+        waiting: String(view.waiting),
         wait: waitText(t, view.estimatedWaitSeconds),
         otherDatesHref: view.otherDatesHref,
       };
   }
 }
 
-function refreshFilling(view: Extract<WaitingView, { kind: "waiting" | "preQueue" }>, t: Translate): Filling {
+function refreshFilling(view: Extract<WaitingView, { kind: "waiting" | "preQueue" }>): Filling {
   return {
     checkHref: view.checkHref,
     toggleRefreshHref: view.toggleRefreshHref,
     refresh: `${view.refreshSeconds}; url=${view.refreshHref}`,
     seconds: String(view.refreshSeconds),
-    autoRefresh: view.autoRefresh ? t("waitingRoom.autoRefresh", { count: view.refreshSeconds }) : "",
   };
 }
 
@@ -228,7 +231,9 @@ function RefreshControls({ shape }: { shape: Shape }) {
   return (
     <>
       <p>
-        {shape.autoRefresh ? slot("autoRefresh") : t("waitingRoom.refreshStopped")}{" "}
+        {shape.refreshSeconds !== null
+          ? t("waitingRoom.autoRefresh", { count: shape.refreshSeconds })
+          : t("waitingRoom.refreshStopped")}{" "}
         <a href={slot("toggleRefreshHref")}>
           {shape.autoRefresh ? t("waitingRoom.stopRefresh") : t("waitingRoom.startRefresh")}
         </a>
@@ -296,7 +301,7 @@ function WaitingContent({ shape }: { shape: Shape }) {
       <p>{t("waitingRoom.lead")}</p>
       <div role="status" aria-live="polite" className="waiting-room__place" {...{ [STATUS_ATTRIBUTE]: "" }}>
         <p>
-          <strong>{slot("place")}</strong>
+          <strong>{t("waitingRoom.place", { place: slot("place"), waiting: slot("waiting") })}</strong>
         </p>
         <p>{slot("wait")}</p>
       </div>
