@@ -70,6 +70,14 @@ export function createDoorPages(context: Pick<AppLoadContext, "config" | "i18n">
     sizeOf: (template) => template.length * 2,
   });
 
+  // The sentences with a number in them ("about 4 minutes"), as i18next words them: a page asks
+  // for one or two, and the same few numbers come up again and again in a queue.
+  const sentences = namedCache<string>("waiting-page-sentences", {
+    reason: "the waiting page's sentences with a number in them, per language, wording set and number",
+    maxBytes: 512 * 1024,
+    sizeOf: (sentence) => sentence.length * 2,
+  });
+
   async function templateFor(shape: Shape): Promise<string> {
     const key = JSON.stringify(shape);
     const kept = templates.get(key);
@@ -86,7 +94,7 @@ export function createDoorPages(context: Pick<AppLoadContext, "config" | "i18n">
   }
 
   return {
-    stats: templates.stats,
+    caches: [templates.stats, sentences.stats],
     async write(page: DoorPage): Promise<string> {
       const { view } = page;
       const shape: Shape = {
@@ -101,12 +109,15 @@ export function createDoorPages(context: Pick<AppLoadContext, "config" | "i18n">
       };
       const template = await templateFor(shape);
       const i18n = await context.i18n.createInstance(page.locale, page.wordingSet);
-      const t: Translate = (key, options) => i18n.t(key, options);
+      const t: Translate = (key, options) =>
+        sentences.getOrMake(`${page.locale}\n${page.wordingSet}\n${key}\n${JSON.stringify(options ?? {})}`, () =>
+          i18n.t(key, options),
+        )!;
       const filling: Filling = {
         nonce: page.nonce,
         events: JSON.stringify(page.trackedEvents),
         ...Object.fromEntries(LANGUAGES.map((language, index) => [`language${index}`, page.languageHref(language)])),
-        ...sentences(view, page.locale, t),
+        ...fillingOf(view, page.locale, t),
       };
       return template.replace(SLOTS, (_, name: string) => escapeHtml(filling[name] ?? ""));
     },
@@ -119,7 +130,7 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (character) => HTM
 type Translate = (key: string, options?: Record<string, unknown>) => string;
 
 /** What a request puts in its template's slots: the sentences with its numbers, and its links. */
-function sentences(view: WaitingView, locale: Language, t: Translate): Filling {
+function fillingOf(view: WaitingView, locale: Language, t: Translate): Filling {
   switch (view.kind) {
     case "noCookies":
       return { retryHref: view.retryHref };

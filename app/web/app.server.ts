@@ -60,6 +60,9 @@ export function createServerApp({ build, services, logger, root }: ServerAppOpti
   const { config } = services;
   const app = express();
   app.disable("x-powered-by");
+  // Query strings as flat name=value pairs (node:querystring), all any handler here reads: qs's
+  // nested objects and arrays cost every request its parse, the door's refreshes most of all.
+  app.set("query parser", "simple");
   app.set("trust proxy", config.trustProxy);
   app.use(forwardedHostFromTrustedProxiesOnly);
 
@@ -80,7 +83,7 @@ export function createServerApp({ build, services, logger, root }: ServerAppOpti
   // way, while making a compressor for it cost more than the rest of the answer (decision 0056).
   const doorPages = doorPagesOf(build, services);
   if (doorPages) {
-    services.metrics.watchCache(doorPages.stats);
+    for (const stats of doorPages.caches) services.metrics.watchCache(stats);
     app.use(createDoor(services, doorPages));
   }
   app.use(compressResponses());

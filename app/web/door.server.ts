@@ -51,7 +51,8 @@ export interface DoorPage {
 /** Writes the door's pages (app/routes/waiting-room.server.tsx): the route layer's, handed in. */
 export interface DoorPages {
   write(page: DoorPage): Promise<string>;
-  stats(): CacheStats;
+  /** The caches the writer keeps, for /metrics. */
+  caches: (() => CacheStats)[];
 }
 
 type DoorServices = Pick<
