@@ -140,7 +140,7 @@ export function createI18nService(files: LocaleFiles, defaultLanguage: Language,
             resources: files.resources,
             initImmediate: false,
           });
-          return created;
+          return withLanguagesFixed(created);
         })();
         instances.set(key, instance);
       }
@@ -150,3 +150,26 @@ export function createI18nService(files: LocaleFiles, defaultLanguage: Language,
 }
 
 export type I18nService = ReturnType<typeof createI18nService>;
+
+/**
+ * The instance with every `t` it hands out (its own, and `getFixedT`'s for the page's components
+ * through react-i18next) looking words up in `instance.languages`, the languages to look in that
+ * i18next works out from its language once, when the instance is made ("en-US" then "en-GB").
+ * Given no list (`lngs`, i18next's own option), i18next works the same list out again from the
+ * language code on every call, through `Intl.getCanonicalLocales`: a quarter of a t() call, and
+ * a payment page makes about 70 (issue 54). The words found are the same; a shared instance's
+ * language never changes (createInstance above), so neither does the list.
+ */
+export function withLanguagesFixed(instance: i18n): i18n {
+  const languages = [...instance.languages];
+  const fixedT = (lng: string | readonly string[] | null, ns?: string | readonly string[], keyPrefix?: string) =>
+    instance.getFixedT(lng ?? languages, ns, keyPrefix);
+  const t = instance.getFixedT(languages);
+  return new Proxy(instance, {
+    get(target, property) {
+      if (property === "getFixedT") return fixedT;
+      if (property === "t") return t;
+      return Reflect.get(target, property, target);
+    },
+  });
+}

@@ -386,7 +386,9 @@ export function createPaymentService(options: PaymentServiceOptions) {
         await Promise.race([followed, new Promise<void>((resolve) => (timer = setTimeout(resolve, inlineWaitMs)))]);
         clearTimeout(timer);
       }
-      return stateOf(await orders.payment(attempt.id), (await orders.byId(order.id)) ?? order);
+      // The order first: paid, it says all there is to say, and its payment need not be read too.
+      const settled = (await orders.byId(order.id)) ?? order;
+      return stateOf(settled.status === "paid" ? undefined : await orders.payment(attempt.id), settled);
     },
 
     /**

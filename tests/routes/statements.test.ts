@@ -5,9 +5,11 @@ import { throughToPayment } from "../support/checkout-journey";
 import { seedSmall } from "../support/seed";
 
 // Issue 19's budget: a whole no-script order (hold, every step, Pay, the confirmation) costs at
-// most 40 statements, BEGIN and COMMIT included, each a round trip on PostgreSQL. The count is the
-// store's own (the same on either database); `npm run bench` prints it under load on both.
-const STATEMENTS_PER_ORDER = 40;
+// most 40 statements, BEGIN and COMMIT included, each a round trip on PostgreSQL. Held at what it
+// costs now, 39 (issue 54: a paid order's payment is not read back), so a statement added fails
+// here. The count is the store's own (the same on either database); `npm run bench` prints it
+// under load on both.
+const STATEMENTS_PER_ORDER = 39;
 
 describe("the database statements an order costs", () => {
   let server: Awaited<ReturnType<typeof startServer>>;

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createCookie } from "@remix-run/node";
 import { createInstance } from "i18next";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createI18nService, readLocaleFiles } from "~/i18n/i18n.server";
 import { LANGUAGES, sharedI18nextOptions } from "~/i18n/languages";
 import { ROOT } from "../support/app";
@@ -90,6 +90,38 @@ describe("the shared i18next instances", () => {
             expect(t(key), label).toBe(expected(key));
             expect(t(key), `${label}, again`).toBe(expected(key));
           }
+        }
+      }
+    }
+  });
+
+  it("answer as a fresh instance does where no language is named (react-i18next's getFixedT(null), t), without working out the languages to look in on each call", async () => {
+    for (const language of LANGUAGES) {
+      for (const wordingSet of ["common", venueSet]) {
+        const shared = await service.createInstance(language, wordingSet);
+        const fresh = await unshared(language, wordingSet);
+        const asComponents = shared.getFixedT(null, wordingSet);
+        const expected = fresh.getFixedT(null, wordingSet);
+        // i18next works the list out from the language code through Intl.getCanonicalLocales
+        // (issue 54): the shared instances were given it once, when made.
+        const canonical = vi.spyOn(Intl, "getCanonicalLocales");
+        try {
+          for (const key of keys(files.resources[language]!.common)) {
+            const label = `${language}/${wordingSet}: ${key}`;
+            expect(asComponents(key), label).toBe(expected(key));
+            expect(shared.t(key), label).toBe(fresh.t(key));
+            expect(shared.t(key, { count: 2, ns: "common" }), label).toBe(fresh.t(key, { count: 2, ns: "common" }));
+          }
+          const calledByShared = canonical.mock.calls.length;
+          canonical.mockClear();
+          for (const key of keys(files.resources[language]!.common)) {
+            asComponents(key);
+            shared.t(key);
+          }
+          expect(canonical).not.toHaveBeenCalled();
+          expect(calledByShared).toBeGreaterThan(0); // the fresh instance's calls, counted as a check on the spy
+        } finally {
+          canonical.mockRestore();
         }
       }
     }
