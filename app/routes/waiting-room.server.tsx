@@ -170,7 +170,7 @@ function refreshFilling(view: Extract<WaitingView, { kind: "waiting" | "preQueue
   return {
     checkHref: view.checkHref,
     toggleRefreshHref: view.toggleRefreshHref,
-    refresh: `${view.refreshSeconds}; url=${view.refreshHref}`,
+    refresh: `${view.refreshSeconds}; url=${view.checkHref}`,
     seconds: String(view.refreshSeconds),
   };
 }

@@ -799,8 +799,20 @@ export function createWaitingRoom(store: Store, clock: Clock, options: WaitingRo
       return entry?.position ?? null;
     },
 
-    /** Seconds until the next `ahead + 1` are let in, at the recent rate (or the room's own). */
-    estimate,
+    /** Where a place stands against the line as this process last read it (the door's refresh). */
+    placeOnLine(rule: RoomRule, line: Line, position: number): Pass {
+      const ahead = position - line.admittedThrough - 1;
+      if (ahead < 0) return { admitted: true, basketId: null };
+      return {
+        admitted: false,
+        preQueue: false,
+        place: ahead + 1,
+        position,
+        // The line may be a second older than the place: never fewer waiting than up to it.
+        waiting: Math.max(line.waiting, ahead + 1),
+        estimatedWaitSeconds: estimate(rule, line.lately, ahead),
+      };
+    },
   };
 }
 

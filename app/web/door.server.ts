@@ -130,17 +130,12 @@ export function createDoor(services: DoorServices, pages: DoorPages) {
       const soldOut =
         view.kind === "waiting" &&
         (await services.availability.summary([performanceId])).get(performanceId)?.level === "soldOut";
-      await writePage(
-        req,
-        res,
-        { ...(view.kind === "waiting" ? { ...view, soldOut } : view) },
-        {
-          status,
-          cookies,
-          performanceId,
-          phone: place.support_phone,
-        },
-      );
+      await writePage(req, res, view.kind === "waiting" ? { ...view, soldOut } : view, {
+        status,
+        cookies,
+        performanceId,
+        phone: place.support_phone,
+      });
     } catch (error) {
       next(error);
     }
@@ -166,23 +161,13 @@ export function createDoor(services: DoorServices, pages: DoorPages) {
     // Drawn when the sale opened: the place the draw gave, asked of the store once, then in the cookie.
     const drawn = position ?? (await waitingRoom.positionOf(rule, visitor));
     if (drawn === null) return { kind: "on", cookies: [] };
-    if (drawn <= line.admittedThrough) return { kind: "on", cookies: [] };
+    const pass = waitingRoom.placeOnLine(rule, line, drawn);
+    if (pass.admitted) return { kind: "on", cookies: [] };
     const cookies =
       position === null
         ? [await placeCookieHeader(sessions, { room: rule.id, visitor, position: drawn, issuedAt: now.getTime() })]
         : [];
-    const ahead = drawn - line.admittedThrough - 1;
-    return waitingPage(
-      {
-        admitted: false,
-        preQueue: false,
-        place: ahead + 1,
-        position: drawn,
-        waiting: Math.max(line.waiting, ahead + 1),
-        estimatedWaitSeconds: waitingRoom.estimate(rule, line.lately, ahead),
-      },
-      cookies,
-    );
+    return waitingPage(pass, cookies);
   }
 
   /**

@@ -119,22 +119,22 @@ export type WaitingView =
 export interface RefreshLinks {
   refreshSeconds: number;
   autoRefresh: boolean;
-  /** Where the page's own refresh goes (without script, its <meta> refresh). */
-  refreshHref: string;
+  /** Where the page asks again: its <meta> refresh, its script and "Check my place". */
   checkHref: string;
   toggleRefreshHref: string;
 }
 
 /** Seconds until a waiting page asks again: sooner near the front, at most every few seconds. */
 export function refreshSecondsFor(estimatedWaitSeconds: number | null): number {
-  const seconds = estimatedWaitSeconds === null ? REFRESH_SECONDS.unknown : estimatedWaitSeconds / 10;
-  return Math.round(Math.min(REFRESH_SECONDS.most, Math.max(REFRESH_SECONDS.least, seconds)));
+  return refreshBetween(estimatedWaitSeconds === null ? REFRESH_SECONDS.unknown : estimatedWaitSeconds / 10);
 }
+
+const refreshBetween = (seconds: number) =>
+  Math.round(Math.min(REFRESH_SECONDS.most, Math.max(REFRESH_SECONDS.least, seconds)));
 
 /** Before an on-sale: ask again when it opens, or every half minute until then. */
 export function preQueueRefreshSeconds(opensAt: string, now: Date): number {
-  const seconds = (new Date(opensAt).getTime() - now.getTime()) / 1000;
-  return Math.round(Math.min(REFRESH_SECONDS.most, Math.max(REFRESH_SECONDS.least, seconds)));
+  return refreshBetween((new Date(opensAt).getTime() - now.getTime()) / 1000);
 }
 
 /**
@@ -153,7 +153,6 @@ export function refreshLinks(
   return {
     refreshSeconds: seconds,
     autoRefresh,
-    refreshHref: waitingRoomHref(performanceId, back, { ...off, ...sent }),
     checkHref: waitingRoomHref(performanceId, back, { ...off, ...sent }),
     toggleRefreshHref: waitingRoomHref(
       performanceId,
