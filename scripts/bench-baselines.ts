@@ -66,16 +66,23 @@ export interface Load {
   cpuMs: number;
 }
 
+/** The CPU, in ms, this process has used so far. */
+const ownCpuMs = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
+
 /**
  * One URL under load from a separate process keeping LOAD.connections requests in flight: the
- * rate, and the CPU this process (the servers' only) spent per request while it was measured.
+ * rate, and the CPU the server spent per request while it was measured: this process's (the
+ * servers' only) unless `serverCpuMs` counts another's (server.ts's processes, all together).
  * `numbered`: each request's address ends in a number of its own (the URL ends where it goes), so
  * that no two ask for the same page.
  */
 export async function measureLoad(
   url: string,
   headers: Record<string, string>,
-  { numbered = false }: { numbered?: boolean } = {},
+  { numbered = false, serverCpuMs = ownCpuMs }: { numbered?: boolean; serverCpuMs?: () => number } = {},
 ): Promise<Load> {
   const child = fork(new URL("./bench-load.mjs", import.meta.url), [
     JSON.stringify({
@@ -87,13 +94,13 @@ export async function measureLoad(
       numbered,
     }),
   ]);
-  let cpuAtStart = process.cpuUsage();
+  let cpuAtStart = serverCpuMs();
   const result = await new Promise<{ completed: number; failed: Record<string, number>; seconds: number }>(
     (resolve, reject) => {
       child.on(
         "message",
         (message: { kind: string; completed: number; failed: Record<string, number>; seconds: number }) => {
-          if (message.kind === "measuring") cpuAtStart = process.cpuUsage();
+          if (message.kind === "measuring") cpuAtStart = serverCpuMs();
           else resolve(message);
         },
       );
@@ -101,11 +108,11 @@ export async function measureLoad(
       child.once("exit", (code) => code !== 0 && reject(new Error(`bench: the load process exited with ${code}`)));
     },
   );
-  const cpu = process.cpuUsage(cpuAtStart);
+  const cpuMs = serverCpuMs() - cpuAtStart;
   const failures = Object.entries(result.failed);
   if (failures.length > 0)
     throw new Error(`${url}: requests failed under load (${failures.map(([s, n]) => `${n} × ${s}`).join(", ")})`);
-  return { rate: result.completed / result.seconds, cpuMs: (cpu.user + cpu.system) / 1000 / result.completed };
+  return { rate: result.completed / result.seconds, cpuMs: cpuMs / result.completed };
 }
 
 /** The median rate and the median CPU per request of several rounds' loads. */
