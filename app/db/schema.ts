@@ -497,6 +497,21 @@ export interface OrderTicketTable {
 }
 
 /**
+ * A ticket admitted at the door: one row per ticket ever admitted, keyed by the ticket, so two
+ * doors scanning it at once admit it once (decision 0060).
+ */
+export interface TicketCheckInTable {
+  ticket_id: string;
+  performance_id: string;
+  order_id: string;
+  checked_in_at: string;
+  /** The door as it named itself ("Stalls door"). */
+  door: string;
+  /** Who scanned it, as the staff accounts name them. */
+  staff_id: string;
+}
+
+/**
  * One refund of an order, whole or some of its tickets: recorded pending before the provider is
  * called, settled (succeeded) or refused after (decision 0041).
  */
@@ -640,6 +655,7 @@ export interface Database {
   sandbox_refunds: SandboxRefundTable;
   payment_notifications: PaymentNotificationTable;
   order_tickets: OrderTicketTable;
+  ticket_check_ins: TicketCheckInTable;
   refunds: RefundTable;
   venue_questions: VenueQuestionTable;
   email_outbox: EmailOutboxTable;

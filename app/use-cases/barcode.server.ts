@@ -1,10 +1,9 @@
 import { randomBytes } from "node:crypto";
 import QRCode from "qrcode";
+import { BARCODE_ALPHABET, BARCODE_LENGTH } from "~/ticketing/ticket-code";
 
-// 32 symbols without 0/O or 1/I, so a code read aloud or typed in at the door cannot be misread;
-// all are in the QR alphanumeric set, so 20 of them still fit the smallest (21×21) code at level M.
-export const BARCODE_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ";
-export const BARCODE_LENGTH = 20;
+// The alphabet and length are the domain's (ticketing/ticket-code.ts), where the door reads codes.
+export { BARCODE_ALPHABET, BARCODE_LENGTH };
 
 /** A fresh e-ticket barcode: 100 random bits, unguessable, unlike the order number or seat. */
 export function newBarcode(): string {
