@@ -16,6 +16,7 @@ await build({
     "scripts/catalogue-import": "scripts/catalogue-import.ts",
     "scripts/refund": "scripts/refund.ts",
     "scripts/vouchers": "scripts/vouchers.ts",
+    "scripts/staff": "scripts/staff.ts",
   },
   outdir: "build/server",
   bundle: true,

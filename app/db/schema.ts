@@ -616,6 +616,48 @@ export interface OnSaleRoomTable {
   new_buyers_per_minute: number | null;
 }
 
+/** A member of the venue's staff (decision 0059): apart from customers, never deleted, only removed. */
+export interface StaffUserTable {
+  id: string;
+  /** Trimmed and lower-cased: what sign-in matches on; unique among current staff. */
+  email: string;
+  name: string;
+  role: "door" | "boxOffice" | "manager";
+  /** scrypt, with its parameters and salt, as customers' are. */
+  password_hash: string;
+  /** The TOTP secret, base32; null only for the door, who sign in by password alone. */
+  totp_secret: string | null;
+  /** The last TOTP time step accepted: a code of that step or before is refused (no replay). */
+  last_totp_step: number | null;
+  created_at: string;
+  removed_at: string | null;
+}
+
+export interface StaffSessionTable {
+  /** SHA-256 of "staff-session:" and the token in the staff cookie. */
+  id: string;
+  staff_id: string;
+  created_at: string;
+  /** The absolute end, however busy the session. */
+  expires_at: string;
+  /** The session ends when this is older than the idle limit. */
+  last_seen_at: string;
+}
+
+/** Append-only: the database refuses UPDATE and DELETE (a trigger on each dialect). */
+export interface StaffAuditTable {
+  /** Counts up: the order the entries were written in. */
+  id: Generated<number>;
+  at: string;
+  /** Who did it; null for the operator's command line. */
+  staff_id: string | null;
+  action: string;
+  order_id: string | null;
+  performance_id: string | null;
+  /** JSON object: whatever else the entry says. */
+  detail: Generated<string>;
+}
+
 export interface Database {
   venues: VenueTable;
   titles: TitleTable;
@@ -665,4 +707,7 @@ export interface Database {
   queue_joins: QueueJoinTable;
   on_sale_rooms: OnSaleRoomTable;
   job_leases: JobLeaseTable;
+  staff_users: StaffUserTable;
+  staff_sessions: StaffSessionTable;
+  staff_audit: StaffAuditTable;
 }

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { addDays, addHours, addMinutes } from "date-fns";
 import type { Clock } from "~/clock";
 import type { Store } from "~/db/connection.server";
@@ -11,6 +11,14 @@ import {
   type PasswordCost,
 } from "~/use-cases/passwords.server";
 import { createGuessThrottle, type ThrottlePolicy } from "~/ticketing/guess-throttle.server";
+import {
+  createSignInGate,
+  decoyHash,
+  newToken,
+  normaliseEmail,
+  sha256Hex as digest,
+  type Throttled,
+} from "~/use-cases/sign-in.server";
 
 // The spec's "auth" service, embedded: registration by an emailed single-use link (nothing is
 // created until the email's owner follows it), sign-in and sign-out, and password reset by an
@@ -27,7 +35,7 @@ export interface Customer {
   contactConsent: boolean;
 }
 
-export type Throttled = { ok: false; reason: "throttled"; retryAt: string };
+export { normaliseEmail, type Throttled };
 
 export type Refusal = { ok: false; reason: "invalid" } | Throttled;
 
@@ -131,12 +139,9 @@ export interface AuthService {
   resetPassword(input: { token: string; password: string }): Promise<SignedIn | { ok: false; reason: "invalid" }>;
 }
 
-export const normaliseEmail = (email: string) => email.trim().toLowerCase();
-const digest = (value: string) => createHash("sha256").update(value).digest("hex");
 // A sign-up token is looked up under its own prefix, in its own table: a reset link's token (or
 // any other the site hands out) finds nothing here, and this one nothing there.
 const signUpDigest = (token: string) => digest(`sign-up:${token}`);
-const newToken = () => randomBytes(32).toString("base64url");
 
 function toCustomer(row: CustomerTable): Customer {
   return {
@@ -151,14 +156,11 @@ function toCustomer(row: CustomerTable): Customer {
 
 export function createAuth(store: Store, clock: Clock, policy: AuthPolicy = DEFAULT_AUTH_POLICY): AuthService {
   const { db } = store;
-  const signInThrottle = createGuessThrottle(store, clock, policy.signInThrottle);
+  const signInGate = createSignInGate(store, clock, policy.signInThrottle, "signin");
   const requestThrottle = createGuessThrottle(store, clock, policy.requestThrottle);
   const signUpThrottle = createGuessThrottle(store, clock, policy.signUpThrottle);
   const mailboxThrottle = createGuessThrottle(store, clock, policy.mailboxThrottle);
-  // Compared against when no account has the email, so a wrong email costs the same time as a
-  // wrong password and the two cannot be told apart.
-  let decoy: Promise<string> | undefined;
-  const decoyHash = () => (decoy ??= hashPassword(randomBytes(16).toString("hex"), policy.passwordCost));
+  const decoy = decoyHash(policy.passwordCost);
 
   async function startSession(customerId: string): Promise<string> {
     const token = newToken();
@@ -187,7 +189,6 @@ export function createAuth(store: Store, clock: Clock, policy: AuthPolicy = DEFA
     return null;
   }
 
-  const accountKey = (email: string) => `signin:account:${digest(normaliseEmail(email))}`;
   const addressKey = (kind: string, address: string) => `${kind}:address:${address}`;
 
   /** Whether one more email may go to this address now; counts it when it may. */
@@ -304,34 +305,19 @@ export function createAuth(store: Store, clock: Clock, policy: AuthPolicy = DEFA
     },
 
     async signIn({ email, password, address, previousToken }) {
-      const keys = [accountKey(email), addressKey("signin", address)];
-      const [account, from] = keys as [string, string];
-      const waiting = await throttled(signInThrottle, keys);
-      if (waiting) {
-        // A try during the wait is a guess too (the password is not looked at): hammering reaches
-        // the lock at the same pace as patient guessing, and keeps it.
-        for (const key of keys) await signInThrottle.recordFailure(key);
-        return (await throttled(signInThrottle, keys)) ?? waiting;
-      }
-      // Counted against the account before the password is looked at (and forgotten if it is
-      // right), so tries sent at the same moment are each counted before the next is checked.
-      const taken = await signInThrottle.take(account);
-      if (!taken.allowed) {
-        await signInThrottle.recordFailure(from);
-        return { ok: false, reason: "throttled", retryAt: taken.retryAt };
-      }
+      const refused = await signInGate.enter(email, address);
+      if (refused) return refused;
       const row = await db
         .selectFrom("customers")
         .selectAll()
         .where("email_key", "=", normaliseEmail(email))
         .executeTakeFirst();
-      const matches = await verifyPassword(password, row?.password_hash ?? (await decoyHash()));
+      const matches = await verifyPassword(password, row?.password_hash ?? (await decoy()));
       if (!row || !matches) {
-        await signInThrottle.recordFailure(from);
+        await signInGate.failed(address);
         return { ok: false, reason: "invalid" };
       }
-      // The address's count stays: one address trying many accounts is still one guesser.
-      await signInThrottle.clear(account);
+      await signInGate.succeeded(email);
       if (needsRehash(row.password_hash, policy.passwordCost)) {
         await db
           .updateTable("customers")
@@ -429,7 +415,7 @@ export function createAuth(store: Store, clock: Clock, policy: AuthPolicy = DEFA
       });
       if (!customerId) return { ok: false, reason: "invalid" };
       const row = await db.selectFrom("customers").selectAll().where("id", "=", customerId).executeTakeFirstOrThrow();
-      await signInThrottle.clear(accountKey(row.email));
+      await signInGate.succeeded(row.email);
       return { ok: true, customer: toCustomer(row), token: await startSession(customerId) };
     },
   };

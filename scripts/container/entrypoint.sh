@@ -7,6 +7,9 @@
 #                              refund a paid order, whole or some tickets (docs/buying.md, "Refunds")
 #   vouchers locked | unlock NUMBER
 #                              card numbers locked by wrong codes; lift one (docs/buying.md, "Gift vouchers")
+#   staff add --email E --name N --role door|box-office|manager | remove --email E | list
+#                              the venue's staff (docs/operating.md, "Staff"); the password from
+#                              STAFF_PASSWORD or typed (docker run -it), never an argument
 set -e
 command=${1:-serve}
 [ $# -gt 0 ] && shift
@@ -16,5 +19,6 @@ case "$command" in
   catalogue:import) exec node /app/build/server/scripts/catalogue-import.js "$@" ;;
   refund) exec node /app/build/server/scripts/refund.js "$@" ;;
   vouchers) exec node /app/build/server/scripts/vouchers.js "$@" ;;
+  staff) exec node /app/build/server/scripts/staff.js "$@" ;;
   *) exec "$command" "$@" ;;
 esac

@@ -21,6 +21,7 @@ import * as suitedSeats from "./2026-11-30T0900-suited-seats";
 import * as showAccessHazards from "./2026-11-30T1000-show-access-hazards";
 import * as signUpLinks from "./2026-12-07T1000-sign-up-links";
 import * as paymentTerms from "./2026-12-07T1200-payment-terms";
+import * as staff from "./2026-12-07T1400-staff";
 import * as ticketCheckIns from "./2026-12-07T1500-ticket-check-ins";
 
 // Every migration, by its date-prefixed name. Listed here (not read from the folder) so the same
@@ -48,5 +49,6 @@ export const MIGRATIONS: Record<string, Migration> = {
   "2026-11-30T1000-show-access-hazards": showAccessHazards,
   "2026-12-07T1000-sign-up-links": signUpLinks,
   "2026-12-07T1200-payment-terms": paymentTerms,
+  "2026-12-07T1400-staff": staff,
   "2026-12-07T1500-ticket-check-ins": ticketCheckIns,
 };
