@@ -46,6 +46,8 @@ import { createCustomers } from "~/use-cases/customers.server";
 import { createPaymentService, startReconciler } from "~/use-cases/pay.server";
 import { createRefundLedger } from "~/ticketing/refunds.server";
 import { createRefunds } from "~/use-cases/refunds.server";
+import { createStaff } from "~/use-cases/staff.server";
+import { createCheckIn } from "~/ticketing/check-in.server";
 
 export interface ServiceOptions {
   config: Config;
@@ -270,6 +272,8 @@ export async function createAppServices({
     auth: createAuth(store, clock),
     customers: createCustomers(store, clock),
     memberships,
+    staff: createStaff(store, clock),
+    checkIn: createCheckIn(store, clock),
     waitingRoom,
     pages,
     metrics,

@@ -13,6 +13,7 @@ export {
   signInSchema,
 } from "~/forms/accounts";
 export { accessSchema } from "~/forms/membership";
+export { checkInSchema, doorChoiceSchema, staffSignInSchema } from "~/forms/staff";
 export {
   contactsSchema,
   deliverySchema,

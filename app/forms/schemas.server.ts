@@ -4,6 +4,7 @@
 // route module that imports it, even when only the route's server code used it.
 export * from "~/forms/accounts";
 export * from "~/forms/membership";
+export * from "~/forms/staff";
 export * from "~/forms/checkout";
 export * from "~/forms/checkout/pay-form";
 export { parseWithZod } from "@conform-to/zod";

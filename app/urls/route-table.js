@@ -121,6 +121,11 @@ export const SHARED_ROUTES = [
   // The sandbox's dashboard: every payment it holds, as a provider's test-mode dashboard shows them.
   { name: "sandbox/payments", path: "sandbox/payments", file: "routes/sandbox.payments.tsx" },
   { name: "legal", path: "legal/:document", file: "routes/legal.tsx" },
+  // The venue's staff (issue 55): a 404 to anyone not signed in as staff, but for sign-in.
+  { name: "staff", path: "staff", file: "routes/staff._index.tsx" },
+  { name: "staff/sign-in", path: "staff/sign-in", file: "routes/staff.sign-in.tsx" },
+  { name: "staff/sign-out", path: "staff/sign-out", file: "routes/staff.sign-out.tsx" },
+  { name: "staff/door", path: "staff/door", file: "routes/staff.door.tsx" },
   { name: "not-found", path: "*", file: "routes/not-found.tsx" },
 ];
 

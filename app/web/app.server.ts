@@ -285,10 +285,10 @@ function onlyTheSitesMethods(req: Request, res: Response, next: NextFunction) {
 
 /**
  * The pages that hold one person's details (a basket, an order, an account, e-tickets, a
- * membership, a sandbox payment), and their data as script asks for it (the path plus `.data`):
+ * membership, a sandbox payment, the staff's pages), and their data as script asks for it (the path plus `.data`):
  * no cache, the browser's included, may keep them (issue 53).
  */
-const PRIVATE_PAGES = /^\/(?:checkout|account|e-tickets|membership|sandbox)(?:[/.]|$)/;
+const PRIVATE_PAGES = /^\/(?:checkout|account|e-tickets|membership|sandbox|staff)(?:[/.]|$)/;
 
 function privatePagesUncached(req: Request, res: Response, next: NextFunction) {
   if (PRIVATE_PAGES.test(req.path)) res.set("Cache-Control", "no-store");

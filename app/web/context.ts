@@ -28,6 +28,8 @@ import type { Summaries } from "~/use-cases/summary.server";
 import type { WaitingRooms } from "~/ticketing/waiting-room.server";
 import type { PageCache } from "~/web/page-cache.server";
 import type { Metrics } from "~/monitoring/metrics.server";
+import type { StaffService } from "~/use-cases/staff.server";
+import type { CheckIn } from "~/ticketing/check-in.server";
 
 // The request context's type is the web layer's, beside the sessions and the page cache it names:
 // web code reads it without importing the composition above it, which builds it
@@ -68,6 +70,10 @@ export interface AppServices {
   customers: Customers;
   /** The paid and access memberships: prices, periods bought, registered access needs. */
   memberships: Memberships;
+  /** The venue's staff: accounts, sign-in, sessions and the audit log (decision 0059). */
+  staff: StaffService;
+  /** Door check-in: a ticket's code admits it once (decision 0060). */
+  checkIn: CheckIn;
   /** The waiting room: who may choose seats now, and the places of those who wait. */
   waitingRoom: WaitingRooms;
   /** What an operator watches at /metrics (app/monitoring/metrics.server.ts). */

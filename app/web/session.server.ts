@@ -2,6 +2,7 @@ import type { AppLoadContext, Cookie, Session } from "@remix-run/node";
 import type { Config } from "~/config/env.server";
 import type { ForcedVariations } from "~/config/experiments";
 import { DEFAULT_AUTH_POLICY, type Customer } from "~/use-cases/auth.server";
+import { DEFAULT_STAFF_POLICY } from "~/use-cases/staff.server";
 import { createCookie, createCookieSessionStorage } from "./cookies.server";
 import { csrfTokens } from "./csrf.server";
 
@@ -72,6 +73,18 @@ export function createSessionService(config: Config) {
     maxAge: AUTH_DAYS * 24 * 60 * 60,
   });
 
+  // A member of staff's session token (decision 0059): a cookie of its own, so signed with keys of
+  // its own (cookies.server.ts), and its token looked up in the staff's sessions only, so neither
+  // a buyer's auth cookie nor its token signs anyone in as staff, nor the other way round. Strict:
+  // no link from another site arrives signed in to the staff's pages. Lasts as long as the
+  // store's session at most; the store ends it sooner when idle.
+  const staffCookie: Cookie = createCookie(`${hostPrefix}staff`, {
+    ...base,
+    sameSite: "strict",
+    httpOnly: true,
+    maxAge: DEFAULT_STAFF_POLICY.sessionHours * 60 * 60,
+  });
+
   return {
     storage,
     csrfCookie,
@@ -83,6 +96,7 @@ export function createSessionService(config: Config) {
     placeCookie,
     orderCookie,
     authCookie,
+    staffCookie,
     getSession: (request: Request) => storage.getSession(request.headers.get("Cookie")),
     commitSession: (session: BuyerSession) => storage.commitSession(session),
     /** The buyer's CSRF token masked for this response's page, and the Set-Cookie header to send when it is new. */

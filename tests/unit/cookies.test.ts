@@ -106,13 +106,24 @@ describe.each([
       sessions.eventsCookie,
       sessions.orderCookie,
       sessions.authCookie,
+      sessions.staffCookie,
     ].map(asCookie),
   ];
 
   it("has them all, each under its own name", () => {
     expect(signedCookies.map((cookie) => cookie.name)).toEqual(
-      ["session", "csrf", "basket", "promo", "events", "order", "auth"].map((name) => `${prefix}${name}`),
+      ["session", "csrf", "basket", "promo", "events", "order", "auth", "staff"].map((name) => `${prefix}${name}`),
     );
+  });
+
+  it("keeps the staff's cookie HttpOnly, SameSite=Strict, for the staff session's length, Secure in production", async () => {
+    const sent = await sessions.staffCookie.serialize("token");
+    expect(sent.startsWith(`${prefix}staff=`)).toBe(true);
+    expect(sent).toMatch(/; Path=\/(;|$)/);
+    expect(sent).toMatch(/; HttpOnly(;|$)/);
+    expect(sent).toMatch(/; SameSite=Strict(;|$)/);
+    expect(sent).toMatch(/; Max-Age=43200(;|$)/);
+    expect(/; Secure(;|$)/.test(sent)).toBe(appEnv === "production");
   });
 
   it("refuses as each the value signed for any other, and reads each's own", async () => {

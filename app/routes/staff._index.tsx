@@ -1,0 +1,53 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { may } from "~/ticketing/staff-roles";
+import { requireStaff } from "~/web/staff.server";
+import { PostForm } from "~/components/post-form";
+
+// The staff's start page: who is signed in and as what, the pages their role may open, and
+// signing out. Only the door's page exists yet (issue 55): the rest join the list as they come.
+
+export const handle = { titleKey: "staff.home.title" };
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { staff } = await requireStaff(request, context, null);
+  return {
+    name: staff.name,
+    email: staff.email,
+    role: staff.role,
+    pages: [{ href: "/staff/door", key: "staff.home.door" }].filter(() => may(staff.role, "checkIn")),
+  };
+}
+
+// A POST here is no form of this page's: refused as to anyone, but a 404 to anyone not staff.
+export async function action({ request, context }: ActionFunctionArgs) {
+  await requireStaff(request, context, null);
+  throw new Response(null, { status: 405, statusText: "Method Not Allowed" });
+}
+
+export default function StaffHome() {
+  const { t } = useTranslation();
+  const { name, email, role, pages } = useLoaderData<typeof loader>();
+  return (
+    <>
+      <h1>{t("staff.home.title")}</h1>
+      <p>{t("staff.home.signedInAs", { name, email, role: t(`staff.role.${role}`) })}</p>
+      <h2>{t("staff.home.pagesHeading")}</h2>
+      <ul>
+        {pages.map((page) => (
+          <li key={page.href}>
+            <Link to={page.href}>{t(page.key)}</Link>
+          </li>
+        ))}
+      </ul>
+      <PostForm action="/staff/sign-out">
+        <div className="form-actions">
+          <button type="submit" className="button button--secondary">
+            {t("staff.signOut.submit")}
+          </button>
+        </div>
+      </PostForm>
+    </>
+  );
+}

@@ -1,0 +1,313 @@
+import { data, type ActionFunctionArgs, type AppLoadContext, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { checkInSchema, DOOR_NAME_MAX_LENGTH, doorChoiceSchema, parseWithZod } from "~/forms/schemas.server";
+import { errorsForSummary, translateMessage } from "~/forms/checkout/messages";
+import { formatDateTime } from "~/i18n/format";
+import type { AccessNeeds, CheckInOutcome } from "~/ticketing/check-in.server";
+import { requireStaff } from "~/web/staff.server";
+import { ErrorSummary } from "~/components/error-summary";
+import { TextField } from "~/components/form-fields";
+import { PostForm } from "~/components/post-form";
+import { SelectField } from "~/components/select-field";
+import { useSchemaForm } from "~/components/use-schema-form";
+
+// Door check-in (issue 55 item 2, decision 0060), without script: choose the performance and name
+// the door (a GET form, so the page's address keeps them and a reload or a bookmark comes back to
+// the same door), then type each e-ticket's code. The answer is the page's first thing, in a
+// status region, and the code box is empty and focused again for the next ticket. Which member of
+// staff scanned is the session's, never the form's.
+
+export const handle = { titleKey: "staff.door.title" };
+
+/**
+ * The performances a door may choose: those begun in the last hours (latecomers, the interval)
+ * and those of the coming week, read from the catalogue's list of what is on (asked as of the
+ * earlier time, so a performance already begun is still in it).
+ */
+const BEGUN_WITHIN_HOURS = 12;
+const AHEAD_DAYS = 7;
+
+async function doorPerformances(context: AppLoadContext) {
+  const now = context.clock.now().getTime();
+  const until = new Date(now + AHEAD_DAYS * 24 * 60 * 60_000).toISOString();
+  const runs = await context.catalogue.runsOnSale(new Date(now - BEGUN_WITHIN_HOURS * 60 * 60_000));
+  return runs
+    .flatMap((run) =>
+      run.performances
+        .filter((performance) => performance.startsAt < until)
+        .map((performance) => ({
+          id: performance.id,
+          startsAt: performance.startsAt,
+          timeZone: run.timeZone,
+          show: run.name,
+          venue: run.venueName,
+        })),
+    )
+    .sort((a, b) => a.startsAt.localeCompare(b.startsAt) || a.show.localeCompare(b.show));
+}
+
+type DoorPerformance = Awaited<ReturnType<typeof doorPerformances>>[number];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireStaff(request, context, "checkIn");
+  const performances = await doorPerformances(context);
+  const query = new URL(request.url).searchParams;
+  const asked = { performance: query.get("performance") ?? "", door: query.get("door") ?? "" };
+  let errors: Record<string, string[]> = {};
+  let chosen: (DoorPerformance & { door: string }) | null = null;
+  if (query.has("performance") || query.has("door")) {
+    const parsed = doorChoiceSchema.safeParse(asked);
+    const performance = performances.find((listed) => listed.id === asked.performance);
+    if (parsed.success && performance) chosen = { ...performance, door: parsed.data.door };
+    else {
+      errors = parsed.success ? {} : parsed.error.flatten().fieldErrors;
+      if (!performance) errors.performance = ["staff.door.performanceMissing"];
+    }
+  }
+  return {
+    performances,
+    asked,
+    errors,
+    chosen,
+    counts: chosen ? await context.checkIn.counts(chosen.id) : null,
+    doorMaxLength: DOOR_NAME_MAX_LENGTH,
+  };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const { staff } = await requireStaff(request, context, "checkIn");
+  const submission = parseWithZod(await request.formData(), { schema: checkInSchema });
+  if (submission.status !== "success") return data({ result: submission.reply(), outcome: null }, { status: 400 });
+  const { performance, door, code } = submission.value;
+  if (!(await doorPerformances(context)).some((listed) => listed.id === performance))
+    return data(
+      { result: submission.reply({ formErrors: ["staff.door.performanceMissing"] }), outcome: null },
+      { status: 400 },
+    );
+  const outcome = await context.checkIn.checkIn({ performanceId: performance, code, door, staffId: staff.id });
+  await context.staff.record({
+    staffId: staff.id,
+    action: "checkIn",
+    performanceId: performance,
+    detail: {
+      door,
+      outcome: outcome.outcome,
+      ...("label" in outcome && { ticket: outcome.label }),
+      ...(outcome.outcome === "admitted" && { orderNumber: outcome.orderNumber }),
+    },
+  });
+  // The form emptied for the next ticket, with script as without.
+  return { result: submission.reply({ resetForm: true }), outcome };
+}
+
+const OUTCOME_ID = "door-outcome";
+
+function AccessNeedsList({ access }: { access: AccessNeeds }) {
+  const { t } = useTranslation();
+  const lines: string[] = [];
+  if (access.place) lines.push(t(`staff.door.access.place.${access.place}`));
+  const { wheelchairSpaces, companionSeats, accessSeats } = access.booking;
+  if (wheelchairSpaces) lines.push(t("staff.door.access.wheelchairSpaces", { count: wheelchairSpaces }));
+  if (companionSeats) lines.push(t("staff.door.access.companionSeats", { count: companionSeats }));
+  if (accessSeats) lines.push(t("staff.door.access.accessSeats", { count: accessSeats }));
+  for (const { service, seatSuits } of access.services)
+    lines.push(
+      t(seatSuits ? "staff.door.access.serviceSuits" : "staff.door.access.service", {
+        service: t(`access.service.${service}`),
+      }),
+    );
+  if (access.registered) {
+    if (access.registered.wheelchair) lines.push(t("staff.door.access.registeredWheelchair"));
+    if (access.registered.companions)
+      lines.push(t("staff.door.access.registeredCompanions", { count: access.registered.companions }));
+    if (access.registered.otherNeeds)
+      lines.push(t("staff.door.access.registeredOther", { needs: access.registered.otherNeeds }));
+  }
+  if (lines.length === 0) return <p>{t("staff.door.access.none")}</p>;
+  return (
+    <>
+      <h3>{t("staff.door.access.heading")}</h3>
+      <ul>
+        {lines.map((line) => (
+          <li key={line}>{line}</li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
+function Outcome({ outcome, timeZone }: { outcome: CheckInOutcome; timeZone: string }) {
+  const { t, i18n } = useTranslation();
+  const when = (iso: string, zone = timeZone) => formatDateTime(iso, zone, i18n.language);
+  const heading = <h2 className="door-outcome__heading">{t(`staff.door.outcome.${outcome.outcome}.title`)}</h2>;
+  switch (outcome.outcome) {
+    case "admitted":
+      return (
+        <>
+          {heading}
+          <p className="door-outcome__seat">{outcome.label}</p>
+          <p>{t("staff.door.outcome.admitted.name", { name: outcome.name, number: outcome.orderNumber })}</p>
+          <AccessNeedsList access={outcome.access} />
+        </>
+      );
+    case "alreadyUsed":
+      return (
+        <>
+          {heading}
+          <p>{t("staff.door.outcome.alreadyUsed.when", { when: when(outcome.checkedInAt), door: outcome.door })}</p>
+          <p>{t("staff.door.outcome.ticket", { label: outcome.label, name: outcome.name })}</p>
+        </>
+      );
+    case "void":
+      return (
+        <>
+          {heading}
+          <p>
+            {outcome.voidedAt
+              ? t("staff.door.outcome.void.refunded", { when: when(outcome.voidedAt) })
+              : t("staff.door.outcome.void.refunding")}
+          </p>
+          <p>{t("staff.door.outcome.ticket", { label: outcome.label, name: outcome.name })}</p>
+        </>
+      );
+    case "otherPerformance":
+      return (
+        <>
+          {heading}
+          <p>
+            {t("staff.door.outcome.otherPerformance.for", {
+              show: outcome.performance.title,
+              venue: outcome.performance.venue,
+              when: when(outcome.performance.startsAt, outcome.performance.timeZone),
+            })}
+          </p>
+          <p>{outcome.label}</p>
+        </>
+      );
+    case "unknown":
+      return (
+        <>
+          {heading}
+          <p>{t("staff.door.outcome.unknown.text")}</p>
+        </>
+      );
+  }
+}
+
+function ChoosePerformance() {
+  const { t, i18n } = useTranslation();
+  const { performances, asked, errors, chosen, doorMaxLength } = useLoaderData<typeof loader>();
+  const fieldError = (name: string) => {
+    const first = errors[name]?.[0];
+    return first ? translateMessage(first, t) : undefined;
+  };
+  return (
+    <>
+      <ErrorSummary errors={errorsForSummary(errors, ["performance", "door"], t)} />
+      <h1>{t("staff.door.title")}</h1>
+      {performances.length === 0 ? <p>{t("staff.door.noPerformances")}</p> : null}
+      <Form method="get" noValidate>
+        <SelectField
+          className="field"
+          id="performance"
+          name="performance"
+          label={t("staff.door.performance")}
+          anyLabel={t("staff.door.choosePerformance")}
+          options={performances.map((performance) => ({
+            value: performance.id,
+            label: t("staff.door.performanceOption", {
+              show: performance.show,
+              venue: performance.venue,
+              when: formatDateTime(performance.startsAt, performance.timeZone, i18n.language),
+            }),
+          }))}
+          defaultValue={chosen?.id ?? asked.performance}
+          error={fieldError("performance")}
+          errorPrefix={t("frame.errorPrefix")}
+        />
+        <TextField
+          field={{ name: "door", defaultValue: chosen?.door ?? asked.door, errors: errors.door }}
+          label={t("staff.door.door")}
+          hint={t("staff.door.doorHint", { count: doorMaxLength })}
+          autoComplete="off"
+        />
+        <div className="form-actions">
+          <button type="submit" className="button">
+            {t("staff.door.start")}
+          </button>
+        </div>
+      </Form>
+      <p>
+        <Link to="/staff">{t("staff.home.back")}</Link>
+      </p>
+    </>
+  );
+}
+
+export default function Door() {
+  const { t, i18n } = useTranslation();
+  const { chosen, counts } = useLoaderData<typeof loader>();
+  const answered = useActionData<typeof action>();
+  const [form, fields] = useSchemaForm((checks) => checks.checkInSchema, answered?.result, undefined, {
+    revalidate: false,
+  });
+  if (!chosen || !counts) return <ChoosePerformance />;
+  const outcome = answered?.outcome ?? null;
+  const codeError = fields.code.errors?.[0];
+  return (
+    <>
+      <ErrorSummary errors={errorsForSummary(form.allErrors, ["code"], t)} />
+      <div
+        className={outcome ? `door-outcome door-outcome--${outcome.outcome}` : "door-outcome"}
+        id={OUTCOME_ID}
+        role="status"
+      >
+        {outcome ? <Outcome outcome={outcome} timeZone={chosen.timeZone} /> : null}
+      </div>
+      <h1>{t("staff.door.title")}</h1>
+      <p>
+        {t("staff.door.chosen", {
+          show: chosen.show,
+          venue: chosen.venue,
+          when: formatDateTime(chosen.startsAt, chosen.timeZone, i18n.language),
+          door: chosen.door,
+        })}{" "}
+        <Link to="/staff/door">{t("staff.door.change")}</Link>
+      </p>
+      <p className="door-count">{t("staff.door.count", { admitted: counts.admitted, expected: counts.expected })}</p>
+      <PostForm id={form.id} onSubmit={form.onSubmit} key={form.key}>
+        <input type="hidden" name="performance" value={chosen.id} />
+        <input type="hidden" name="door" value={chosen.door} />
+        <div className={codeError ? "field field--error" : "field"}>
+          <label htmlFor="code">{t("staff.door.code")}</label>
+          {codeError ? (
+            <p className="field-error" id="code-error">
+              <span className="visually-hidden">{t("frame.errorPrefix")}</span>
+              {translateMessage(codeError, t)}
+            </p>
+          ) : null}
+          {/* Focused on arrival: a door types (or a scanner keys in) one code after another, and
+              the answer to the last is read with the box (it describes it) without leaving it. */}
+          <input
+            id="code"
+            name="code"
+            type="text"
+            autoComplete="off"
+            autoCapitalize="characters"
+            spellCheck={false}
+            // eslint-disable-next-line jsx-a11y/no-autofocus -- the page's one task, repeated at speed
+            autoFocus
+            aria-describedby={[outcome && OUTCOME_ID, codeError && "code-error"].filter(Boolean).join(" ") || undefined}
+            aria-invalid={codeError ? true : undefined}
+          />
+        </div>
+        <div className="form-actions">
+          <button type="submit" className="button">
+            {t("staff.door.checkIn")}
+          </button>
+        </div>
+      </PostForm>
+    </>
+  );
+}
