@@ -308,6 +308,9 @@ export default function Door() {
           </button>
         </div>
       </PostForm>
+      <p>
+        <Link to="/staff">{t("staff.home.back")}</Link>
+      </p>
     </>
   );
 }
