@@ -1,7 +1,15 @@
 import { sql } from "kysely";
 import type { Clock } from "~/clock";
 import type { Store } from "~/db/connection.server";
-import { accessServicesOf, type AccessService } from "~/views/access-services";
+import type { AccessService } from "~/views/access-services";
+import {
+  isAccessPlace,
+  registeredNeedsOf,
+  seatIdOfRef,
+  servicesForSeat,
+  type AccessPlace,
+  type RegisteredNeeds,
+} from "./access-places.server";
 import { ticketCodeOf } from "./ticket-code";
 
 // Door check-in (issue 55 item 2, decision 0060): a typed or scanned e-ticket code, at one door of
@@ -9,11 +17,7 @@ import { ticketCodeOf } from "./ticket-code";
 // moment admits it is decided by the check-in table's key, in one insert, never by a read before
 // it: a read says "not used yet" to both.
 
-/** A place kept for access, as the seat map's seat types name them. */
-export type AccessPlace = "wheelchair" | "companion" | "access";
-
-const ACCESS_PLACES: readonly string[] = ["wheelchair", "companion", "access"] satisfies AccessPlace[];
-const isAccessPlace = (seatType: string): seatType is AccessPlace => ACCESS_PLACES.includes(seatType);
+export type { AccessPlace } from "./access-places.server";
 
 /**
  * What front-of-house needs to know when a ticket is admitted: where its holder sits if that is a
@@ -29,7 +33,7 @@ export interface AccessNeeds {
   /** The performance's services, each with whether this ticket's seat is one placed for it. */
   services: { service: AccessService; seatSuits: boolean }[];
   /** The booking's buyer's access registration (an access membership), when they have one. */
-  registered: { wheelchair: boolean; companions: number; otherNeeds: string | null } | null;
+  registered: RegisteredNeeds | null;
 }
 
 export type CheckInOutcome =
@@ -127,7 +131,7 @@ export function createCheckIn(store: Store, clock: Clock) {
 
   /** What the booking this ticket is part of holds for access, and what its buyer registered. */
   async function accessNeeds(ticket: Ticket): Promise<AccessNeeds> {
-    const [tickets, registration] = await Promise.all([
+    const [tickets, registrations] = await Promise.all([
       db
         .selectFrom("order_tickets")
         .select(["id", "ref"])
@@ -135,26 +139,17 @@ export function createCheckIn(store: Store, clock: Clock) {
         .where("voided_at", "is", null)
         .where("refund_id", "is", null)
         .execute(),
-      ticket.customer_id
-        ? db
-            .selectFrom("access_registrations")
-            .select(["wheelchair", "companions", "other_needs"])
-            .where("customer_id", "=", ticket.customer_id)
-            .executeTakeFirst()
-        : undefined,
+      registeredNeedsOf(db, ticket.customer_id ? [ticket.customer_id] : []),
     ]);
-    // A seat's ticket ref is `seat:<performance>:<seat id>`; a standing place's is not a seat.
-    const seatOf = (ref: string) => (ref.startsWith("seat:") ? Number(ref.split(":")[2]) : null);
-    const seatIds = [...new Set([ticket.ref, ...tickets.map((other) => other.ref)].map(seatOf))].filter(
-      (id): id is number => id !== null && Number.isInteger(id),
+    const seatIds = [...new Set([ticket.ref, ...tickets.map((other) => other.ref)].map(seatIdOfRef))].filter(
+      (id): id is number => id !== null,
     );
     const seats = seatIds.length
       ? await db.selectFrom("seats").select(["id", "seat_type", "suits"]).where("id", "in", seatIds).execute()
       : [];
-    const seatFor = (ref: string) => seats.find((seat) => seat.id === seatOf(ref));
+    const seatFor = (ref: string) => seats.find((seat) => seat.id === seatIdOfRef(ref));
     const kinds = tickets.map((other) => seatFor(other.ref)?.seat_type);
     const own = seatFor(ticket.ref);
-    const suits = accessServicesOf(own?.suits);
     return {
       place: own && isAccessPlace(own.seat_type) ? own.seat_type : null,
       booking: {
@@ -162,17 +157,8 @@ export function createCheckIn(store: Store, clock: Clock) {
         companionSeats: kinds.filter((kind) => kind === "companion").length,
         accessSeats: kinds.filter((kind) => kind === "access").length,
       },
-      services: accessServicesOf(ticket.access_services).map((service) => ({
-        service,
-        seatSuits: suits.includes(service),
-      })),
-      registered: registration
-        ? {
-            wheelchair: registration.wheelchair === 1,
-            companions: registration.companions,
-            otherNeeds: registration.other_needs,
-          }
-        : null,
+      services: servicesForSeat(ticket.access_services, own?.suits),
+      registered: (ticket.customer_id && registrations.get(ticket.customer_id)) || null,
     };
   }
 
