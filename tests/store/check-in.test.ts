@@ -1,23 +1,19 @@
-import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { openPostgres, openSqlite, type Store } from "~/db/connection.server";
 import type { Entitlements } from "~/ticketing/inventory.server";
 import { createCheckIn, type CheckIn, type CheckInOutcome } from "~/ticketing/check-in.server";
-import type { Customer } from "~/ticketing/order-lifecycle.server";
 import type { IssuedTicket, Order } from "~/ticketing/orders.server";
-import type { PricedBasket } from "~/ticketing/pricing";
-import { createRefundLedger } from "~/ticketing/refunds.server";
 import { ticketCodeOf } from "~/ticketing/ticket-code";
 import { newBarcode } from "~/use-cases/barcode.server";
 import { insertCustomer } from "../support/customers";
 import { createEngine, seedSmallCatalogue } from "../support/engine";
+import { JO, paidOrders, type PaidOrderOptions } from "../support/paid-orders";
 import { createTestStore, DIALECTS, type TestStore } from "../support/stores";
 
 // Door check-in (issue 55 item 2, decision 0060) on SQLite and PostgreSQL: each answer the door
 // gives, a typed code read as the stored one, the running count, and two doors scanning one ticket
 // at the same moment (over two connections to one database) admitting it once.
 
-const JO: Customer = { name: "Jo Bloggs", email: "jo@example.com" };
 const NOON = "2026-11-23T12:00:00.000Z";
 const STALLS = { door: "Stalls door", staffId: "staff-stalls" };
 const CIRCLE = { door: "Circle door", staffId: "staff-circle" };
@@ -73,56 +69,10 @@ describe.each(DIALECTS)("door check-in on %s", (dialect) => {
     seed.clock.set(NOON);
   });
 
-  /**
-   * A paid order for these seats (row and number) and its tickets, named as the e-ticket names
-   * them; not about fulfilment, so the tickets are issued here as fulfilment issues them.
-   */
-  async function paidOrder(
-    performanceId: string,
-    seats: [string, string][],
-    options: { customer?: Customer; entitlements?: Entitlements; pay?: boolean } = {},
-  ): Promise<{ order: Order; tickets: IssuedTicket[] }> {
-    const basketId = randomUUID();
-    const held = await engine.inventory.holdSeats({
-      basketId,
-      performanceId,
-      seatIds: seats.map(([row, label]) => seed.seat(row, label)),
-      entitlements: options.entitlements,
-    });
-    if (!held.ok) throw new Error(held.reason);
-    const placed = await engine.placeAsShown(basketId, options.customer ?? JO);
-    if (!placed.ok) throw new Error(placed.reason);
-    if (options.pay === false) return { order: placed.order, tickets: [] };
-    expect(await engine.orderLifecycle.completeOrder(placed.order)).toEqual({ ok: true });
-    const priced = JSON.parse(placed.order.lines) as PricedBasket;
-    const refs = priced.lines.flatMap((line) => (line.kind === "ticket" ? [line.ref] : []));
-    const places = await engine.orders.placesOf(refs);
-    const tickets = await engine.orders.issueTickets(
-      placed.order.id,
-      refs.map((ref) => {
-        const place = places.get(ref);
-        const label = place?.kind === "seat" ? `${place.section}, row ${place.row}, seat ${place.seat}` : ref;
-        return { ref, label, barcode: newBarcode() };
-      }),
-    );
-    return { order: (await engine.orders.byId(placed.order.id))!, tickets };
-  }
-
-  const ledger = () => createRefundLedger({ store, clock: seed.clock, memberships: engine.memberships });
-
-  /** A refund of the whole order or of these tickets, recorded and (unless `settle` is false) settled. */
-  async function refund(order: Order, tickets: IssuedTicket[] | "whole", settle = true) {
-    const whole = tickets === "whole";
-    const recorded = await ledger().record({
-      order,
-      requestKey: `refund:${order.id}:${whole ? "order" : tickets.map((ticket) => ticket.id).join(",")}`,
-      whole,
-      ticketIds: whole ? [] : tickets.map((ticket) => ticket.id),
-      reason: null,
-    });
-    if (!recorded.ok) throw new Error(recorded.reason);
-    if (settle) expect(await ledger().settle(recorded.refund.id)).not.toBeNull();
-  }
+  const paidOrder = (performanceId: string, seats: [string, string][], options: PaidOrderOptions = {}) =>
+    paidOrders(store, seed, engine).paidOrder(performanceId, seats, options);
+  const refund = (order: Order, tickets: IssuedTicket[] | "whole", settle = true) =>
+    paidOrders(store, seed, engine).refund(order, tickets, settle);
 
   const at = (performanceId: string, code: string, door = STALLS) => checkIn.checkIn({ performanceId, code, ...door });
 

@@ -5,7 +5,6 @@ import { RESTRICTIONS } from "~/ticketing/catalogue-file";
 import { readDemoCatalogue } from "~/ticketing/demo.server";
 import { importCatalogue } from "~/ticketing/import-catalogue.server";
 import type { Entitlements } from "~/ticketing/inventory.server";
-import type { Customer } from "~/ticketing/order-lifecycle.server";
 import type { IssuedTicket, Order } from "~/ticketing/orders.server";
 import {
   createPerformanceReports,
@@ -14,11 +13,11 @@ import {
   type PerformanceReports,
 } from "~/ticketing/performance-report.server";
 import type { PricedBasket } from "~/ticketing/pricing";
-import { createRefundLedger } from "~/ticketing/refunds.server";
 import { newBarcode } from "~/use-cases/barcode.server";
 import { accessServicesOf as servicesOf } from "~/views/access-services";
 import { insertCustomer } from "../support/customers";
 import { createEngine, seedSmallCatalogue } from "../support/engine";
+import { JO, paidOrders, type PaidOrderOptions } from "../support/paid-orders";
 import { createTestStore, DIALECTS, type TestStore } from "../support/stores";
 
 // Issue 55 item 4 on SQLite and PostgreSQL: a performance's sold / held / free by band and part of
@@ -26,7 +25,6 @@ import { createTestStore, DIALECTS, type TestStore } from "../support/stores";
 // (wheelchair and companion bookings, the services booked, refunded ones left out) and the
 // orders' CSV with its quoting and formula injection neutralised.
 
-const JO: Customer = { name: "Jo Bloggs", email: "jo@example.com" };
 const NOON = "2026-11-23T12:00:00.000Z";
 const WHEELCHAIR_USER: Entitlements = {
   restrictions: new Set(["wheelchair"]),
@@ -76,77 +74,10 @@ describe.each(DIALECTS)("performance reports on %s", (dialect) => {
     seed.clock.set(NOON);
   });
 
-  /** A paid order for these seats (row and number) with its tickets issued as fulfilment issues them. */
-  async function paidOrder(
-    performanceId: string,
-    seats: [string, string][],
-    options: { customer?: Customer; entitlements?: Entitlements; pay?: boolean } = {},
-  ): Promise<{ order: Order; tickets: IssuedTicket[] }> {
-    const basketId = randomUUID();
-    const held = await engine.inventory.holdSeats({
-      basketId,
-      performanceId,
-      seatIds: seats.map(([row, label]) => seed.seat(row, label)),
-      entitlements: options.entitlements,
-    });
-    if (!held.ok) throw new Error(held.reason);
-    const placed = await engine.placeAsShown(basketId, options.customer ?? JO);
-    if (!placed.ok) throw new Error(placed.reason);
-    if (options.pay === false) return { order: placed.order, tickets: [] };
-    expect(await engine.orderLifecycle.completeOrder(placed.order)).toEqual({ ok: true });
-    // The card payment the provider captured, as the payment step records it: what a refund gives back to.
-    const now = seed.clock.now().toISOString();
-    await store.db
-      .insertInto("order_payments")
-      .values({
-        id: randomUUID(),
-        order_id: placed.order.id,
-        method: "card",
-        amount: placed.order.to_pay,
-        status: "succeeded",
-        provider_reference: `ref-${placed.order.id}`,
-        created_at: now,
-        updated_at: now,
-        idempotency_key: randomUUID(),
-        brand: "visa",
-        last4: "4242",
-        action: null,
-        failure: null,
-        reconciled_at: null,
-        currency: placed.order.currency,
-        accepted_brands: null,
-      })
-      .execute();
-    const priced = JSON.parse(placed.order.lines) as PricedBasket;
-    const refs = priced.lines.flatMap((line) => (line.kind === "ticket" ? [line.ref] : []));
-    const places = await engine.orders.placesOf(refs);
-    const tickets = await engine.orders.issueTickets(
-      placed.order.id,
-      refs.map((ref) => {
-        const place = places.get(ref);
-        const label = place?.kind === "seat" ? `${place.section}, row ${place.row}, seat ${place.seat}` : ref;
-        return { ref, label, barcode: newBarcode() };
-      }),
-    );
-    return { order: (await engine.orders.byId(placed.order.id))!, tickets };
-  }
-
-  const ledger = () => createRefundLedger({ store, clock: seed.clock, memberships: engine.memberships });
-
-  /** A refund of the whole order or of these tickets, recorded and (unless `settle` is false) settled. */
-  async function refund(order: Order, tickets: IssuedTicket[] | "whole", settle = true) {
-    const whole = tickets === "whole";
-    const recorded = await ledger().record({
-      order,
-      requestKey: `refund:${order.id}:${whole ? "order" : tickets.map((ticket) => ticket.id).join(",")}`,
-      whole,
-      ticketIds: whole ? [] : tickets.map((ticket) => ticket.id),
-      reason: null,
-    });
-    if (!recorded.ok) throw new Error(recorded.reason);
-    if (settle) expect(await ledger().settle(recorded.refund.id)).not.toBeNull();
-    return recorded.refund;
-  }
+  const paidOrder = (performanceId: string, seats: [string, string][], options: PaidOrderOptions = {}) =>
+    paidOrders(store, seed, engine).paidOrder(performanceId, seats, { cardPayment: true, ...options });
+  const refund = (order: Order, tickets: IssuedTicket[] | "whole", settle = true) =>
+    paidOrders(store, seed, engine).refund(order, tickets, settle);
 
   it("counts sold, held and free by band and part of the house, adding up to the capacity", async () => {
     const performanceId = onSale[0]!;
