@@ -25,7 +25,7 @@ export { DETAILS_FIELDS, SIGN_UP_FAILED } from "./account-names";
 // never trimmed (a space may be part of one) and never sent back into the page.
 
 /** The password being checked at sign-in: anything typed, so an old short one still works. */
-const currentPassword = z
+export const currentPassword = z
   .string()
   .optional()
   .transform((value, ctx): string => {

@@ -1,19 +1,10 @@
 import { z } from "zod";
 import { email, fail, pass, requiredText, textField } from "~/forms/checkout/fields";
 import { message } from "~/forms/checkout/messages";
+import { currentPassword } from "~/forms/accounts";
 
 // The staff pages' forms (issue 55), shared by their actions and Conform in the browser. Like
 // the buyer's sign-in, the password is never trimmed nor sent back into the page.
-
-/** Anything typed: the staff service says whether it is right (and an old password still works). */
-const staffPassword = z
-  .string()
-  .optional()
-  .transform((value, ctx): string => {
-    if (value) return value;
-    ctx.addIssue({ code: z.ZodIssueCode.custom, message: "validation.password" });
-    return z.NEVER;
-  });
 
 /** Six digits, as authenticator apps show them (spaces allowed: some show "123 456"). Optional here: the door has none. */
 const oneTimeCode = textField((text) => {
@@ -21,7 +12,7 @@ const oneTimeCode = textField((text) => {
   return digits === "" || /^\d{6}$/.test(digits) ? pass(digits) : fail("staff.signIn.codeInvalid");
 });
 
-export const staffSignInSchema = z.object({ email, password: staffPassword, code: oneTimeCode });
+export const staffSignInSchema = z.object({ email, password: currentPassword, code: oneTimeCode });
 
 /**
  * What a door calls itself ("Stalls door"), as the check-in records it and a second scan is told:
