@@ -75,7 +75,7 @@ export async function paidETicketOrder(
     .execute();
   const basketId = randomUUID();
   const held = await services.inventory.holdSeats({ basketId, performanceId, seatIds: seats.map((seat) => seat.id) });
-  expect(held.ok).toBe(true);
+  expect(held, JSON.stringify(held)).toMatchObject({ ok: true });
   const eTicket = await db
     .selectFrom("delivery_methods")
     .select("id")
