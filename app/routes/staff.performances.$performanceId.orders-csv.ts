@@ -4,8 +4,9 @@ import { orderCsvWording, ordersCsvFileName, reportedPerformance } from "~/web/s
 
 // A performance's paid orders as a CSV download (issue 55 item 4), one line per ticket, headed in
 // the request's language. A resource route (no page): it answers with the file itself. Buyers'
-// names and emails are in it, so nothing may keep a copy (the page cache keeps only routes that
-// ask to be kept, and this one never does; PRIVATE_PAGES sends no-store for /staff as well).
+// names and emails are in it, so nothing may keep a copy: the page cache keeps only routes whose
+// handle asks (this one has none), and Cache-Control: no-store comes with every /staff address
+// (PRIVATE_PAGES in app/web/app.server.ts; setting it here too would send it twice).
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const performance = await reportedPerformance(request, context, params);
@@ -20,7 +21,6 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",
       "Content-Disposition": `attachment; filename="${ordersCsvFileName(performance)}"`,
-      "Cache-Control": "no-store",
     },
   });
 }
