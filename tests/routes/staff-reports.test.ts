@@ -232,6 +232,16 @@ describe("the staff's sales and access lists", () => {
     );
   });
 
+  it("words the report in the browser's language", async () => {
+    const browser = await signedInManager(server, clock, "en-US");
+    await browser.open(`/staff/performances/${performanceId}`);
+    expect(browser.status).toBe(200);
+    const captions = [...browser.document.querySelectorAll("table caption")].map((caption) => caption.textContent);
+    expect(captions).toEqual(["Places by price band", "Places by section"]);
+    expect(browser.text()).toContain("Held in carts");
+    expect(browser.text()).not.toContain("Held in baskets");
+  });
+
   it("answers an unknown performance with the site's 404 page", async () => {
     const browser = await signedInManager(server, clock);
     const unknown = "00000000-0000-0000-0000-000000000000";
