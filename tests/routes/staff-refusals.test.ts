@@ -49,6 +49,30 @@ const CASES: RouteCase[] = [
       { path: "/staff/door", fields: { performance: performanceId, door: "Stalls", code: "ABCDE" } },
     ],
   },
+  {
+    route: "staff/performances",
+    action: "viewReports",
+    get: () => ["/staff/performances"],
+    post: () => [{ path: "/staff/performances", fields: {} }],
+  },
+  {
+    route: "staff/performances/report",
+    action: "viewReports",
+    get: ({ performanceId }) => [`/staff/performances/${performanceId}`],
+    post: ({ performanceId }) => [{ path: `/staff/performances/${performanceId}`, fields: {} }],
+  },
+  {
+    route: "staff/performances/access",
+    action: "viewReports",
+    get: ({ performanceId }) => [`/staff/performances/${performanceId}/access`],
+    post: ({ performanceId }) => [{ path: `/staff/performances/${performanceId}/access`, fields: {} }],
+  },
+  {
+    route: "staff/performances/orders-csv",
+    action: "viewReports",
+    get: ({ performanceId }) => [`/staff/performances/${performanceId}/orders.csv`],
+    post: ({ performanceId }) => [{ path: `/staff/performances/${performanceId}/orders.csv`, fields: {} }],
+  },
 ];
 
 /** Routes anyone may open: the sign-in page (answers every visitor alike, and is checked for no-store below). */
