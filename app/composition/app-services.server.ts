@@ -48,6 +48,8 @@ import { createRefundLedger } from "~/ticketing/refunds.server";
 import { createRefunds } from "~/use-cases/refunds.server";
 import { createStaff } from "~/use-cases/staff.server";
 import { createCheckIn } from "~/ticketing/check-in.server";
+import { createOrderSearch } from "~/ticketing/order-search.server";
+import { createBoxOffice } from "~/use-cases/box-office.server";
 
 export interface ServiceOptions {
   config: Config;
@@ -274,6 +276,13 @@ export async function createAppServices({
     memberships,
     staff: createStaff(store, clock),
     checkIn: createCheckIn(store, clock),
+    boxOffice: createBoxOffice({
+      search: createOrderSearch(store),
+      refunds,
+      fulfilment,
+      cardProvider: config.paymentProvider,
+      defaultTimeZone: config.market.timeZone,
+    }),
     waitingRoom,
     pages,
     metrics,
