@@ -6,7 +6,7 @@ import { requireStaff } from "~/web/staff.server";
 import { PostForm } from "~/components/post-form";
 
 // The staff's start page: who is signed in and as what, the pages their role may open, and
-// signing out. Only the door's page exists yet (issue 55): the rest join the list as they come.
+// signing out. The pages join the list as they come (issue 55), each shown to the roles that may use it.
 
 export const handle = { titleKey: "staff.home.title" };
 
@@ -16,7 +16,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     name: staff.name,
     email: staff.email,
     role: staff.role,
-    pages: [{ href: "/staff/door", key: "staff.home.door" }].filter(() => may(staff.role, "checkIn")),
+    pages: [
+      { href: "/staff/door", key: "staff.home.door", action: "checkIn" as const },
+      { href: "/staff/orders", key: "staff.orders.link", action: "viewOrders" as const },
+    ]
+      .filter((page) => may(staff.role, page.action))
+      .map(({ href, key }) => ({ href, key })),
   };
 }
 

@@ -37,7 +37,7 @@ export type BoxOfficeRefundAnswer =
   | { ok: false; reason: "unknownRefund" };
 
 export type ResendAnswer =
-  | { ok: true; queued: true; emailId: string; to: string }
+  | { ok: true; queued: true; emailId: string; to: string; orderId: string }
   /** The page asking was older than the last resend: that one is what was asked for, and stands. */
   | { ok: true; queued: false }
   | { ok: false; reason: "unknownOrder" | "notPaid" | "refunded" };
@@ -155,7 +155,7 @@ export function createBoxOffice(deps: {
       if (seen !== resends) return { ok: true, queued: false };
       const queued = await fulfilment.resendConfirmation(record.order, `${RESEND_KIND}${resends + 1}`);
       return queued.queued
-        ? { ok: true, queued: true, emailId: queued.id, to: record.order.email }
+        ? { ok: true, queued: true, emailId: queued.id, to: record.order.email, orderId: record.order.id }
         : { ok: true, queued: false };
     },
   };
