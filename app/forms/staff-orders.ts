@@ -10,7 +10,10 @@ export const ORDER_QUERY_MAX_LENGTH = 200;
 
 /** The orders page's search (a GET): one box for the order number, the email or the name. */
 export const orderSearchSchema = z.object({
-  q: requiredText(message("staff.orders.search.queryMissing", { count: ORDER_QUERY_MAX_LENGTH }), ORDER_QUERY_MAX_LENGTH),
+  q: requiredText(
+    message("staff.orders.search.queryMissing", { count: ORDER_QUERY_MAX_LENGTH }),
+    ORDER_QUERY_MAX_LENGTH,
+  ),
 });
 
 /** What the refund keeps as its reason: a line, for whoever reads the order later. */

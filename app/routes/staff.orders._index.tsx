@@ -2,11 +2,12 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { errorsForSummary } from "~/forms/checkout/messages";
-import { orderSearchSchema } from "~/forms/schemas.server";
+import { orderSearchSchema, parseWithZod } from "~/forms/schemas.server";
 import { formatDateTime, formatMoney } from "~/i18n/format";
 import { requireStaff } from "~/web/staff.server";
 import { ErrorSummary } from "~/components/error-summary";
 import { TextField } from "~/components/form-fields";
+import { useSchemaForm } from "~/components/use-schema-form";
 
 // The box office's orders (issue 55 item 3, decision 0061): one box for what a caller can say
 // (the order number, their email, their name), a GET form so the address keeps the search and the
@@ -18,21 +19,11 @@ export const handle = { titleKey: "staff.orders.search.title", query: ["q"] };
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireStaff(request, context, "viewOrders");
   const query = new URL(request.url).searchParams;
-  const none: Record<string, string[] | undefined> = {};
-  if (!query.has("q")) return { asked: "", errors: none, found: null };
-  const asked = query.get("q") ?? "";
-  const parsed = orderSearchSchema.safeParse({ q: asked });
-  if (!parsed.success)
-    return {
-      asked,
-      errors: parsed.error.flatten().fieldErrors as typeof none,
-      found: null,
-    };
-  return {
-    asked,
-    errors: none,
-    found: { query: parsed.data.q, ...(await context.boxOffice.find(parsed.data.q)) },
-  };
+  if (!query.has("q")) return { result: null, found: null };
+  const submission = parseWithZod(query, { schema: orderSearchSchema });
+  if (submission.status !== "success") return { result: submission.reply(), found: null };
+  const found = await context.boxOffice.find(submission.value.q);
+  return { result: submission.reply(), found: { query: submission.value.q, ...found } };
 }
 
 // A POST here is no form of this page's: refused, and a 404 to anyone who may not see orders.
@@ -101,15 +92,17 @@ function Results({ found }: { found: Found }) {
 
 export default function StaffOrders() {
   const { t } = useTranslation();
-  const { asked, errors, found } = useLoaderData<typeof loader>();
-  const error = errors.q?.[0];
+  const { result, found } = useLoaderData<typeof loader>();
+  // Checked in the browser by the loader's own schema, as the other staff forms are: an empty
+  // search is answered before it is sent.
+  const [form, fields] = useSchemaForm((checks) => checks.orderSearchSchema, result, undefined, { revalidate: false });
   return (
     <>
-      <ErrorSummary errors={errorsForSummary(errors, ["q"], t)} />
+      <ErrorSummary errors={errorsForSummary(form.allErrors, ["q"], t)} />
       <h1>{t("staff.orders.search.title")}</h1>
-      <Form method="get" action="/staff/orders" noValidate role="search">
+      <Form method="get" action="/staff/orders" noValidate role="search" id={form.id} onSubmit={form.onSubmit}>
         <TextField
-          field={{ name: "q", defaultValue: asked, errors: error ? [error] : undefined }}
+          field={fields.q}
           label={t("staff.orders.search.query")}
           hint={t("staff.orders.search.queryHint")}
           autoComplete="off"

@@ -205,14 +205,34 @@ export function createOrderSearch(store: Store) {
           .execute(),
         db
           .selectFrom("order_payments")
-          .select(["id", "method", "amount", "status", "provider_reference", "brand", "last4", "created_at", "currency"])
+          .select([
+            "id",
+            "method",
+            "amount",
+            "status",
+            "provider_reference",
+            "brand",
+            "last4",
+            "created_at",
+            "currency",
+          ])
           .where("order_id", "=", order.id)
           .orderBy("created_at")
           .orderBy("id")
           .execute(),
         db
           .selectFrom("refunds")
-          .select(["id", "whole", "amount", "card_amount", "status", "reason", "created_at", "settled_at", "ticket_ids"])
+          .select([
+            "id",
+            "whole",
+            "amount",
+            "card_amount",
+            "status",
+            "reason",
+            "created_at",
+            "settled_at",
+            "ticket_ids",
+          ])
           .where("order_id", "=", order.id)
           .orderBy("created_at")
           .orderBy("id")
@@ -222,13 +242,17 @@ export function createOrderSearch(store: Store) {
           .select(["id", "kind", "to_address", "status", "created_at", "sent_at"])
           .where("order_id", "=", order.id)
           .orderBy("created_at")
+          // Queued in the same instant: the confirmation before what followed it ("…:resend:1").
+          .orderBy("kind")
           .orderBy("id")
           .execute(),
       ]);
       // Each ticket's price as the buyer agreed to it (the order's own lines), and the band and
       // option it was sold at, named by the catalogue.
       const priced = JSON.parse(order.lines) as PricedBasket;
-      const lines = new Map(priced.lines.flatMap((line) => (line.kind === "ticket" ? [[line.ref, line] as const] : [])));
+      const lines = new Map(
+        priced.lines.flatMap((line) => (line.kind === "ticket" ? [[line.ref, line] as const] : [])),
+      );
       const optionIds = [...new Set([...lines.values()].map((line) => line.priceOptionId))];
       const options = optionIds.length
         ? await db
@@ -241,7 +265,9 @@ export function createOrderSearch(store: Store) {
       return {
         order,
         performance:
-          starts_at && venue_name && time_zone ? { startsAt: starts_at, venueName: venue_name, timeZone: time_zone } : null,
+          starts_at && venue_name && time_zone
+            ? { startsAt: starts_at, venueName: venue_name, timeZone: time_zone }
+            : null,
         tickets: tickets.map((ticket) => {
           const line = lines.get(ticket.ref);
           const option = line && options.find((candidate) => candidate.id === line.priceOptionId);

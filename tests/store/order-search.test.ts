@@ -59,7 +59,10 @@ describe.each(DIALECTS)("the box office's order search on %s", (dialect) => {
     await paidOrder([["A", "4"]], "Ada Lovelace", "ada@example.com");
     for (const typed of [order.number, order.number.toLowerCase(), ` ${order.number.replace("-", " ")} `]) {
       const found = await search.find(typed);
-      expect(found.orders.map((hit) => hit.number), typed).toEqual([order.number]);
+      expect(
+        found.orders.map((hit) => hit.number),
+        typed,
+      ).toEqual([order.number]);
     }
     expect(firstOf(await search.find(order.number))).toMatchObject({
       customerName: "Ada Lovelace",
