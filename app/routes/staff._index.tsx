@@ -6,7 +6,8 @@ import { requireStaff } from "~/web/staff.server";
 import { PostForm } from "~/components/post-form";
 
 // The staff's start page: who is signed in and as what, the pages their role may open, and
-// signing out. The pages join the list as they come (issue 55), each shown to the roles that may use it.
+// signing out. The pages join the list as they come (issue 55), each shown to the roles that may
+// use it.
 
 export const handle = { titleKey: "staff.home.title" };
 

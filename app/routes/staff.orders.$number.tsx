@@ -51,8 +51,10 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 
 type Intent = "refund" | "retry" | "resend";
 
-const refused = (intent: Intent, result: SubmissionResult<string[]>) =>
-  data({ intent, result } as { intent: Intent; result: SubmissionResult<string[]> }, { status: 400 });
+function refused(intent: Intent, result: SubmissionResult<string[]>) {
+  const answer: { intent: Intent; result: SubmissionResult<string[]> } = { intent, result };
+  return data(answer, { status: 400 });
+}
 
 /** A refund's answer: back to the page to read what happened, or the form again saying why not. */
 async function answerRefund(
