@@ -49,6 +49,8 @@ import { createRefunds } from "~/use-cases/refunds.server";
 import { createStaff } from "~/use-cases/staff.server";
 import { createCheckIn } from "~/ticketing/check-in.server";
 import { createPerformanceReports } from "~/ticketing/performance-report.server";
+import { createOrderSearch } from "~/ticketing/order-search.server";
+import { createBoxOffice } from "~/use-cases/box-office.server";
 
 export interface ServiceOptions {
   config: Config;
@@ -276,6 +278,13 @@ export async function createAppServices({
     staff: createStaff(store, clock),
     checkIn: createCheckIn(store, clock),
     performanceReports: createPerformanceReports(store, clock),
+    boxOffice: createBoxOffice({
+      search: createOrderSearch(store),
+      refunds,
+      fulfilment,
+      cardProvider: config.paymentProvider,
+      defaultTimeZone: config.market.timeZone,
+    }),
     waitingRoom,
     pages,
     metrics,

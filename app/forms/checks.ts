@@ -14,6 +14,7 @@ export {
 } from "~/forms/accounts";
 export { accessSchema } from "~/forms/membership";
 export { checkInSchema, doorChoiceSchema, staffSignInSchema } from "~/forms/staff";
+export { orderSearchSchema, refundRetrySchema, refundSchema, resendSchema } from "~/forms/staff-orders";
 export {
   contactsSchema,
   deliverySchema,

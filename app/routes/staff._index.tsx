@@ -6,13 +6,15 @@ import { requireStaff } from "~/web/staff.server";
 import { PostForm } from "~/components/post-form";
 
 // The staff's start page: who is signed in and as what, the pages their role may open, and
-// signing out. The pages join the list as they come (issue 55).
+// signing out. The pages join the list as they come (issue 55), each shown to the roles that may
+// use it.
 
 export const handle = { titleKey: "staff.home.title" };
 
 /** The staff's pages, each with the action its role must be allowed. */
 const STAFF_PAGES: { href: string; key: string; action: StaffAction }[] = [
   { href: "/staff/door", key: "staff.home.door", action: "checkIn" },
+  { href: "/staff/orders", key: "staff.orders.link", action: "viewOrders" },
   { href: "/staff/performances", key: "staff.reports.homeLink", action: "viewReports" },
 ];
 

@@ -126,6 +126,9 @@ export const SHARED_ROUTES = [
   { name: "staff/sign-in", path: "staff/sign-in", file: "routes/staff.sign-in.tsx" },
   { name: "staff/sign-out", path: "staff/sign-out", file: "routes/staff.sign-out.tsx" },
   { name: "staff/door", path: "staff/door", file: "routes/staff.door.tsx" },
+  // The box office's orders (issue 55 item 3): search, and one order with its refund and resend.
+  { name: "staff/orders", path: "staff/orders", file: "routes/staff.orders._index.tsx" },
+  { name: "staff/orders/order", path: "staff/orders/:number", file: "routes/staff.orders.$number.tsx" },
   // Sales and access lists (issue 55 item 4): the performances, each one's report, access list
   // and orders' CSV (a resource route: the file itself).
   { name: "staff/performances", path: "staff/performances", file: "routes/staff.performances._index.tsx" },

@@ -49,7 +49,14 @@ export function createFulfilment(deps: {
     });
   }
 
-  async function queueConfirmation(order: Order, t: TFunction, language: string, issued: IssuedTicket[]) {
+  /** Queued as `kind`: once per order and kind (the outbox's key), so a retried completion sends one. */
+  async function queueConfirmation(
+    order: Order,
+    t: TFunction,
+    language: string,
+    issued: IssuedTicket[] | undefined,
+    kind: string,
+  ): Promise<{ queued: false } | { queued: true; id: string }> {
     const view = await orderViews.view(order, issued);
     const say = (label: SummaryLabel | undefined) => (label ? t(label.key, label.values) : "");
     const money = (amount: number) => formatMoney(amount, order.currency, language);
@@ -80,8 +87,9 @@ export function createFulfilment(deps: {
       },
       (key: string, values?: Record<string, unknown>) => t(key, values),
     );
-    const queued = await outbox.enqueue({ kind: "orderConfirmation", to: order.email, orderId: order.id, ...email });
+    const queued = await outbox.enqueue({ kind, to: order.email, orderId: order.id, ...email });
     if (queued.queued) outbox.kick(queued.id);
+    return queued;
   }
 
   return {
@@ -93,7 +101,18 @@ export function createFulfilment(deps: {
         order.id,
         labels.map((ticket) => ({ ...ticket, barcode: newBarcode() })),
       );
-      await queueConfirmation(order, t, language, issued);
+      await queueConfirmation(order, t, language, issued, "orderConfirmation");
+    },
+
+    /**
+     * The confirmation (with its e-tickets link) queued again, as it reads now, under a kind of
+     * its own (the box office's resend): the outbox keeps one email per order and kind, so a
+     * resend asked for twice with the same kind is queued once.
+     */
+    async resendConfirmation(order: Order, kind: string) {
+      const place = order.performance_id ? await catalogue.placeOfPerformance(order.performance_id) : undefined;
+      const { t, language } = await translator(order, place?.venue_slug);
+      return queueConfirmation(order, t, language, undefined, kind);
     },
   };
 }

@@ -31,6 +31,7 @@ import type { Metrics } from "~/monitoring/metrics.server";
 import type { StaffService } from "~/use-cases/staff.server";
 import type { CheckIn } from "~/ticketing/check-in.server";
 import type { PerformanceReports } from "~/ticketing/performance-report.server";
+import type { BoxOffice } from "~/use-cases/box-office.server";
 
 // The request context's type is the web layer's, beside the sessions and the page cache it names:
 // web code reads it without importing the composition above it, which builds it
@@ -77,6 +78,8 @@ export interface AppServices {
   checkIn: CheckIn;
   /** A performance's sales, takings, access list and orders' CSV, for the staff's reports. */
   performanceReports: PerformanceReports;
+  /** The box office's orders: found, read whole, refunded, their confirmation sent again (decision 0061). */
+  boxOffice: BoxOffice;
   /** The waiting room: who may choose seats now, and the places of those who wait. */
   waitingRoom: WaitingRooms;
   /** What an operator watches at /metrics (app/monitoring/metrics.server.ts). */
