@@ -48,6 +48,9 @@ import { createRefundLedger } from "~/ticketing/refunds.server";
 import { createRefunds } from "~/use-cases/refunds.server";
 import { createStaff } from "~/use-cases/staff.server";
 import { createCheckIn } from "~/ticketing/check-in.server";
+import { createHouseSeats } from "~/ticketing/house-seats.server";
+import { createCompOrders } from "~/ticketing/comp-orders.server";
+import { createComps } from "~/use-cases/comps.server";
 
 export interface ServiceOptions {
   config: Config;
@@ -274,6 +277,9 @@ export async function createAppServices({
     memberships,
     staff: createStaff(store, clock),
     checkIn: createCheckIn(store, clock),
+    // House seats and comps take seats off sale as holds and sales do: the availability cache hears.
+    houseSeats: createHouseSeats(store, clock, availability.changed),
+    comps: createComps({ compOrders: createCompOrders(store, clock, availability.changed), fulfilment, logger }),
     waitingRoom,
     pages,
     metrics,

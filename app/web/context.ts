@@ -30,6 +30,8 @@ import type { PageCache } from "~/web/page-cache.server";
 import type { Metrics } from "~/monitoring/metrics.server";
 import type { StaffService } from "~/use-cases/staff.server";
 import type { CheckIn } from "~/ticketing/check-in.server";
+import type { HouseSeats } from "~/ticketing/house-seats.server";
+import type { Comps } from "~/use-cases/comps.server";
 
 // The request context's type is the web layer's, beside the sessions and the page cache it names:
 // web code reads it without importing the composition above it, which builds it
@@ -74,6 +76,10 @@ export interface AppServices {
   staff: StaffService;
   /** Door check-in: a ticket's code admits it once (decision 0060). */
   checkIn: CheckIn;
+  /** Seats the box office keeps off sale, with a reason (decision 0063). */
+  houseSeats: HouseSeats;
+  /** Complimentary orders: seats given away, ticketed and emailed like a paid order (decision 0063). */
+  comps: Comps;
   /** The waiting room: who may choose seats now, and the places of those who wait. */
   waitingRoom: WaitingRooms;
   /** What an operator watches at /metrics (app/monitoring/metrics.server.ts). */
