@@ -14,6 +14,7 @@ export {
 } from "~/forms/accounts";
 export { accessSchema } from "~/forms/membership";
 export { checkInSchema, doorChoiceSchema, staffSignInSchema } from "~/forms/staff";
+export { compSchema, holdSeatsSchema, releaseSeatsSchema } from "~/forms/house-seats";
 export {
   contactsSchema,
   deliverySchema,

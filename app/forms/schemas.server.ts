@@ -5,6 +5,7 @@
 export * from "~/forms/accounts";
 export * from "~/forms/membership";
 export * from "~/forms/staff";
+export * from "~/forms/house-seats";
 export * from "~/forms/checkout";
 export * from "~/forms/checkout/pay-form";
 export { parseWithZod } from "@conform-to/zod";

@@ -6,7 +6,7 @@ import { requireStaff } from "~/web/staff.server";
 import { PostForm } from "~/components/post-form";
 
 // The staff's start page: who is signed in and as what, the pages their role may open, and
-// signing out. Only the door's page exists yet (issue 55): the rest join the list as they come.
+// signing out. The rest of issue 55's pages join the list as they come.
 
 export const handle = { titleKey: "staff.home.title" };
 
@@ -16,7 +16,15 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     name: staff.name,
     email: staff.email,
     role: staff.role,
-    pages: [{ href: "/staff/door", key: "staff.home.door" }].filter(() => may(staff.role, "checkIn")),
+    pages: (
+      [
+        { href: "/staff/door", key: "staff.home.door", action: "checkIn" },
+        { href: "/staff/house-seats", key: "staff.houseSeats.link", action: "holdSeats" },
+        { href: "/staff/comps", key: "staff.comps.link", action: "issueComp" },
+      ] as const
+    )
+      .filter((page) => may(staff.role, page.action))
+      .map(({ href, key }) => ({ href, key })),
   };
 }
 

@@ -15,13 +15,14 @@ import {
 import { newOrderNumber, type Order } from "./orders.server";
 import type { Currency, PricedBasket } from "./pricing";
 import { writeStaffAudit } from "./staff-audit.server";
+import { COMP_REASON_MAX_LENGTH } from "~/views/house-seats";
 
 // Complimentary orders (issue 55 item 5, decision 0063): seats the box office gives away. A comp
 // is an order like any other, paid at nothing: its seats sold to it through the seat's claim key
 // (so a seat is never sold twice, whoever else wants it at that moment), its tickets and email
 // made by the same fulfilment as a paid order's (the use case calls it once this commits).
 
-export const COMP_REASON_MAX_LENGTH = 200;
+export { COMP_REASON_MAX_LENGTH } from "~/views/house-seats";
 
 export interface CompInput {
   performanceId: string;

@@ -5,6 +5,13 @@ import type { Database } from "~/db/schema";
 import { isBusy } from "./errors";
 import { activeClaim } from "./inventory.server";
 import { writeStaffAudit } from "./staff-audit.server";
+import {
+  HOUSE_REASON_MAX_LENGTH,
+  type SeatChoices,
+  type SeatName,
+  type SeatRefused,
+  type SeatState,
+} from "~/views/house-seats";
 
 // House seats (issue 55 item 5, decision 0063): seats of a performance the box office keeps off
 // sale, with a reason, until it releases them (or gives them away as a comp). A house seat is a
@@ -12,49 +19,14 @@ import { writeStaffAudit } from "./staff-audit.server";
 // buyer's seat map, best available, availability) and the (performance, seat) key keeps it from
 // being claimed by anyone else; the house_seats row beside it says why, who and when.
 
-/** A house seat's reason is a note for the box office: a line, not an essay. */
-export const HOUSE_REASON_MAX_LENGTH = 200;
-
-/** What a seat is called, as its e-ticket calls it: part of the house, row and seat. */
-export interface SeatName {
-  seatId: number;
-  section: string;
-  row: string;
-  seat: string;
-}
-
-/** Why a seat could not be had: its claim now (or "missing": no seat of this performance). */
-export type SeatState = "sold" | "held" | "withheld" | "house" | "free";
-
-export interface SeatRefused extends SeatName {
-  state: SeatState;
-}
+export { HOUSE_REASON_MAX_LENGTH } from "~/views/house-seats";
+export type { SeatChoice, SeatChoices, SeatName, SeatRefused, SeatState } from "~/views/house-seats";
 
 export type HouseRefusal =
   | { ok: false; reason: "not-found" }
   /** Some of the seats are taken (or, for a release, not house seats): nothing was done. */
   | { ok: false; reason: "unavailable"; seats: SeatRefused[] }
   | { ok: false; reason: "busy" };
-
-/** One seat of a performance, as the staff's seat lists show it. */
-export interface SeatChoice {
-  seatId: number;
-  seat: string;
-  /** "taken": sold, held by a buyer or withheld; "house": a house seat. */
-  state: "free" | "taken" | "house";
-  /**
-   * What the buyer's side asks before selling it: its restrictions bar "amex" (open to anyone),
-   * and "wheelchair" for a companion seat (kept for a wheelchair user's companion).
-   */
-  restrictions: string[];
-  seatType: string;
-}
-
-export interface SeatChoices {
-  performanceId: string;
-  seatLimit: number;
-  sections: { sectionId: string; name: string; rows: { row: string; seats: SeatChoice[] }[] }[];
-}
 
 export interface HouseSeat extends SeatName {
   reason: string;

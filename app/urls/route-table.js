@@ -126,6 +126,9 @@ export const SHARED_ROUTES = [
   { name: "staff/sign-in", path: "staff/sign-in", file: "routes/staff.sign-in.tsx" },
   { name: "staff/sign-out", path: "staff/sign-out", file: "routes/staff.sign-out.tsx" },
   { name: "staff/door", path: "staff/door", file: "routes/staff.door.tsx" },
+  // House seats and complimentary tickets (issue 55 item 5): box office and managers.
+  { name: "staff/house-seats", path: "staff/house-seats", file: "routes/staff.house-seats.tsx" },
+  { name: "staff/comps", path: "staff/comps", file: "routes/staff.comps.tsx" },
   { name: "not-found", path: "*", file: "routes/not-found.tsx" },
 ];
 
