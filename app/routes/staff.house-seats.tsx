@@ -184,7 +184,7 @@ export default function HouseSeats() {
           <input type="hidden" name="form" value="release" />
           <input type="hidden" name="performance" value={chosen.id} />
           <div id="release" className={releaseErrors?.release ? "field field--error" : "field"} tabIndex={-1}>
-            <table className="staff-table">
+            <table className="ticket-table">
               <caption>{t("staff.houseSeats.tableCaption", { count: house.length })}</caption>
               <thead>
                 <tr>
