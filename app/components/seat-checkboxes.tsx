@@ -49,7 +49,7 @@ export function SeatCheckboxes({
         <fieldset key={section.sectionId} className="seat-checkboxes__section">
           <legend>{section.name}</legend>
           {section.rows.map((row) => (
-            <fieldset key={row.row} className="seat-checkboxes__row">
+            <fieldset key={row.row} className="seat-checkboxes__row" data-row={`${section.name} ${row.row}`}>
               <legend>{t("staff.houseSeats.row", { row: row.row })}</legend>
               <ul className="seat-checkboxes__seats">
                 {row.seats.map((seat) => {
