@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { email, optionalText, requiredText } from "~/forms/checkout/fields";
 import { message } from "~/forms/checkout/messages";
-import { COMP_REASON_MAX_LENGTH, HOUSE_REASON_MAX_LENGTH } from "~/views/house-seats";
+import { COMP_REASON_MAX_LENGTH, HOUSE_REASON_MAX_LENGTH, TYPED_SEATS_MAX_LENGTH } from "~/views/house-seats";
 
 // The house-seat and comp pages' forms (issue 55 item 5), shared by their actions and Conform in
 // the browser. Seats come as the checkboxes' values (seat ids); which of them may be had is the
@@ -38,9 +38,6 @@ export const holdSeatsSchema = z.object({
 
 export const releaseSeatsSchema = z.object({ performance, release: seatBoxes("staff.houseSeats.releaseMissing") });
 
-/** Typed seat names: optional beside the boxes, and a line of them at most. */
-export const TYPED_SEATS_MAX_LENGTH = 200;
-
 export const compSchema = z.object({
   performance,
   seat: seatBoxes(null),
@@ -50,10 +47,7 @@ export const compSchema = z.object({
   ),
   name: requiredText("staff.comps.nameMissing", 100),
   email,
-  reason: requiredText(
-    message("staff.comps.reasonMissing", { count: COMP_REASON_MAX_LENGTH }),
-    COMP_REASON_MAX_LENGTH,
-  ),
+  reason: requiredText(message("staff.comps.reasonMissing", { count: COMP_REASON_MAX_LENGTH }), COMP_REASON_MAX_LENGTH),
   restricted: z
     .string()
     .optional()

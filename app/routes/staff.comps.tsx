@@ -1,10 +1,10 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { compSchema, parseWithZod, TYPED_SEATS_MAX_LENGTH } from "~/forms/schemas.server";
+import { compSchema, parseWithZod } from "~/forms/schemas.server";
 import { message, translateMessage } from "~/forms/checkout/messages";
 import { formatDateTime } from "~/i18n/format";
-import { COMP_REASON_MAX_LENGTH, type SeatChoice } from "~/views/house-seats";
+import { COMP_REASON_MAX_LENGTH, TYPED_SEATS_MAX_LENGTH, type SeatChoice } from "~/views/house-seats";
 import { requireStaff } from "~/web/staff.server";
 import { allErrorsForSummary } from "~/components/all-errors-summary";
 import { ErrorSummary } from "~/components/error-summary";
@@ -40,10 +40,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await request.formData();
   const ticked = formData.getAll("seat").map(Number);
   const submission = parseWithZod(formData, { schema: compSchema });
-  const refused = (
-    errors: { formErrors?: string[]; fieldErrors?: Record<string, string[]> },
-    status: number,
-  ) => data({ result: submission.reply(errors), issued: null, ticked }, { status });
+  const refused = (errors: { formErrors?: string[]; fieldErrors?: Record<string, string[]> }, status: number) =>
+    data({ result: submission.reply(errors), issued: null, ticked }, { status });
   if (submission.status !== "success") return refused({}, 400);
   const input = submission.value;
   let seatIds = input.seat;
@@ -78,10 +76,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!issued.ok) {
     switch (issued.reason) {
       case "seat-limit":
-        return refused(
-          { fieldErrors: { seat: [message("staff.comps.seatLimit", { count: issued.seatLimit })] } },
-          400,
-        );
+        return refused({ fieldErrors: { seat: [message("staff.comps.seatLimit", { count: issued.seatLimit })] } }, 400);
       case "restricted":
         return refused(
           {

@@ -308,13 +308,11 @@ export function createHouseSeats(store: Store, clock: Clock, changed: (performan
           )
           // A row left by a claim removed some other way (a script) is replaced: the claim just made decides.
           .onConflict((oc) =>
-            oc
-              .columns(["performance_id", "seat_id"])
-              .doUpdateSet((eb) => ({
-                reason: eb.ref("excluded.reason"),
-                staff_id: eb.ref("excluded.staff_id"),
-                held_at: eb.ref("excluded.held_at"),
-              })),
+            oc.columns(["performance_id", "seat_id"]).doUpdateSet((eb) => ({
+              reason: eb.ref("excluded.reason"),
+              staff_id: eb.ref("excluded.staff_id"),
+              held_at: eb.ref("excluded.held_at"),
+            })),
           )
           .execute();
         const names = seats.map(nameOf);
@@ -406,7 +404,8 @@ export function createHouseSeats(store: Store, clock: Clock, changed: (performan
         const key = squash(entry);
         const matches = seats.filter(
           (seat) =>
-            key === squash(`${seat.row_name}${seat.label}`) || key === squash(`${seat.section}${seat.row_name}${seat.label}`),
+            key === squash(`${seat.row_name}${seat.label}`) ||
+            key === squash(`${seat.section}${seat.row_name}${seat.label}`),
         );
         const exact = matches.filter((seat) => key === squash(`${seat.section}${seat.row_name}${seat.label}`));
         const found = exact.length === 1 ? exact : matches;

@@ -17,7 +17,10 @@ export function createComps(deps: {
       // As after a payment: the order stands whatever happens here, and issuing tickets again
       // (fulfilment is idempotent) is what putting it right takes.
       await deps.fulfilment.orderPaid(issued.order).catch((error: unknown) => {
-        deps.logger.error({ err: error, orderId: issued.order.id }, "issuing a comp's tickets or queueing its email failed");
+        deps.logger.error(
+          { err: error, orderId: issued.order.id },
+          "issuing a comp's tickets or queueing its email failed",
+        );
       });
       return issued;
     },

@@ -4,6 +4,8 @@
 /** A house seat's or a comp's reason is a note for the box office: a line, not an essay. */
 export const HOUSE_REASON_MAX_LENGTH = 200;
 export const COMP_REASON_MAX_LENGTH = 200;
+/** Seat names typed on the comp page: a line of them at most. */
+export const TYPED_SEATS_MAX_LENGTH = 200;
 
 /** One seat of a performance, as the staff's seat lists show it. */
 export interface SeatChoice {

@@ -88,8 +88,22 @@ describe.each(DIALECTS)("house seats and comps on %s", (dialect) => {
     expect(rowB.seats.find((choice) => choice.seat === "10")?.state).toBe("taken");
 
     expect(await services.houseSeats.list(performanceId)).toEqual([
-      expect.objectContaining({ seat: "4", row: "B", reason: "Press night", staffId, staffName: "Sam Box", heldAt: NOON }),
-      expect.objectContaining({ seat: "5", row: "B", reason: "Press night", staffId, staffName: "Sam Box", heldAt: NOON }),
+      expect.objectContaining({
+        seat: "4",
+        row: "B",
+        reason: "Press night",
+        staffId,
+        staffName: "Sam Box",
+        heldAt: NOON,
+      }),
+      expect.objectContaining({
+        seat: "5",
+        row: "B",
+        reason: "Press night",
+        staffId,
+        staffName: "Sam Box",
+        heldAt: NOON,
+      }),
     ]);
     const audit = (await services.staff.auditFor({ staffId })).filter((entry) => entry.action === "holdSeats");
     expect(audit.at(-1)).toMatchObject({
@@ -280,9 +294,7 @@ describe.each(DIALECTS)("house seats and comps on %s", (dialect) => {
     });
     // An Amex seat is open to anyone on the buyer's side: no confirmation asked.
     expect((await comp([seat("B", "1")])).ok).toBe(true);
-    expect((await services.store.db.selectFrom("orders").select("id").execute()).length).toBe(
-      ordersBefore.length + 1,
-    );
+    expect((await services.store.db.selectFrom("orders").select("id").execute()).length).toBe(ordersBefore.length + 1);
     const confirmed = await comp([seat("A", "1"), seat("A", "2")], true);
     expect(confirmed.ok).toBe(true);
     if (confirmed.ok)
