@@ -250,6 +250,10 @@ describe.each(DIALECTS)("house seats and comps on %s", (dialect) => {
     expect(report.gross).toBe(0);
     expect(report.orders).toBe(1);
     expect(report.tickets).toBe(2);
+
+    // Refunded like any order: nothing goes back, and its seats are on sale again.
+    expect(await services.refunds.refund(order.number)).toMatchObject({ ok: true, outcome: "refunded" });
+    expect(await claimOf(performanceId, seat("B", "5"))).toBeNull();
   });
 
   it("refuses a comp a taken seat, more seats than the limit, and restricted seats unless confirmed", async () => {
