@@ -51,6 +51,9 @@ import { createCheckIn } from "~/ticketing/check-in.server";
 import { createPerformanceReports } from "~/ticketing/performance-report.server";
 import { createOrderSearch } from "~/ticketing/order-search.server";
 import { createBoxOffice } from "~/use-cases/box-office.server";
+import { createHouseSeats } from "~/ticketing/house-seats.server";
+import { createCompOrders } from "~/ticketing/comp-orders.server";
+import { createComps } from "~/use-cases/comps.server";
 
 export interface ServiceOptions {
   config: Config;
@@ -285,6 +288,9 @@ export async function createAppServices({
       cardProvider: config.paymentProvider,
       defaultTimeZone: config.market.timeZone,
     }),
+    // House seats and comps take seats off sale as holds and sales do: the availability cache hears.
+    houseSeats: createHouseSeats(store, clock, availability.changed),
+    comps: createComps({ compOrders: createCompOrders(store, clock, availability.changed), fulfilment, logger }),
     waitingRoom,
     pages,
     metrics,

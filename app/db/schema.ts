@@ -236,12 +236,23 @@ export interface HoldTable {
 export interface SeatClaimTable {
   performance_id: string;
   seat_id: number;
-  status: "held" | "sold" | "withheld";
+  /** "house": kept off sale by the box office (house_seats says why); taken, like sold and withheld. */
+  status: "held" | "sold" | "withheld" | "house";
   hold_id: string | null;
   held_until: string | null;
   order_id: string | null;
   /** The price option the buyer chose for this ticket; the band's Full Price when null. */
   price_option_id: string | null;
+}
+
+/** Why a house seat (a seat_claims row of status "house") is kept off sale, by whom, since when. */
+export interface HouseSeatTable {
+  performance_id: string;
+  seat_id: number;
+  reason: string;
+  /** The staff account that held it; null for the operator's command line. */
+  staff_id: string | null;
+  held_at: string;
 }
 
 export interface StandingClaimTable {
@@ -679,6 +690,7 @@ export interface Database {
   basket_vouchers: BasketVoucherTable;
   holds: HoldTable;
   seat_claims: SeatClaimTable;
+  house_seats: HouseSeatTable;
   standing_claims: StandingClaimTable;
   promo_codes: PromoCodeTable;
   vouchers: VoucherTable;

@@ -15,6 +15,7 @@ export {
 export { accessSchema } from "~/forms/membership";
 export { checkInSchema, doorChoiceSchema, staffSignInSchema } from "~/forms/staff";
 export { orderSearchSchema, refundRetrySchema, refundSchema, resendSchema } from "~/forms/staff-orders";
+export { compSchema, holdSeatsSchema, releaseSeatsSchema } from "~/forms/house-seats";
 export {
   contactsSchema,
   deliverySchema,

@@ -6,6 +6,7 @@ export * from "~/forms/accounts";
 export * from "~/forms/membership";
 export * from "~/forms/staff";
 export * from "~/forms/staff-orders";
+export * from "~/forms/house-seats";
 export * from "~/forms/checkout";
 export * from "~/forms/checkout/pay-form";
 export { parseWithZod } from "@conform-to/zod";

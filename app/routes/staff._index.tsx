@@ -15,6 +15,8 @@ export const handle = { titleKey: "staff.home.title" };
 const STAFF_PAGES: { href: string; key: string; action: StaffAction }[] = [
   { href: "/staff/door", key: "staff.home.door", action: "checkIn" },
   { href: "/staff/orders", key: "staff.orders.link", action: "viewOrders" },
+  { href: "/staff/house-seats", key: "staff.houseSeats.link", action: "holdSeats" },
+  { href: "/staff/comps", key: "staff.comps.link", action: "issueComp" },
   { href: "/staff/performances", key: "staff.reports.homeLink", action: "viewReports" },
 ];
 

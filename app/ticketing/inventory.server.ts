@@ -48,7 +48,7 @@ export function seatLimitRefusal(seatLimit: number, places: number): Refusal | n
   return places > seatLimit ? refuse("seat-limit", { seatSelectionLimit: seatLimit }) : null;
 }
 
-/** Seats and places that count as taken at `now`: sold, withheld, or held and not yet expired. */
+/** Seats and places that count as taken at `now`: sold, withheld, house seats, or held and not yet expired. */
 export const activeClaim = (now: string) => (eb: ExpressionBuilder<Database, "seat_claims">) =>
   eb.or([eb("seat_claims.status", "!=", "held"), eb("seat_claims.held_until", ">", now)]);
 

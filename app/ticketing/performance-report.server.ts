@@ -22,7 +22,7 @@ export interface PlaceCounts {
   capacity: number;
   /** Claimed by a paid or placed order. */
   sold: number;
-  /** Held by a basket whose hold has not lapsed. */
+  /** Held by a basket whose hold has not lapsed, or kept off sale by the box office as a house seat. */
   held: number;
   free: number;
   /** Kept off sale by the catalogue (never for sale): outside capacity, shown for the record. */
@@ -350,7 +350,8 @@ export function createPerformanceReports(store: Store, clock: Clock) {
         add(group.sectionId, group.bandId, "capacity", group.seats);
       for (const claim of seatClaims) {
         const places = Number(claim.places);
-        add(claim.section_id, claim.price_band_id, claim.status, places);
+        // A house seat is held, as a buyer's is: off sale for now, neither sold nor free.
+        add(claim.section_id, claim.price_band_id, claim.status === "house" ? "held" : claim.status, places);
         // Withheld seats were never for sale: they count against no capacity.
         if (claim.status === "withheld") add(claim.section_id, claim.price_band_id, "capacity", -places);
       }

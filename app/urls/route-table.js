@@ -147,6 +147,9 @@ export const SHARED_ROUTES = [
     path: "staff/performances/:performanceId/orders.csv",
     file: "routes/staff.performances.$performanceId.orders-csv.ts",
   },
+  // House seats and complimentary tickets (issue 55 item 5): box office and managers.
+  { name: "staff/house-seats", path: "staff/house-seats", file: "routes/staff.house-seats.tsx" },
+  { name: "staff/comps", path: "staff/comps", file: "routes/staff.comps.tsx" },
   { name: "not-found", path: "*", file: "routes/not-found.tsx" },
 ];
 

@@ -32,6 +32,8 @@ import type { StaffService } from "~/use-cases/staff.server";
 import type { CheckIn } from "~/ticketing/check-in.server";
 import type { PerformanceReports } from "~/ticketing/performance-report.server";
 import type { BoxOffice } from "~/use-cases/box-office.server";
+import type { HouseSeats } from "~/ticketing/house-seats.server";
+import type { Comps } from "~/use-cases/comps.server";
 
 // The request context's type is the web layer's, beside the sessions and the page cache it names:
 // web code reads it without importing the composition above it, which builds it
@@ -80,6 +82,10 @@ export interface AppServices {
   performanceReports: PerformanceReports;
   /** The box office's orders: found, read whole, refunded, their confirmation sent again (decision 0061). */
   boxOffice: BoxOffice;
+  /** Seats the box office keeps off sale, with a reason (decision 0063). */
+  houseSeats: HouseSeats;
+  /** Complimentary orders: seats given away, ticketed and emailed like a paid order (decision 0063). */
+  comps: Comps;
   /** The waiting room: who may choose seats now, and the places of those who wait. */
   waitingRoom: WaitingRooms;
   /** What an operator watches at /metrics (app/monitoring/metrics.server.ts). */

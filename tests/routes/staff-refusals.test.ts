@@ -50,6 +50,40 @@ const CASES: RouteCase[] = [
     ],
   },
   {
+    route: "staff/orders",
+    action: "viewOrders",
+    get: () => ["/staff/orders", "/staff/orders?q=jo%40example.com"],
+    post: () => [{ path: "/staff/orders", fields: { q: "jo@example.com" } }],
+  },
+  {
+    route: "staff/orders/order",
+    action: "viewOrders",
+    get: ({ orderNumber }) => [`/staff/orders/${orderNumber}`],
+    post: ({ orderNumber }) => [
+      { path: `/staff/orders/${orderNumber}`, fields: { intent: "refund", scope: "whole" } },
+      { path: `/staff/orders/${orderNumber}`, fields: { intent: "resend", resent: "0" } },
+    ],
+  },
+  {
+    route: "staff/house-seats",
+    action: "holdSeats",
+    get: ({ performanceId }) => ["/staff/house-seats", `/staff/house-seats?performance=${performanceId}`],
+    post: ({ performanceId }) => [
+      { path: "/staff/house-seats", fields: { performance: performanceId, reason: "Press", seat: "1" } },
+    ],
+  },
+  {
+    route: "staff/comps",
+    action: "issueComp",
+    get: ({ performanceId }) => ["/staff/comps", `/staff/comps?performance=${performanceId}`],
+    post: ({ performanceId }) => [
+      {
+        path: "/staff/comps",
+        fields: { performance: performanceId, name: "Jo", email: "jo@example.com", reason: "Press", seat: "1" },
+      },
+    ],
+  },
+  {
     route: "staff/performances",
     action: "viewReports",
     get: () => ["/staff/performances"],

@@ -23,6 +23,7 @@ import * as signUpLinks from "./2026-12-07T1000-sign-up-links";
 import * as paymentTerms from "./2026-12-07T1200-payment-terms";
 import * as staff from "./2026-12-07T1400-staff";
 import * as ticketCheckIns from "./2026-12-07T1500-ticket-check-ins";
+import * as houseSeats from "./2026-12-08T1000-house-seats";
 
 // Every migration, by its date-prefixed name. Listed here (not read from the folder) so the same
 // list works under tsx, vitest and any bundler.
@@ -51,4 +52,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   "2026-12-07T1200-payment-terms": paymentTerms,
   "2026-12-07T1400-staff": staff,
   "2026-12-07T1500-ticket-check-ins": ticketCheckIns,
+  "2026-12-08T1000-house-seats": houseSeats,
 };
