@@ -59,7 +59,10 @@ describe("the JavaScript a first visit loads", () => {
     // polyfill loader is meant to be (see app/root.tsx); any other would break the page's script.
     const rootModule = build.assets.routes.root!.module;
     const stubs: string[] = [];
-    for (const id of Object.keys(build.assets.routes)) {
+    // A resource route (no component, such as a CSV download) is fetched as a document: the
+    // browser never loads its module, stand-in or not.
+    const pages = Object.keys(build.assets.routes).filter((id) => build.routes[id]?.module.default);
+    for (const id of pages) {
       for (const [url, source] of filesOf(build, root, matchedRoutes(build, id))) {
         const found = source.toString("utf8").match(/exports\s*=\s*\{\s*\}/g)?.length ?? 0;
         if (found > (url === rootModule ? 1 : 0)) stubs.push(`${id}: ${url}`);
