@@ -3,10 +3,10 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { may } from "~/ticketing/staff-roles";
 import { requireStaff } from "~/web/staff.server";
-import { PostForm } from "~/components/post-form";
 
-// The staff's start page: who is signed in and as what, the pages their role may open, and
-// signing out. Only the door's page exists yet (issue 55): the rest join the list as they come.
+// The staff's start page: who is signed in and as what, and the pages their role may open (signing
+// out is the staff's header's: routes/staff-frame.tsx). Only the door's page exists yet (issue 55):
+// the rest join the list as they come.
 
 export const handle = { titleKey: "staff.home.title" };
 
@@ -41,13 +41,6 @@ export default function StaffHome() {
           </li>
         ))}
       </ul>
-      <PostForm action="/staff/sign-out">
-        <div className="form-actions">
-          <button type="submit" className="button button--secondary">
-            {t("staff.signOut.submit")}
-          </button>
-        </div>
-      </PostForm>
     </>
   );
 }
