@@ -132,19 +132,27 @@ export function CameraScan({
     stopCamera();
     const current = run.current;
     setState({ step: "starting" });
+    let granted: MediaStream;
     try {
-      const granted = await navigator.mediaDevices.getUserMedia({
+      granted = await navigator.mediaDevices.getUserMedia({
         audio: false,
         video: { facingMode: { ideal: "environment" } },
       });
-      if (current !== run.current) {
-        granted.getTracks().forEach((track) => track.stop());
-        return;
-      }
-      stream.current = granted;
+    } catch (error) {
+      // Only the camera's own refusal says why: refused, absent, or unable to start.
+      if (current === run.current) setState({ step: "problem", problem: cameraProblemOf(error) });
+      return;
+    }
+    if (current !== run.current) {
+      granted.getTracks().forEach((track) => track.stop());
+      return;
+    }
+    stream.current = granted;
+    try {
       const read = await qrReader();
       const element = video.current;
-      if (current !== run.current || !element) return;
+      if (current !== run.current) return;
+      if (!element) throw new Error("no video element to show the camera in");
       element.srcObject = granted;
       await element.play();
       setState({ step: "scanning", notATicket: false });
@@ -168,10 +176,11 @@ export function CameraScan({
         timer.current = setTimeout(() => void look(), SCAN_INTERVAL_MS);
       };
       void look();
-    } catch (error) {
+    } catch {
+      // The decoder could not be fetched (a lost connection) or the video would not play.
       if (current !== run.current) return;
       stopCamera();
-      setState({ step: "problem", problem: cameraProblemOf(error) });
+      setState({ step: "problem", problem: "failed" });
     }
   };
 
