@@ -44,14 +44,17 @@ function StaffHeader() {
   );
   return (
     <header className="site-header staff-header">
-      {/* Signed in, the brand is the way back to the staff's start page, as the buyer's is to the home page. */}
-      {member ? (
-        <Link to="/staff" className="site-header__brand">
-          {brand}
-        </Link>
-      ) : (
-        <p className="site-header__brand staff-header__brand">{brand}</p>
-      )}
+      {/* Signed in, the brand is the way back to the staff's start page, as the buyer's is to the
+          home page. In a paragraph, so a text browser does not run it into the skip link. */}
+      <p className="staff-header__brand">
+        {member ? (
+          <Link to="/staff" className="site-header__brand">
+            {brand}
+          </Link>
+        ) : (
+          <span className="site-header__brand">{brand}</span>
+        )}
+      </p>
       {member ? (
         <div className="staff-header__member">
           <p className="staff-header__who">
