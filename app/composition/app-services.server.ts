@@ -48,6 +48,7 @@ import { createRefundLedger } from "~/ticketing/refunds.server";
 import { createRefunds } from "~/use-cases/refunds.server";
 import { createStaff } from "~/use-cases/staff.server";
 import { createCheckIn } from "~/ticketing/check-in.server";
+import { createPerformanceReports } from "~/ticketing/performance-report.server";
 
 export interface ServiceOptions {
   config: Config;
@@ -274,6 +275,7 @@ export async function createAppServices({
     memberships,
     staff: createStaff(store, clock),
     checkIn: createCheckIn(store, clock),
+    performanceReports: createPerformanceReports(store, clock),
     waitingRoom,
     pages,
     metrics,

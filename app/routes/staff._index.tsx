@@ -1,14 +1,19 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { may } from "~/ticketing/staff-roles";
+import { may, type StaffAction } from "~/ticketing/staff-roles";
 import { requireStaff } from "~/web/staff.server";
 
 // The staff's start page: who is signed in and as what, and the pages their role may open (signing
-// out is the staff's header's: routes/staff-frame.tsx). Only the door's page exists yet (issue 55):
-// the rest join the list as they come.
+// out is the staff's header's: routes/staff-frame.tsx). The pages join the list as they come (issue 55).
 
 export const handle = { titleKey: "staff.home.title" };
+
+/** The staff's pages, each with the action its role must be allowed. */
+const STAFF_PAGES: { href: string; key: string; action: StaffAction }[] = [
+  { href: "/staff/door", key: "staff.home.door", action: "checkIn" },
+  { href: "/staff/performances", key: "staff.reports.homeLink", action: "viewReports" },
+];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { staff } = await requireStaff(request, context, null);
@@ -16,7 +21,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     name: staff.name,
     email: staff.email,
     role: staff.role,
-    pages: [{ href: "/staff/door", key: "staff.home.door" }].filter(() => may(staff.role, "checkIn")),
+    pages: STAFF_PAGES.filter((page) => may(staff.role, page.action)).map(({ href, key }) => ({ href, key })),
   };
 }
 

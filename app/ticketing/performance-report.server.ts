@@ -49,6 +49,20 @@ export interface PerformanceReport {
   voidTickets: number;
 }
 
+/** Which performance a report is of, as its pages head it and its CSV file is named. */
+export interface ReportedPerformance {
+  performanceId: string;
+  show: string;
+  /** The show's slug (letters, digits and ! . + & -). */
+  showSlug: string;
+  venue: string;
+  /** The venue's country, which words its sign-language service (BSL or ASL). */
+  country: string;
+  startsAt: string;
+  timeZone: string;
+  currency: string;
+}
+
 export interface AccessListSeat {
   /** As the e-ticket names it ("Stalls, row A, seat 1"). */
   label: string;
@@ -240,6 +254,39 @@ export function createPerformanceReports(store: Store, clock: Clock) {
     orderRefunded || ticket.voided_at !== null || ticket.refund_id !== null;
 
   return {
+    /** The performance's show, venue and time; null for no such performance. */
+    async about(performanceId: string): Promise<ReportedPerformance | null> {
+      const row = await db
+        .selectFrom("performances")
+        .innerJoin("runs", "runs.id", "performances.run_id")
+        .innerJoin("titles", "titles.id", "runs.title_id")
+        .innerJoin("venues", "venues.id", "runs.venue_id")
+        .select([
+          "performances.id",
+          "performances.starts_at",
+          "titles.name as show",
+          "titles.slug as showSlug",
+          "venues.name as venue",
+          "venues.country",
+          "venues.time_zone",
+          "venues.currency",
+        ])
+        .where("performances.id", "=", performanceId)
+        .executeTakeFirst();
+      return row
+        ? {
+            performanceId: row.id,
+            show: row.show,
+            showSlug: row.showSlug,
+            venue: row.venue,
+            country: row.country,
+            startsAt: row.starts_at,
+            timeZone: row.time_zone,
+            currency: row.currency,
+          }
+        : null;
+    },
+
     /** Sold, held and free by price band and part of the house, takings and counts; null for no such performance. */
     async performanceReport(performanceId: string): Promise<PerformanceReport | null> {
       const performance = await performanceOf(performanceId);

@@ -126,6 +126,24 @@ export const SHARED_ROUTES = [
   { name: "staff/sign-in", path: "staff/sign-in", file: "routes/staff.sign-in.tsx" },
   { name: "staff/sign-out", path: "staff/sign-out", file: "routes/staff.sign-out.tsx" },
   { name: "staff/door", path: "staff/door", file: "routes/staff.door.tsx" },
+  // Sales and access lists (issue 55 item 4): the performances, each one's report, access list
+  // and orders' CSV (a resource route: the file itself).
+  { name: "staff/performances", path: "staff/performances", file: "routes/staff.performances._index.tsx" },
+  {
+    name: "staff/performances/report",
+    path: "staff/performances/:performanceId",
+    file: "routes/staff.performances.$performanceId.tsx",
+  },
+  {
+    name: "staff/performances/access",
+    path: "staff/performances/:performanceId/access",
+    file: "routes/staff.performances.$performanceId.access.tsx",
+  },
+  {
+    name: "staff/performances/orders-csv",
+    path: "staff/performances/:performanceId/orders.csv",
+    file: "routes/staff.performances.$performanceId.orders-csv.ts",
+  },
   { name: "not-found", path: "*", file: "routes/not-found.tsx" },
 ];
 

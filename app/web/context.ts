@@ -30,6 +30,7 @@ import type { PageCache } from "~/web/page-cache.server";
 import type { Metrics } from "~/monitoring/metrics.server";
 import type { StaffService } from "~/use-cases/staff.server";
 import type { CheckIn } from "~/ticketing/check-in.server";
+import type { PerformanceReports } from "~/ticketing/performance-report.server";
 
 // The request context's type is the web layer's, beside the sessions and the page cache it names:
 // web code reads it without importing the composition above it, which builds it
@@ -74,6 +75,8 @@ export interface AppServices {
   staff: StaffService;
   /** Door check-in: a ticket's code admits it once (decision 0060). */
   checkIn: CheckIn;
+  /** A performance's sales, takings, access list and orders' CSV, for the staff's reports. */
+  performanceReports: PerformanceReports;
   /** The waiting room: who may choose seats now, and the places of those who wait. */
   waitingRoom: WaitingRooms;
   /** What an operator watches at /metrics (app/monitoring/metrics.server.ts). */

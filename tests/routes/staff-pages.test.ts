@@ -1,14 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { JSDOM } from "jsdom";
-import { Secret, TOTP } from "otpauth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixedClock } from "~/clock";
-import type { Order } from "~/ticketing/orders.server";
 import { startServer } from "../support/app";
 import { buyerBrowser } from "../support/browser";
 import { registerCustomer } from "../support/customers";
-import { createEngine } from "../support/engine";
 import { seedSmall } from "../support/seed";
+import { addStaff, oneTimeCode, paidETicketOrder, signedInStaff, STAFF_PASSWORD } from "../support/staff";
 
 // The staff's first pages (issue 55) from the production build, as a browser without script uses
 // them: sign-in with and without a one-time code, the start page, the door's check-in and its
@@ -17,8 +15,6 @@ import { seedSmall } from "../support/seed";
 type Browser = ReturnType<typeof buyerBrowser>;
 type Server = Awaited<ReturnType<typeof startServer>>;
 
-const CARD = { number: "4242424242424242", expiryMonth: 12, expiryYear: 2030, cvv: "123", holderName: "Jo Bloggs" };
-const PASSWORD = "a long staff password";
 
 const documentOf = (html: string) => new JSDOM(html).window.document;
 const textOf = (html: string) => documentOf(html).body.textContent?.replace(/\s+/g, " ") ?? "";
@@ -43,71 +39,12 @@ describe("the staff pages", () => {
   });
   afterAll(() => server.close());
 
-  /** Seats of row B bought for e-tickets, and paid. */
-  async function paidOrder(labels: string[]): Promise<Order> {
-    const { services } = server;
-    const db = services.store.db;
-    const seats = await db
-      .selectFrom("seats")
-      .select("id")
-      .where("row_name", "=", "B")
-      .where("label", "in", labels)
-      .execute();
-    const basketId = randomUUID();
-    const held = await services.inventory.holdSeats({ basketId, performanceId, seatIds: seats.map((seat) => seat.id) });
-    expect(held.ok).toBe(true);
-    const eTicket = await db
-      .selectFrom("delivery_methods")
-      .select("id")
-      .where("kind", "=", "eTicket")
-      .executeTakeFirstOrThrow();
-    await db.updateTable("baskets").set({ delivery_method_id: eTicket.id }).where("id", "=", basketId).execute();
-    const placed = await createEngine(services.store, services.clock).placeAsShown(basketId, {
-      name: "Jo Bloggs",
-      email: "jo@example.com",
-    });
-    if (!placed.ok) throw new Error(placed.reason);
-    expect(
-      await services.payments.pay(placed.order, { method: "card", card: CARD }, { description: "t", returnUrl: "/" }),
-    ).toEqual({ kind: "paid" });
-    return (await services.orders.byId(placed.order.id))!;
-  }
-
-  async function addStaff(role: "door" | "boxOffice" | "manager") {
-    const added = await server.services.staff.add({
-      email: `${role}-${randomUUID()}@venue.example`,
-      name: `Sam ${role}`,
-      role,
-      password: PASSWORD,
-    });
-    if (!added.ok) throw new Error(added.reason);
-    return added;
-  }
-
-  /** A member of staff signed in on a browser of their own. */
-  async function signedIn(role: "door" | "boxOffice") {
-    const added = await addStaff(role);
-    const browser = buyerBrowser(server.url);
-    const code = added.secondFactor
-      ? new TOTP({
-          secret: Secret.fromBase32(added.secondFactor.secret),
-          algorithm: "SHA1",
-          digits: 6,
-          period: 30,
-        }).generate({ timestamp: clock.now().getTime() })
-      : "";
-    const answer = await browser.post("/staff/sign-in", { email: added.staff.email, password: PASSWORD, code });
-    expect(answer.status).toBe(303);
-    expect(answer.headers.get("Location")).toBe("/staff");
-    return { browser, staff: added.staff };
-  }
-
   const door = () => `/staff/door?performance=${performanceId}&door=Stalls+door`;
 
   it("signs a box-office member in with their password and a one-time code, in a cookie of its own", async () => {
-    const added = await addStaff("boxOffice");
+    const added = await addStaff(server.services, "boxOffice");
     const browser = buyerBrowser(server.url);
-    const form = { email: added.staff.email, password: PASSWORD };
+    const form = { email: added.staff.email, password: STAFF_PASSWORD };
 
     const noCode = await browser.post("/staff/sign-in", { ...form, code: "" });
     expect(noCode.status).toBe(400);
@@ -122,12 +59,7 @@ describe("the staff pages", () => {
       "The email address, password or one-time code you entered is incorrect.",
     );
 
-    const code = new TOTP({
-      secret: Secret.fromBase32(added.secondFactor!.secret),
-      algorithm: "SHA1",
-      digits: 6,
-      period: 30,
-    }).generate({ timestamp: clock.now().getTime() });
+    const code = oneTimeCode(added.secondFactor!.secret, clock);
     const answer = await browser.post("/staff/sign-in", { ...form, code });
     expect(answer.status).toBe(303);
     expect(answer.headers.get("Location")).toBe("/staff");
@@ -189,8 +121,8 @@ describe("the staff pages", () => {
   });
 
   it("lets a door member check tickets in without a code: admitted, then already used, a void one refused", async () => {
-    const { browser, staff } = await signedIn("door");
-    const order = await paidOrder(["3", "4"]);
+    const { browser, staff } = await signedInStaff(server, "door");
+    const order = await paidETicketOrder(server.services, performanceId, "B", ["3", "4"]);
     const [first, second] = await server.services.orders.tickets(order.id);
     expect((await server.services.refunds.refund(order.number, { tickets: [second!.barcode] })).ok).toBe(true);
 
@@ -270,7 +202,7 @@ describe("the staff pages", () => {
   });
 
   it("asks again for a door name that is missing or too long, and a performance not on the list", async () => {
-    const { browser } = await signedIn("door");
+    const { browser } = await signedInStaff(server, "door");
     const tooLong = await browser.get(`/staff/door?performance=${performanceId}&door=${"x".repeat(41)}`);
     expect(tooLong.status).toBe(200);
     const html = await tooLong.text();
@@ -281,7 +213,7 @@ describe("the staff pages", () => {
   });
 
   it("signs out by a POST that ends the session and clears the cookie", async () => {
-    const { browser } = await signedIn("door");
+    const { browser } = await signedInStaff(server, "door");
     const token = browser.cookies.get("staff")!;
     const out = await browser.post("/staff/sign-out", {});
     expect(out.status).toBe(303);
@@ -329,7 +261,7 @@ describe("the staff pages", () => {
     });
 
     it("and a staff token is no buyer's sign-in", async () => {
-      const { browser } = await signedIn("door");
+      const { browser } = await signedInStaff(server, "door");
       const token = (await server.services.sessions.staffCookie.parse(
         `staff=${browser.cookies.get("staff")}`,
       )) as string;
@@ -350,7 +282,7 @@ describe("the staff pages", () => {
         expect(["hit", "kept"]).not.toContain(cacheOutcome(response));
       }
     }
-    const { browser } = await signedIn("door");
+    const { browser } = await signedInStaff(server, "door");
     for (let visit = 0; visit < 3; visit++) {
       const response = await browser.get(door());
       await response.arrayBuffer();

@@ -79,6 +79,21 @@ describe.each(DIALECTS)("performance reports on %s", (dialect) => {
   const refund = (order: Order, tickets: IssuedTicket[] | "whole", settle = true) =>
     paidOrders(store, seed, engine).refund(order, tickets, settle);
 
+  it("names the performance's show, venue, time and currency", async () => {
+    const performance = seed.performances.find(({ id }) => id === onSale[0])!;
+    expect(await reports.about(performance.id)).toEqual({
+      performanceId: performance.id,
+      show: "Test Show",
+      showSlug: "test-show",
+      venue: "Test Hall",
+      country: "GB",
+      startsAt: performance.starts_at,
+      timeZone: "Europe/London",
+      currency: "GBP",
+    });
+    expect(await reports.about("no-such-performance")).toBeNull();
+  });
+
   it("counts sold, held and free by band and part of the house, adding up to the capacity", async () => {
     const performanceId = onSale[0]!;
     const empty = await reports.performanceReport(performanceId);

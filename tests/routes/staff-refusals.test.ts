@@ -1,0 +1,182 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fixedClock } from "~/clock";
+import { may, STAFF_ROLES, type StaffAction, type StaffRole } from "~/ticketing/staff-roles";
+import { SHARED_ROUTES } from "~/urls/route-table.js";
+import { startServer } from "../support/app";
+import { buyerBrowser } from "../support/browser";
+import { registerCustomer } from "../support/customers";
+import { seedSmall } from "../support/seed";
+import { paidETicketOrder, signedInStaff } from "../support/staff";
+
+// Every staff route, one row each (issue 55 item 6): a signed-out visitor, a signed-in buyer (and
+// a buyer's token put in the staff cookie) and every role below the one the route needs get the
+// site's 404 for each GET and each POST; the least role that may gets its page, never from the
+// page cache. A staff route added to the route table without a row here fails the first test.
+
+type Browser = ReturnType<typeof buyerBrowser>;
+type Server = Awaited<ReturnType<typeof startServer>>;
+
+interface Seeded {
+  performanceId: string;
+  orderNumber: string;
+}
+
+interface RouteCase {
+  /** The route table's name for it. */
+  route: string;
+  /** What the route needs; null: any member of staff. */
+  action: StaffAction | null;
+  /** Addresses to GET (as the least role that may, each must answer 200). */
+  get: (seeded: Seeded) => string[];
+  /** Addresses to POST, with a form that would do something for a member who may. */
+  post: (seeded: Seeded) => { path: string; fields: Record<string, string> }[];
+}
+
+const CASES: RouteCase[] = [
+  { route: "staff", action: null, get: () => ["/staff"], post: () => [{ path: "/staff", fields: {} }] },
+  {
+    route: "staff/sign-out",
+    action: null,
+    get: () => [],
+    post: () => [{ path: "/staff/sign-out", fields: {} }],
+  },
+  {
+    route: "staff/door",
+    action: "checkIn",
+    get: ({ performanceId }) => ["/staff/door", `/staff/door?performance=${performanceId}&door=Stalls`],
+    post: ({ performanceId }) => [
+      { path: "/staff/door", fields: { performance: performanceId, door: "Stalls", code: "ABCDE" } },
+    ],
+  },
+  {
+    route: "staff/performances",
+    action: "viewReports",
+    get: () => ["/staff/performances"],
+    post: () => [{ path: "/staff/performances", fields: {} }],
+  },
+  {
+    route: "staff/performances/report",
+    action: "viewReports",
+    get: ({ performanceId }) => [`/staff/performances/${performanceId}`],
+    post: ({ performanceId }) => [{ path: `/staff/performances/${performanceId}`, fields: {} }],
+  },
+  {
+    route: "staff/performances/access",
+    action: "viewReports",
+    get: ({ performanceId }) => [`/staff/performances/${performanceId}/access`],
+    post: ({ performanceId }) => [{ path: `/staff/performances/${performanceId}/access`, fields: {} }],
+  },
+  {
+    route: "staff/performances/orders-csv",
+    action: "viewReports",
+    get: ({ performanceId }) => [`/staff/performances/${performanceId}/orders.csv`],
+    post: ({ performanceId }) => [{ path: `/staff/performances/${performanceId}/orders.csv`, fields: {} }],
+  },
+];
+
+/** Routes anyone may open: the sign-in page (answers every visitor alike, and is checked for no-store below). */
+const OPEN_TO_ALL = new Set(["staff/sign-in"]);
+
+const cacheOutcome = (response: Response) =>
+  /page-cache;desc="(\w+)"/.exec(response.headers.get("Server-Timing") ?? "")?.[1];
+
+/** The roles that may not do `action`, and the least that may. */
+function rolesFor(action: StaffAction | null): { refused: StaffRole[]; least: StaffRole } {
+  const allowed = STAFF_ROLES.filter((role) => action === null || may(role, action));
+  return { refused: STAFF_ROLES.filter((role) => !allowed.includes(role)), least: allowed[0]! };
+}
+
+describe("every staff route refuses everyone it is not for", () => {
+  let server: Server;
+  let seeded: Seeded;
+  const clock = fixedClock(new Date());
+  const signedIn = new Map<StaffRole, Browser>();
+
+  beforeAll(async () => {
+    server = await startServer({}, { seed: seedSmall, clock });
+    const performanceId = (
+      await server.services.store.db
+        .selectFrom("performances")
+        .select("id")
+        .where("presale_from", "is", null)
+        .orderBy("starts_at")
+        .executeTakeFirstOrThrow()
+    ).id;
+    const order = await paidETicketOrder(server.services, performanceId, "B", ["7", "8"]);
+    seeded = { performanceId, orderNumber: order.number };
+  });
+  afterAll(() => server?.close());
+
+  /** One browser per role, signed in once (sign-out is posted only by a role's own fresh browser). */
+  async function staffBrowser(role: StaffRole): Promise<Browser> {
+    if (!signedIn.has(role)) signedIn.set(role, (await signedInStaff(server, role)).browser);
+    return signedIn.get(role)!;
+  }
+
+  async function expectRefused(browser: Browser, routeCase: RouteCase, who: string) {
+    for (const path of routeCase.get(seeded)) {
+      const response = await browser.get(path);
+      await response.arrayBuffer();
+      expect(response.status, `${who}: GET ${path}`).toBe(404);
+    }
+    for (const { path, fields } of routeCase.post(seeded)) {
+      const response = await browser.post(path, fields);
+      await response.arrayBuffer();
+      expect(response.status, `${who}: POST ${path}`).toBe(404);
+    }
+  }
+
+  it("has a row for every staff route in the route table", () => {
+    const staffRoutes = SHARED_ROUTES.filter((route) => route.path?.startsWith("staff")).map((route) => route.name);
+    const covered = new Set([...CASES.map((routeCase) => routeCase.route), ...OPEN_TO_ALL]);
+    expect(staffRoutes.filter((name) => !covered.has(name))).toEqual([]);
+  });
+
+  it.each(CASES)("$route: a signed-out visitor gets 404", async (routeCase) => {
+    await expectRefused(buyerBrowser(server.url), routeCase, "visitor");
+  });
+
+  it.each(CASES)("$route: a signed-in buyer gets 404, also with their token in the staff cookie", async (routeCase) => {
+    const buyer = buyerBrowser(server.url);
+    const { token } = await registerCustomer(server.services.auth, {
+      email: `buyer-${randomUUID()}@example.com`,
+      password: "correct horse battery",
+      firstName: "Jo",
+      lastName: "Bloggs",
+    });
+    const auth = (await server.services.sessions.authCookie.serialize(token)).split(";")[0]!;
+    buyer.cookies.set("auth", auth.slice("auth=".length));
+    await expectRefused(buyer, routeCase, "buyer");
+    const forged = (await server.services.sessions.staffCookie.serialize(token)).split(";")[0]!;
+    buyer.cookies.set("staff", forged.slice("staff=".length));
+    await expectRefused(buyer, routeCase, "buyer's token as staff");
+  });
+
+  it.each(CASES)("$route: every role below the one it needs gets 404", async (routeCase) => {
+    for (const role of rolesFor(routeCase.action).refused)
+      await expectRefused(await staffBrowser(role), routeCase, role);
+  });
+
+  it.each(CASES)("$route: the least role that may gets it, never from the page cache", async (routeCase) => {
+    const browser = await staffBrowser(rolesFor(routeCase.action).least);
+    for (const path of routeCase.get(seeded))
+      for (let visit = 0; visit < 3; visit++) {
+        const response = await browser.get(path);
+        await response.arrayBuffer();
+        expect(response.status, `GET ${path}`).toBe(200);
+        expect(response.headers.get("Cache-Control"), path).toBe("no-store");
+        expect(["hit", "kept"], path).not.toContain(cacheOutcome(response));
+      }
+  });
+
+  it("serves the sign-in page to anyone, never from the page cache", async () => {
+    for (let visit = 0; visit < 3; visit++) {
+      const response = await fetch(server.url("/staff/sign-in"));
+      await response.arrayBuffer();
+      expect(response.status).toBe(200);
+      expect(response.headers.get("Cache-Control")).toBe("no-store");
+      expect(["hit", "kept"]).not.toContain(cacheOutcome(response));
+    }
+  });
+});

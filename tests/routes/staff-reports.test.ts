@@ -1,0 +1,414 @@
+import { randomUUID } from "node:crypto";
+import { Secret, TOTP } from "otpauth";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fixedClock, type Clock } from "~/clock";
+import { formatMoney } from "~/i18n/format";
+import { RESTRICTIONS } from "~/ticketing/catalogue-file";
+import type { Order } from "~/ticketing/orders.server";
+import type { PricedBasket } from "~/ticketing/pricing";
+import type { StaffRole } from "~/ticketing/staff-roles";
+import { newBarcode } from "~/use-cases/barcode.server";
+import { accessServicesOf } from "~/views/access-services";
+import { startServer } from "../support/app";
+import { buyerBrowser } from "../support/browser";
+import { insertCustomer } from "../support/customers";
+import { startDemoServer } from "../support/demo-journey";
+import { createEngine } from "../support/engine";
+import { htmlDriver, validateAllPages, type HtmlDriver } from "../support/html-driver";
+import { seedSmall } from "../support/seed";
+
+// The staff's sales and access lists (issue 55 item 4) from the production build, as a manager's
+// browser without script uses them: the performances, a performance's report after a paid order,
+// its access list, the orders' CSV in the request's language; the 404 every other role gets on
+// each of them; and the access list of a demo access performance with a wheelchair booking.
+
+type Server = Awaited<ReturnType<typeof startServer>>;
+
+const CARD = { number: "4242424242424242", expiryMonth: 12, expiryYear: 2030, cvv: "123", holderName: "Jo Bloggs" };
+const PASSWORD = "a long staff password";
+
+const cacheOutcome = (response: Response) =>
+  /page-cache;desc="(\w+)"/.exec(response.headers.get("Server-Timing") ?? "")?.[1];
+
+/** A member of staff of this role, added through the staff service. */
+async function addStaff(server: Server, role: StaffRole) {
+  const added = await server.services.staff.add({
+    email: `${role}-${randomUUID()}@venue.example`,
+    name: `Sam ${role}`,
+    role,
+    password: PASSWORD,
+  });
+  if (!added.ok) throw new Error(added.reason);
+  return added;
+}
+
+/** The one-time code of a member's authenticator at the server's time ("" for a role without one). */
+function codeFor(added: Awaited<ReturnType<typeof addStaff>>, clock: Clock) {
+  if (!added.secondFactor) return "";
+  return new TOTP({
+    secret: Secret.fromBase32(added.secondFactor.secret),
+    algorithm: "SHA1",
+    digits: 6,
+    period: 30,
+  }).generate({ timestamp: clock.now().getTime() });
+}
+
+/** A manager signed in through the sign-in page, on a browser without script that checks every page. */
+async function signedInManager(server: Server, clock: Clock, language: "en-GB" | "en-US" = "en-GB") {
+  const added = await addStaff(server, "manager");
+  const browser = htmlDriver(server.url(""), { language, now: () => clock.now().getTime() });
+  await browser.open("/staff/sign-in");
+  browser
+    .fill("Email address", added.staff.email)
+    .fill("Password", PASSWORD)
+    .fill("One-time code", codeFor(added, clock));
+  await browser.press("Sign in");
+  expect(new URL(browser.url).pathname).toBe("/staff");
+  return browser;
+}
+
+/** What the driver's browser would send as its Cookie header to this path. */
+const cookieHeader = (browser: HtmlDriver, path: string) =>
+  [...browser.cookies(path)].map(([name, value]) => `${name}=${value}`).join("; ");
+
+describe("the staff's sales and access lists", () => {
+  let server: Server;
+  let performanceId: string;
+  const clock = fixedClock(new Date());
+
+  beforeAll(async () => {
+    server = await startServer({}, { seed: seedSmall, clock });
+    performanceId = (
+      await server.services.store.db
+        .selectFrom("performances")
+        .select("id")
+        .where("presale_from", "is", null)
+        .orderBy("starts_at")
+        .executeTakeFirstOrThrow()
+    ).id;
+  });
+  afterAll(() => server.close());
+
+  /** Seats of row A bought and paid by card, as the payment step pays. */
+  async function paidOrder(labels: string[]): Promise<Order> {
+    const { services } = server;
+    const db = services.store.db;
+    const seats = await db
+      .selectFrom("seats")
+      .select("id")
+      .where("row_name", "=", "A")
+      .where("label", "in", labels)
+      .execute();
+    const basketId = randomUUID();
+    const held = await services.inventory.holdSeats({ basketId, performanceId, seatIds: seats.map((seat) => seat.id) });
+    expect(held.ok).toBe(true);
+    const placed = await createEngine(services.store, services.clock).placeAsShown(basketId, {
+      name: "Jo Bloggs",
+      email: "jo@example.com",
+    });
+    if (!placed.ok) throw new Error(placed.reason);
+    expect(
+      await services.payments.pay(placed.order, { method: "card", card: CARD }, { description: "t", returnUrl: "/" }),
+    ).toEqual({ kind: "paid" });
+    return (await services.orders.byId(placed.order.id))!;
+  }
+
+  const reportPaths = (id: string) => [
+    "/staff/performances",
+    `/staff/performances/${id}`,
+    `/staff/performances/${id}/access`,
+    `/staff/performances/${id}/orders.csv`,
+  ];
+
+  it("shows a manager the performances, and a performance's places and takings after a paid order", async () => {
+    const before = await server.services.performanceReports.performanceReport(performanceId);
+    const order = await paidOrder(["3", "4"]);
+    const browser = await signedInManager(server, clock);
+
+    await browser.follow("Sales and access lists");
+    expect(browser.status).toBe(200);
+    expect(browser.headers.get("Cache-Control")).toBe("no-store");
+    expect(browser.document.querySelector("h1")?.textContent).toBe("Sales and access lists");
+    expect(browser.document.querySelector("h2")?.textContent).toBe("Test Show, Test Hall");
+    const link = browser.document.querySelector(`a[href="/staff/performances/${performanceId}"]`);
+    expect(link?.textContent).toMatch(/^Test Show, /);
+
+    await browser.open(`/staff/performances/${performanceId}`);
+    expect(browser.status).toBe(200);
+    expect(browser.headers.get("Cache-Control")).toBe("no-store");
+    expect(browser.document.querySelector("h1")?.textContent).toBe("Sales report");
+    expect(browser.text()).toContain("Test Show, Test Hall, ");
+
+    const summary = Object.fromEntries(
+      [...browser.document.querySelectorAll(".report-summary__item")].map((item) => [
+        item.querySelector("dt")?.textContent,
+        item.querySelector("dd")?.textContent,
+      ]),
+    );
+    expect(order.total).toBeGreaterThan(0);
+    expect(summary).toEqual({
+      "Paid orders": "1",
+      "Tickets that admit": "2",
+      "Tickets refunded": "0",
+      "Gross takings": formatMoney(order.total, "GBP", "en-GB"),
+      "Refunds settled": "£0.00",
+      "Net takings": formatMoney(order.total, "GBP", "en-GB"),
+    });
+
+    const [bands, sections] = [...browser.document.querySelectorAll("table.report-table")];
+    expect(bands?.querySelector("caption")?.textContent).toBe("Places by price band");
+    expect(sections?.querySelector("caption")?.textContent).toBe("Places by part of the house");
+    for (const table of [bands!, sections!]) {
+      expect([...table.querySelectorAll("thead th")].every((th) => th.getAttribute("scope") === "col")).toBe(true);
+      expect([...table.querySelectorAll("tbody th, tfoot th")].every((th) => th.getAttribute("scope") === "row")).toBe(
+        true,
+      );
+    }
+    const capacity = before!.total.capacity;
+    const withheld = before!.total.withheld;
+    expect([...bands!.querySelectorAll("thead th")].map((cell) => cell.textContent)).toEqual([
+      "Price band",
+      "On sale",
+      "Sold",
+      "Held in baskets",
+      "Free",
+      "Withheld",
+    ]);
+    const bandRows = [...bands!.querySelectorAll("tbody tr")].map((row) =>
+      [...row.querySelectorAll("th, td")].map((cell) => cell.textContent),
+    );
+    expect(bandRows.find((row) => row[0] === "Band A")?.slice(2, 4)).toEqual(["2", "0"]);
+    const total = [...bands!.querySelectorAll("tfoot th, tfoot td")].map((cell) => cell.textContent);
+    expect(total).toEqual(["Total", String(capacity), "2", "0", String(capacity - 2), String(withheld)]);
+    const sectionTotal = [...sections!.querySelectorAll("tfoot th, tfoot td")].map((cell) => cell.textContent);
+    expect(sectionTotal).toEqual(total);
+
+    const csvLink = browser.document.querySelector(`a[href="/staff/performances/${performanceId}/orders.csv"]`);
+    expect(csvLink?.textContent).toBe("Download the orders (CSV)");
+    await browser.follow("Access list");
+    expect(browser.status).toBe(200);
+    expect(browser.document.querySelector("h1")?.textContent).toBe("Access list");
+    expect(browser.text()).toContain("There are no access bookings for this performance.");
+    expect(browser.document.querySelector("table")).toBeNull();
+    await browser.follow("Back to the sales report");
+    await browser.follow("All performances");
+    expect(new URL(browser.url).pathname).toBe("/staff/performances");
+    await browser.follow("Later performances");
+    expect(browser.status).toBe(200);
+  });
+
+  it("downloads the orders as CSV, a line per ticket, headed in the request's language, never kept", async () => {
+    const order = await paidOrder(["5", "6"]);
+    const tickets = await server.services.orders.tickets(order.id);
+    const browser = await signedInManager(server, clock);
+    const path = `/staff/performances/${performanceId}/orders.csv`;
+    const download = (query = "") =>
+      fetch(server.url(`${path}${query}`), { headers: { Cookie: cookieHeader(browser, path) } });
+
+    for (let visit = 0; visit < 3; visit++) {
+      const response = await download();
+      expect(response.status).toBe(200);
+      expect(response.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
+      expect(response.headers.get("Content-Disposition")).toMatch(
+        /^attachment; filename="test-show-\d{4}-\d{2}-\d{2}-\d{4}-orders\.csv"$/,
+      );
+      expect(response.headers.get("Cache-Control")).toBe("no-store");
+      expect(["hit", "kept"]).not.toContain(cacheOutcome(response));
+      // Read as bytes: text() drops the byte order mark that tells Excel the file is UTF-8.
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+      const lines = new TextDecoder().decode(bytes).split("\r\n");
+      expect(lines[0]).toBe(
+        "Order number,Paid at (UTC),Name,Email,Seat,Price band,Price incl. booking fee (GBP minor units),Refunded",
+      );
+      const ours = lines.filter((line) => line.startsWith(`${order.number},`));
+      expect(ours).toHaveLength(2);
+      for (const ticket of tickets) expect(ours.some((line) => line.includes(`"${ticket.label}"`))).toBe(true);
+      expect(ours.every((line) => line.endsWith(",No") && line.includes(",Jo Bloggs,jo@example.com,"))).toBe(true);
+    }
+    const us = await (await download("?lng=en-US")).text();
+    expect(us.split("\r\n")[0]).toBe(
+      "Order number,Paid at (UTC),Name,Email,Seat,Price band,Price incl. service fee (GBP minor units),Refunded",
+    );
+  });
+
+  it("words the report in the browser's language", async () => {
+    const browser = await signedInManager(server, clock, "en-US");
+    await browser.open(`/staff/performances/${performanceId}`);
+    expect(browser.status).toBe(200);
+    const captions = [...browser.document.querySelectorAll("table caption")].map((caption) => caption.textContent);
+    expect(captions).toEqual(["Places by price band", "Places by section"]);
+    expect(browser.text()).toContain("Held in carts");
+    expect(browser.text()).not.toContain("Held in baskets");
+  });
+
+  it("answers an unknown performance with the site's 404 page", async () => {
+    const browser = await signedInManager(server, clock);
+    const unknown = "00000000-0000-0000-0000-000000000000";
+    for (const path of reportPaths(unknown).slice(1, 3)) {
+      await browser.open(path);
+      expect(browser.status, path).toBe(404);
+      expect(browser.document.title, path).toMatch(/not found/i);
+    }
+    const csv = await fetch(server.url(`/staff/performances/${unknown}/orders.csv`), {
+      headers: { Cookie: cookieHeader(browser, "/staff") },
+    });
+    expect(csv.status).toBe(404);
+    expect(csv.headers.get("Content-Type") ?? "").not.toMatch(/csv/);
+    await browser.open("/staff/performances/not-a-performance");
+    expect(browser.status).toBe(404);
+  });
+
+  describe("answers 404 on every reports route to anyone who may not see reports", () => {
+    const refusedEverywhere = async (browser: ReturnType<typeof buyerBrowser>) => {
+      for (const path of reportPaths(performanceId)) {
+        const response = await browser.get(path);
+        expect(response.status, `GET ${path}`).toBe(404);
+        expect(await response.text(), `GET ${path}`).not.toContain("Jo Bloggs");
+        expect((await browser.post(path, {})).status, `POST ${path}`).toBe(404);
+      }
+    };
+
+    for (const role of ["boxOffice", "door"] as const)
+      it(`a ${role} member, whose start page does not link to them`, async () => {
+        const added = await addStaff(server, role);
+        const browser = buyerBrowser(server.url);
+        const answer = await browser.post("/staff/sign-in", {
+          email: added.staff.email,
+          password: PASSWORD,
+          code: codeFor(added, clock),
+        });
+        expect(answer.headers.get("Location")).toBe("/staff");
+        const home = await (await browser.get("/staff")).text();
+        expect(home).toContain("Sam ");
+        expect(home).not.toContain("/staff/performances");
+        expect(home).not.toContain("Sales and access lists");
+        await refusedEverywhere(browser);
+      });
+
+    it("a visitor not signed in", async () => {
+      await refusedEverywhere(buyerBrowser(server.url));
+    });
+  });
+
+  it("has pages that pass the Nu HTML Checker", async () => {
+    await validateAllPages();
+  });
+});
+
+describe("the access list of a demo access performance", { timeout: 120_000 }, () => {
+  let server: Awaited<ReturnType<typeof startDemoServer>>;
+
+  beforeAll(async () => {
+    server = await startDemoServer();
+  }, 120_000);
+  afterAll(() => server.close());
+
+  it("lists its wheelchair and companion booking, the services booked and the buyer's registered needs", async () => {
+    const { services, clock } = server;
+    const db = services.store.db;
+    const now = clock.now().toISOString();
+    // An access performance on general sale, with a wheelchair space and a companion seat beside it.
+    const candidates = await db
+      .selectFrom("performances")
+      .innerJoin("price_plan_seats", "price_plan_seats.price_plan_id", "performances.price_plan_id")
+      .innerJoin("seats as wheelchair", "wheelchair.id", "price_plan_seats.seat_id")
+      .innerJoin("seats as companion", (join) =>
+        join
+          .onRef("companion.section_id", "=", "wheelchair.section_id")
+          .onRef("companion.row_name", "=", "wheelchair.row_name"),
+      )
+      .select([
+        "performances.id",
+        "performances.access_services",
+        "wheelchair.id as wheelchairId",
+        "wheelchair.position as wheelchairPosition",
+        "companion.id as companionId",
+        "companion.position as companionPosition",
+      ])
+      .where("performances.access_services", "!=", "")
+      .where("performances.presale_from", "is", null)
+      .where("performances.on_sale_from", "<=", now)
+      .where("performances.starts_at", ">", now)
+      .where("wheelchair.seat_type", "=", "wheelchair")
+      .where("companion.seat_type", "=", "companion")
+      .orderBy("performances.starts_at")
+      .orderBy("wheelchair.id")
+      .execute();
+    const chosen = candidates.find((row) => Math.abs(row.wheelchairPosition - row.companionPosition) === 1);
+    expect(chosen).toBeDefined();
+    const { id: performanceId, wheelchairId, companionId } = chosen!;
+    const performanceServices = accessServicesOf(chosen!.access_services);
+    expect(performanceServices.length).toBeGreaterThan(0);
+
+    // The buyer registered their needs (an access membership) and booked as a wheelchair user
+    // with a companion, as the access booking flow lets them: through the domain, not the pages.
+    const customerId = await insertCustomer(services.store, clock);
+    await services.memberships.registerAccess(customerId, {
+      wheelchair: true,
+      companions: 1,
+      otherNeeds: "Step-free route, please",
+    });
+    const engine = createEngine(services.store, clock);
+    const basketId = randomUUID();
+    const held = await services.inventory.holdSeats({
+      basketId,
+      performanceId,
+      seatIds: [wheelchairId, companionId],
+      entitlements: { restrictions: new Set(RESTRICTIONS), presale: new Set(), companions: 1 },
+    });
+    if (!held.ok) throw new Error(held.reason);
+    const placed = await engine.placeAsShown(basketId, {
+      name: "Sam Wheeler",
+      email: "sam@example.com",
+      customerId,
+      contacts: JSON.stringify({
+        firstName: "Sam",
+        lastName: "Wheeler",
+        email: "sam@example.com",
+        phone: "+447700900123",
+        address: null,
+        answers: {},
+        contactConsent: false,
+      }),
+    });
+    if (!placed.ok) throw new Error(placed.reason);
+    expect(await engine.orderLifecycle.completeOrder(placed.order)).toEqual({ ok: true });
+    const refs = (JSON.parse(placed.order.lines) as PricedBasket).lines.flatMap((line) =>
+      line.kind === "ticket" ? [line.ref] : [],
+    );
+    const places = await engine.orders.placesOf(refs);
+    await engine.orders.issueTickets(
+      placed.order.id,
+      refs.map((ref) => {
+        const place = places.get(ref);
+        const label = place?.kind === "seat" ? `${place.section}, row ${place.row}, seat ${place.seat}` : ref;
+        return { ref, label, barcode: newBarcode() };
+      }),
+    );
+
+    const browser = await signedInManager(server, clock);
+    await browser.open(`/staff/performances/${performanceId}`);
+    await browser.follow("Access list");
+    expect(browser.status).toBe(200);
+    const words = (await services.i18n.createInstance("en-GB", "common")).t;
+    expect(browser.text()).toContain(
+      `Access services at this performance: ${performanceServices.map((service) => words(`access.service.${service}`)).join(", ")}.`,
+    );
+    const table = browser.document.querySelector("table.access-list__table")!;
+    expect(table.querySelector("caption")?.textContent).toBe("Access bookings, by seat");
+    const rows = [...table.querySelectorAll("tbody tr")];
+    expect(rows).toHaveLength(1);
+    const [seats, bookedBy, contact, registered] = [...rows[0]!.querySelectorAll("th, td")].map((cell) =>
+      [...cell.querySelectorAll("li")].map((item) => item.textContent),
+    );
+    expect(seats).toHaveLength(2);
+    expect(seats!.filter((seat) => /: wheelchair space/.test(seat ?? ""))).toHaveLength(1);
+    expect(seats!.filter((seat) => /: companion seat/.test(seat ?? ""))).toHaveLength(1);
+    expect(bookedBy).toEqual([]);
+    expect(rows[0]!.querySelector('th[scope="row"]')?.textContent).toBe(`Sam WheelerOrder ${placed.order.number}`);
+    expect(contact).toEqual(["sam@example.com", "+447700900123"]);
+    expect(registered).toEqual(["Wheelchair user", "1 companion", "Step-free route, please"]);
+    await validateAllPages();
+  });
+});
