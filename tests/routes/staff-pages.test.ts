@@ -97,7 +97,7 @@ describe("the staff pages", () => {
     expect(signIn.page.querySelectorAll("main#main-content")).toHaveLength(1);
     expect(signIn.page.querySelector("main#main-content h1")?.textContent).toBe("Staff sign-in");
 
-    const { browser, staff } = await signedIn("door");
+    const { browser, staff } = await signedInStaff(server, "door");
     for (const path of ["/staff", door()]) {
       const frame = frameOf(await (await browser.get(path)).text());
       expect(frame.headerText, path).toContain(`Signed in as ${staff.name} (door)`);
