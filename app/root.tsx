@@ -85,10 +85,11 @@ export type RootData = Awaited<ReturnType<typeof loader>>["data"];
  */
 function hasErrors(actionData: unknown): boolean {
   if (typeof actionData !== "object" || actionData === null) return false;
-  const { error, errors, result } = actionData as { error?: unknown; errors?: unknown; result?: unknown };
+  // Every page loads this: written short (a form's `errors` is an object of fields, or null).
+  const { error, errors, result } = actionData as { error?: unknown; errors?: object | null; result?: unknown };
   return (
     Boolean(error) ||
-    (typeof errors === "object" && errors !== null && Object.keys(errors).length > 0) ||
+    Object.keys(errors ?? {}).length > 0 ||
     // A page with several forms answers { intent, result }: the errors are the result's.
     hasErrors(result)
   );
@@ -106,6 +107,11 @@ export interface PageHandle extends PageQueryHandle {
   errorTitleKey?: (error: unknown) => string;
   /** Without script, reload the page after this many seconds (a page waiting on something). */
   noscriptRefreshSeconds?: (data: unknown) => number | undefined;
+  /**
+   * A layout route that draws the page's header and `main` itself, in place of the buyer's
+   * (routes/staff-frame.tsx, which every staff page sits in: app/urls/route-table.js).
+   */
+  frame?: "staff";
 }
 
 /** Every page reads the language and the theme from its address (the loader below). */
@@ -150,6 +156,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
     : matches
         .map((match) => (match.handle as PageHandle | undefined)?.noscriptRefreshSeconds?.(match.data))
         .find((seconds) => seconds !== undefined);
+  // An error page is the buyer's, whatever its address: a staff page's 404 is the site's own.
+  const ownFrame = !error && matches.some((match) => (match.handle as PageHandle | undefined)?.frame);
   const brand = t("brand.name");
   // A page named as the site is (a venue's own page on its own wording set) is named once.
   const title = `${failed ? t("frame.errorPrefix") : ""}${pageTitle && pageTitle !== brand ? `${pageTitle} – ${brand}` : brand}`;
@@ -194,11 +202,15 @@ export function Layout({ children }: { children: React.ReactNode }) {
           <a className="skip-link" href="#main-content">
             {t("frame.skipLink")}
           </a>
-          <SiteHeader brand={root?.brand ?? null} customer={root?.customer ?? null} />
-          <main id="main-content" className="page" tabIndex={-1}>
-            {children}
-          </main>
-          <SiteFooter brand={root?.brand ?? null} />
+          {ownFrame ? null : <SiteHeader brand={root?.brand ?? null} customer={root?.customer ?? null} />}
+          {ownFrame ? (
+            children
+          ) : (
+            <main id="main-content" className="page" tabIndex={-1}>
+              {children}
+            </main>
+          )}
+          {ownFrame ? null : <SiteFooter brand={root?.brand ?? null} />}
           {/* Empty until the loader shows it: text browsers ignore `hidden` and would say "Loading"
             on every page for ever. The words wait in an attribute, which nothing displays. */}
           <div id="loading-status" className="loading-status" role="status" data-text={t("frame.loading")} hidden />

@@ -3,11 +3,9 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { may, type StaffAction } from "~/ticketing/staff-roles";
 import { requireStaff } from "~/web/staff.server";
-import { PostForm } from "~/components/post-form";
 
-// The staff's start page: who is signed in and as what, the pages their role may open, and
-// signing out. The pages join the list as they come (issue 55), each shown to the roles that may
-// use it.
+// The staff's start page: who is signed in and as what, and the pages their role may open (signing
+// out is the staff's header's: routes/staff-frame.tsx). The pages join the list as they come (issue 55).
 
 export const handle = { titleKey: "staff.home.title" };
 
@@ -51,13 +49,6 @@ export default function StaffHome() {
           </li>
         ))}
       </ul>
-      <PostForm action="/staff/sign-out">
-        <div className="form-actions">
-          <button type="submit" className="button button--secondary">
-            {t("staff.signOut.submit")}
-          </button>
-        </div>
-      </PostForm>
     </>
   );
 }

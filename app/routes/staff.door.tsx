@@ -1,11 +1,14 @@
 import { data, type ActionFunctionArgs, type AppLoadContext, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { checkInSchema, DOOR_NAME_MAX_LENGTH, doorChoiceSchema, parseWithZod } from "~/forms/schemas.server";
 import { errorsForSummary, translateMessage } from "~/forms/checkout/messages";
 import { formatDateTime } from "~/i18n/format";
 import type { AccessNeeds, CheckInOutcome } from "~/ticketing/check-in.server";
+import { ticketCodeOf } from "~/ticketing/ticket-code";
 import { requireStaff } from "~/web/staff.server";
+import { CameraScan } from "~/components/camera-scan";
 import { ErrorSummary } from "~/components/error-summary";
 import { TextField } from "~/components/form-fields";
 import { PostForm } from "~/components/post-form";
@@ -252,6 +255,7 @@ export default function Door() {
   const [form, fields] = useSchemaForm((checks) => checks.checkInSchema, answered?.result, undefined, {
     revalidate: false,
   });
+  const codeBox = useRef<HTMLInputElement>(null);
   if (!chosen || !counts) return <ChoosePerformance />;
   const outcome = answered?.outcome ?? null;
   const codeError = fields.code.errors?.[0];
@@ -290,6 +294,7 @@ export default function Door() {
           {/* Focused on arrival: a door types (or a scanner keys in) one code after another, and
               the answer to the last is read with the box (it describes it) without leaving it. */}
           <input
+            ref={codeBox}
             id="code"
             name="code"
             type="text"
@@ -302,6 +307,20 @@ export default function Door() {
             aria-invalid={codeError ? true : undefined}
           />
         </div>
+        {/* With script, the camera reads the code into the box and sends the form, as typing it
+            and pressing Check in would: the same check, the same answer. */}
+        <CameraScan
+          codeOf={ticketCodeOf}
+          onCode={(code) => {
+            const box = codeBox.current;
+            if (!box?.form) return;
+            box.value = code;
+            // Through the form's own submit event, so its checks and Remix's submission run as for
+            // a click (a click it is, on a browser before requestSubmit: Safari before 16).
+            if (typeof box.form.requestSubmit === "function") box.form.requestSubmit();
+            else box.form.querySelector<HTMLButtonElement>('button[type="submit"]')?.click();
+          }}
+        />
         <div className="form-actions">
           <button type="submit" className="button">
             {t("staff.door.checkIn")}

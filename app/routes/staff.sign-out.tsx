@@ -2,7 +2,7 @@ import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@rem
 import { notFound } from "~/urls/params";
 import { requireStaff, staffSignOutCookie, staffToken } from "~/web/staff.server";
 
-// Signing out (POST only; the form is on /staff): ends the session in the store and clears the
+// Signing out (POST only; the form is in the staff's header, routes/staff-frame.tsx): ends the session in the store and clears the
 // cookie. Like every staff address, a 404 to anyone not signed in as staff.
 
 export function loader(_args: LoaderFunctionArgs): never {

@@ -153,6 +153,17 @@ export const SHARED_ROUTES = [
   { name: "not-found", path: "*", file: "routes/not-found.tsx" },
 ];
 
+/**
+ * The staff's frame (their own header, no buyer's links): a layout route without a path of its
+ * own, in which every shared route at /staff or under /staff/ is mounted, by its path, so a staff
+ * page added to the list above is in it without saying so.
+ * @type {RouteEntry}
+ */
+export const STAFF_FRAME = { name: "staff-frame", file: "routes/staff-frame.tsx" };
+
+/** @param {RouteEntry} entry */
+export const isStaffRoute = (entry) => entry.path === "staff" || Boolean(entry.path?.startsWith("staff/"));
+
 const MODE_ID_SEPARATOR = "/";
 
 /**
@@ -189,5 +200,10 @@ export function mountRoutes(route) {
   for (const mode of ROUTING_MODES) {
     for (const entry of MODE_ROUTES[mode]) mount(entry, modeRouteId(mode, entry.name));
   }
-  for (const entry of SHARED_ROUTES) mount(entry, entry.name);
+  const staffPages = SHARED_ROUTES.filter(isStaffRoute);
+  for (const entry of SHARED_ROUTES) {
+    // The staff's pages sit in the staff's frame, mounted where the first of them is listed.
+    if (entry === staffPages[0]) mount({ ...STAFF_FRAME, children: staffPages }, STAFF_FRAME.name);
+    if (!isStaffRoute(entry)) mount(entry, entry.name);
+  }
 }

@@ -14,6 +14,7 @@ import { fillCard } from "../support/no-script-checkout";
 const WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
 
 const count = (text: string, words: string) => text.split(words).length - 1;
+const normaliseSpace = (text: string | null) => (text ?? "").replace(/\s+/g, " ").trim();
 
 /** Every submit button whose value a text browser would show before its text ("(best) Find seats"). */
 const valuedButtons = (buyer: HtmlDriver) =>
@@ -159,6 +160,35 @@ describe("pages as a text browser reads them", { timeout: 90_000 }, () => {
     buyer.fill("Phone number", "(212) 555-0100").check("I accept the Terms and Conditions");
     await buyer.press("Continue");
     expect(pathOf(buyer)).toBe("/checkout/payment");
+  });
+
+  it("reads the staff's pages in their own frame: sign-in, the start page, the door and its answer", async () => {
+    const password = "a long door password";
+    const added = await server.services.staff.add({
+      email: "door@venue.example",
+      name: "Sam Door",
+      role: "door",
+      password,
+    });
+    if (!added.ok) throw new Error(added.reason);
+    const staff = demoBuyer(server, "en-GB");
+    await staff.open("/staff/sign-in");
+    // The staff's header: none of the buyer's (their support line, sign-in link, footer).
+    // (The logo is a picture: its words are its alternative text, which text() does not read.)
+    expect(staff.text()).toMatch(/^Skip to main content StaffStaff sign-inEmail address/);
+    expect(staff.text()).not.toMatch(/Need help|Terms/);
+    await staff.fill("Email address", "door@venue.example").fill("Password", password).press("Sign in");
+    expect(pathOf(staff)).toBe("/staff");
+    expect(staff.text()).toContain("Signed in as Sam Door (door)Sign out");
+    await staff.open("/staff/door");
+    const performance = staff.document.querySelector<HTMLOptionElement>('#performance option:not([value=""])');
+    expect(performance).not.toBeNull();
+    staff.select("Performance", normaliseSpace(performance!.textContent)).fill("Door", "Stalls door");
+    await staff.press("Start checking tickets");
+    expect(staff.text()).toContain("Door: Stalls door.");
+    await staff.fill("Ticket code", "2345 6789 ABCD EFGH JKLM").press("Check in");
+    // The answer first, its words apart from the page's title after it.
+    expect(staff.text()).toMatch(/Sign outUnknown code: do not admitNo ticket has this code\..*Door check-in/);
   });
 
   it("passes the HTML checker on every page", async () => {

@@ -76,6 +76,50 @@ describe("the staff pages", () => {
     expect(documentOf(html).querySelector('a[href="/staff/door"]')?.textContent).toBe("Door check-in");
   });
 
+  it("draws the staff's own frame: their header, none of the buyer's links, no footer", async () => {
+    const frameOf = (html: string) => {
+      const page = documentOf(html);
+      const header = page.querySelector("body > header");
+      return {
+        page,
+        header,
+        headerText: header?.textContent?.replace(/\s+/g, " ").trim(),
+        buyerLinks: page.querySelectorAll('a[href^="/account"], a[href^="/legal/"]').length,
+        footer: page.querySelector("footer"),
+      };
+    };
+    const signIn = frameOf(await (await buyerBrowser(server.url).get("/staff/sign-in")).text());
+    expect(signIn.headerText).toContain("Staff");
+    expect(signIn.header?.querySelector("form")).toBeNull();
+    expect(signIn.buyerLinks).toBe(0);
+    expect(signIn.footer).toBeNull();
+    expect(signIn.page.querySelector('a.skip-link[href="#main-content"]')).not.toBeNull();
+    expect(signIn.page.querySelectorAll("main#main-content")).toHaveLength(1);
+    expect(signIn.page.querySelector("main#main-content h1")?.textContent).toBe("Staff sign-in");
+
+    const { browser, staff } = await signedInStaff(server, "door");
+    for (const path of ["/staff", door()]) {
+      const frame = frameOf(await (await browser.get(path)).text());
+      expect(frame.headerText, path).toContain(`Signed in as ${staff.name} (door)`);
+      expect(frame.header?.querySelector('a[href="/staff"]'), path).not.toBeNull();
+      const signOut = frame.header?.querySelector('form[method="post"][action="/staff/sign-out"]');
+      expect(signOut?.querySelector('input[type="hidden"]'), path).not.toBeNull();
+      expect(signOut?.querySelector("button")?.textContent, path).toBe("Sign out");
+      expect(frame.buyerLinks, path).toBe(0);
+      expect(frame.footer, path).toBeNull();
+      expect(frame.page.querySelectorAll("main#main-content"), path).toHaveLength(1);
+    }
+    // The header's sign-out is the start page's only one.
+    expect(frameOf(await (await browser.get("/staff")).text()).page.querySelectorAll("form")).toHaveLength(1);
+
+    // Anyone else's 404 is the site's own page in the buyer's frame, with nothing of the staff's.
+    const refused = await (await buyerBrowser(server.url).get(door())).text();
+    const notFound = frameOf(refused);
+    expect(notFound.header?.querySelector('a[href="/account/sign-in"]')).not.toBeNull();
+    expect(notFound.footer).not.toBeNull();
+    expect(refused).not.toContain('"member"');
+  });
+
   it("lets a door member check tickets in without a code: admitted, then already used, a void one refused", async () => {
     const { browser, staff } = await signedInStaff(server, "door");
     const order = await paidETicketOrder(server.services, performanceId, "B", ["3", "4"]);

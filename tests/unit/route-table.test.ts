@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CHECKOUT_STEPS, modeOfRouteId, mountRoutes } from "~/urls/route-table.js";
+import { CHECKOUT_STEPS, STAFF_FRAME, isStaffRoute, modeOfRouteId, mountRoutes } from "~/urls/route-table.js";
 
 interface Mounted {
   path: string | undefined;
@@ -55,6 +55,21 @@ describe("the route table", () => {
         "reservations",
       ]),
     );
+  });
+
+  it("puts every staff page, and only those, in the staff's frame, whose layout has no path of its own", () => {
+    const routes = mounted();
+    const frame = routes.find((route) => route.id === STAFF_FRAME.name);
+    expect(frame).toMatchObject({ path: undefined, index: undefined, parent: undefined });
+    const staffPaths = routes.filter((route) => route.path === "staff" || route.path?.startsWith("staff/"));
+    expect(staffPaths.map((route) => route.id)).toEqual(
+      expect.arrayContaining(["staff", "staff/sign-in", "staff/sign-out", "staff/door"]),
+    );
+    expect(staffPaths.filter((route) => route.parent !== STAFF_FRAME.name)).toEqual([]);
+    expect(routes.filter((route) => route.parent === STAFF_FRAME.name)).toEqual(staffPaths);
+    // By path, not by a list: a staff page added to the table is in the frame without saying so.
+    expect(isStaffRoute({ name: "staff/orders", path: "staff/orders", file: "x" })).toBe(true);
+    expect(isStaffRoute({ name: "staffing", path: "staffing", file: "x" })).toBe(false);
   });
 
   it("route ids are unique and name their mode", () => {
