@@ -83,7 +83,7 @@ describe("house seats and comps, without script", () => {
     expect([...select!.querySelectorAll("option")].map((option) => option.getAttribute("value"))).toContain(
       performanceId,
     );
-    expect(chooseDocument.querySelector("form")?.getAttribute("method")).toBe("get");
+    expect(chooseDocument.querySelector("main form")?.getAttribute("method")).toBe("get");
 
     const page = `/staff/house-seats?performance=${performanceId}`;
     const before = await browser.get(page);

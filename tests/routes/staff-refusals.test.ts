@@ -22,6 +22,11 @@ interface Seeded {
   orderNumber: string;
 }
 
+interface Posted {
+  path: string;
+  fields: Record<string, string>;
+}
+
 interface RouteCase {
   /** The route table's name for it. */
   route: string;
@@ -30,7 +35,7 @@ interface RouteCase {
   /** Addresses to GET (as the least role that may, each must answer 200). */
   get: (seeded: Seeded) => string[];
   /** Addresses to POST, with a form that would do something for a member who may. */
-  post: (seeded: Seeded) => { path: string; fields: Record<string, string> }[];
+  post: (seeded: Seeded) => Posted[];
 }
 
 const CASES: RouteCase[] = [
@@ -59,7 +64,7 @@ const CASES: RouteCase[] = [
     route: "staff/orders/order",
     action: "viewOrders",
     get: ({ orderNumber }) => [`/staff/orders/${orderNumber}`],
-    post: ({ orderNumber }) => [
+    post: ({ orderNumber }): Posted[] => [
       { path: `/staff/orders/${orderNumber}`, fields: { intent: "refund", scope: "whole" } },
       { path: `/staff/orders/${orderNumber}`, fields: { intent: "resend", resent: "0" } },
     ],
