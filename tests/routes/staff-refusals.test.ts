@@ -209,6 +209,17 @@ describe("every staff route refuses everyone it is not for", () => {
       }
   });
 
+  it("puts nothing of a signed-in member of staff on a buyer's page, cached or not", async () => {
+    const { browser, staff } = await signedInStaff(server, "manager");
+    for (const path of ["/", `/shows/test-show/test-hall/tickets/${seeded.performanceId}`, "/account/sign-in"]) {
+      const asStaff = await browser.get(path);
+      const html = await asStaff.text();
+      expect(asStaff.status, path).toBe(200);
+      for (const staffDetail of [staff.name, staff.email, "/staff", "Sign out"])
+        expect(html, `${path}: ${staffDetail}`).not.toContain(staffDetail);
+    }
+  });
+
   it("serves the sign-in page to anyone, never from the page cache", async () => {
     for (let visit = 0; visit < 3; visit++) {
       const response = await fetch(server.url("/staff/sign-in"));
