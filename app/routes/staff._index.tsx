@@ -16,6 +16,7 @@ const STAFF_PAGES: { href: string; key: string; action: StaffAction }[] = [
   { href: "/staff/house-seats", key: "staff.houseSeats.link", action: "holdSeats" },
   { href: "/staff/comps", key: "staff.comps.link", action: "issueComp" },
   { href: "/staff/performances", key: "staff.reports.homeLink", action: "viewReports" },
+  { href: "/staff/audit", key: "staff.audit.link", action: "manageStaff" },
 ];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {

@@ -5,6 +5,7 @@ import { useTranslation } from "react-i18next";
 import { errorsForSummary, message, translateMessage } from "~/forms/checkout/messages";
 import { parseWithZod, refundRetrySchema, refundSchema, resendSchema } from "~/forms/schemas.server";
 import { formatDateTime, formatMoney } from "~/i18n/format";
+import { may } from "~/ticketing/staff-roles";
 import { notFound } from "~/urls/params";
 import type { BoxOfficeOrder, BoxOfficeRefundAnswer } from "~/use-cases/box-office.server";
 import { requireStaff } from "~/web/staff.server";
@@ -43,10 +44,15 @@ function outcomeOf(order: BoxOfficeOrder, query: URLSearchParams): PostOutcome |
 }
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  await requireStaff(request, context, "viewOrders");
+  const { staff } = await requireStaff(request, context, "viewOrders");
   const order = await context.boxOffice.order(params.number ?? "");
   if (!order) throw notFound();
-  return { order, outcome: outcomeOf(order, new URL(request.url).searchParams) };
+  return {
+    order,
+    outcome: outcomeOf(order, new URL(request.url).searchParams),
+    // Managers read who did what to this order in the audit log.
+    auditLog: may(staff.role, "manageStaff"),
+  };
 }
 
 type Intent = "refund" | "retry" | "resend";
@@ -481,7 +487,7 @@ function Emails({ order }: { order: PageOrder }) {
 
 export default function StaffOrder() {
   const { t, i18n } = useTranslation();
-  const { order, outcome } = useLoaderData<typeof loader>();
+  const { order, outcome, auditLog } = useLoaderData<typeof loader>();
   const answered = useActionData<typeof action>();
   const when = (iso: string) => formatDateTime(iso, order.timeZone, i18n.language);
   const refund = useRefundForm(answered?.intent === "refund" ? answered.result : undefined);
@@ -556,6 +562,11 @@ export default function StaffOrder() {
         </PostForm>
       ) : null}
 
+      {auditLog ? (
+        <p>
+          <Link to={`/staff/audit?order=${order.number}`}>{t("staff.audit.orderLink")}</Link>
+        </p>
+      ) : null}
       <p>
         <Link to="/staff/orders">{t("staff.orders.order.back")}</Link>
       </p>

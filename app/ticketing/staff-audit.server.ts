@@ -25,6 +25,7 @@ export interface StaffAuditEntry {
   staffName: string | null;
   action: string;
   orderId: string | null;
+  orderNumber: string | null;
   performanceId: string | null;
   detail: Record<string, unknown>;
 }
@@ -47,14 +48,21 @@ export async function writeStaffAudit(
     .execute();
 }
 
-/** The entries about an order, or by a member of staff (both: those that are both), oldest first. */
-export async function readStaffAudit(
-  db: Kysely<Database>,
-  filter: { orderId?: string; staffId?: string },
-): Promise<StaffAuditEntry[]> {
+export interface StaffAuditFilter {
+  orderId?: string;
+  /** The order's number, as staff read it (the log keeps the order's id). */
+  orderNumber?: string;
+  staffId?: string;
+  /** The newest this many, newest first; without it, every entry, oldest first. */
+  newest?: number;
+}
+
+/** The entries about an order, or by a member of staff (both: those that are both). */
+export async function readStaffAudit(db: Kysely<Database>, filter: StaffAuditFilter): Promise<StaffAuditEntry[]> {
   let query = db
     .selectFrom("staff_audit")
     .leftJoin("staff_users", "staff_users.id", "staff_audit.staff_id")
+    .leftJoin("orders", "orders.id", "staff_audit.order_id")
     .select([
       "staff_audit.id",
       "staff_audit.at",
@@ -62,12 +70,17 @@ export async function readStaffAudit(
       "staff_users.name as staff_name",
       "staff_audit.action",
       "staff_audit.order_id",
+      "orders.number as order_number",
       "staff_audit.performance_id",
       "staff_audit.detail",
-    ])
-    .orderBy("staff_audit.id");
+    ]);
   if (filter.orderId !== undefined) query = query.where("staff_audit.order_id", "=", filter.orderId);
+  if (filter.orderNumber !== undefined) query = query.where("orders.number", "=", filter.orderNumber);
   if (filter.staffId !== undefined) query = query.where("staff_audit.staff_id", "=", filter.staffId);
+  query =
+    filter.newest === undefined
+      ? query.orderBy("staff_audit.id")
+      : query.orderBy("staff_audit.id", "desc").limit(filter.newest);
   const rows = await query.execute();
   return rows.map((row) => ({
     id: Number(row.id),
@@ -76,6 +89,7 @@ export async function readStaffAudit(
     staffName: row.staff_name,
     action: row.action,
     orderId: row.order_id,
+    orderNumber: row.order_number,
     performanceId: row.performance_id,
     detail: JSON.parse(row.detail) as Record<string, unknown>,
   }));

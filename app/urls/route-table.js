@@ -150,6 +150,8 @@ export const SHARED_ROUTES = [
   // House seats and complimentary tickets (issue 55 item 5): box office and managers.
   { name: "staff/house-seats", path: "staff/house-seats", file: "routes/staff.house-seats.tsx" },
   { name: "staff/comps", path: "staff/comps", file: "routes/staff.comps.tsx" },
+  // The audit log (issue 55 item 1), for managers: read-only, newest first.
+  { name: "staff/audit", path: "staff/audit", file: "routes/staff.audit.tsx" },
   { name: "not-found", path: "*", file: "routes/not-found.tsx" },
 ];
 

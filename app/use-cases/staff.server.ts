@@ -7,6 +7,7 @@ import type { StaffUserTable } from "~/db/schema";
 import type { ThrottlePolicy } from "~/ticketing/guess-throttle.server";
 import {
   readStaffAudit,
+  type StaffAuditFilter,
   writeStaffAudit,
   type StaffAuditEntry,
   type StaffAuditInput,
@@ -125,7 +126,7 @@ export interface StaffService {
   session(token: string | null | undefined): Promise<StaffSession | null>;
   signOut(token: string): Promise<void>;
   record(entry: StaffAuditInput): Promise<void>;
-  auditFor(filter: { orderId?: string; staffId?: string }): Promise<StaffAuditEntry[]>;
+  auditFor(filter: StaffAuditFilter): Promise<StaffAuditEntry[]>;
 }
 
 /** Trimmed and lower-cased; refused unless it looks like an address (one @, something either side, no spaces). */
