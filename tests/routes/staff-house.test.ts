@@ -1,10 +1,8 @@
 import { JSDOM } from "jsdom";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { fixedClock } from "~/clock";
-import { startServer } from "../support/app";
 import { buyerBrowser } from "../support/browser";
-import { seedSmall } from "../support/seed";
-import { expectNotFoundEverywhere, firstOnSalePerformanceId, signedInStaff } from "../support/staff";
+import { expectNotFoundEverywhere, signedInStaff, useStaffServer, type StaffServer } from "../support/staff";
 
 // House seats and complimentary tickets (issue 55 item 5) from the production build, as a browser
 // without script uses them: a box-office member holds two seats with a reason, the buyer's seat
@@ -17,19 +15,18 @@ const labelText = (document: Document, input: Element | null) =>
   input ? document.querySelector(`label[for="${input.id}"]`)?.textContent?.trim() : undefined;
 
 describe("house seats and comps, without script", () => {
-  let server: Awaited<ReturnType<typeof startServer>>;
+  let server: StaffServer;
   let performanceId: string;
   const clock = fixedClock(new Date());
   const seatIds = new Map<string, number>();
 
+  useStaffServer(clock, (made) => {
+    ({ server, performanceId } = made);
+  });
   beforeAll(async () => {
-    server = await startServer({}, { seed: seedSmall, clock });
-    const db = server.services.store.db;
-    performanceId = await firstOnSalePerformanceId(server.services.store);
-    for (const seat of await db.selectFrom("seats").select(["id", "row_name", "label"]).execute())
+    for (const seat of await server.services.store.db.selectFrom("seats").select(["id", "row_name", "label"]).execute())
       seatIds.set(`${seat.row_name}${seat.label}`, seat.id);
   });
-  afterAll(() => server.close());
 
   const seat = (name: string) => seatIds.get(name)!;
   const tickets = () => `/shows/test-show/test-hall/tickets/${performanceId}`;

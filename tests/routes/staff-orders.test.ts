@@ -1,17 +1,16 @@
 import { randomUUID } from "node:crypto";
 import { JSDOM } from "jsdom";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { fixedClock } from "~/clock";
 import type { Order } from "~/ticketing/orders.server";
-import { startServer } from "../support/app";
 import { buyerBrowser } from "../support/browser";
-import { seedSmall } from "../support/seed";
 import {
   expectNotFoundEverywhere,
-  firstOnSalePerformanceId,
   paidETicketOrder,
   paymentReference,
   signedInStaff,
+  type StaffServer,
+  useStaffServer,
 } from "../support/staff";
 
 // The box office's orders pages (issue 55 item 3, decision 0061) from the production build, as a
@@ -20,7 +19,7 @@ import {
 // office says it knows), the confirmation sent again; and the 404 a door account gets.
 
 type Browser = ReturnType<typeof buyerBrowser>;
-type Server = Awaited<ReturnType<typeof startServer>>;
+type Server = StaffServer;
 
 /** Band B: £45.00 face value and £2.50 booking fee. */
 const BAND_B_PRICE = 4750;
@@ -37,11 +36,9 @@ describe("the box office's orders pages", () => {
   /** The next seat of each row no test has bought yet (1, 2 and 10 of each are kept for access or promotions). */
   const nextSeat = { A: 3, B: 3 };
 
-  beforeAll(async () => {
-    server = await startServer({}, { seed: seedSmall, clock });
-    performanceId = await firstOnSalePerformanceId(server.services.store);
+  useStaffServer(clock, (made) => {
+    ({ server, performanceId } = made);
   });
-  afterAll(() => server.close());
 
   /**
    * Seats of a row (the next free ones; row B is band B) bought for e-tickets by this customer,

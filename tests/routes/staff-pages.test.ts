@@ -1,20 +1,19 @@
 import { JSDOM } from "jsdom";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { fixedClock } from "~/clock";
-import { startServer } from "../support/app";
 import { buyerBrowser } from "../support/browser";
-import { seedSmall } from "../support/seed";
 import {
   addStaff,
   expectNotFoundEverywhere,
   expectNotFromPageCache,
-  firstOnSalePerformanceId,
   forgeStaffCookie,
   oneTimeCode,
   paidETicketOrder,
   signedInBuyer,
   signedInStaff,
   STAFF_PASSWORD,
+  type StaffServer,
+  useStaffServer,
 } from "../support/staff";
 
 // The staff's first pages (issue 55) from the production build, as a browser without script uses
@@ -22,7 +21,7 @@ import {
 // answers, signing out; and the 404 that everyone not signed in as staff gets, buyers included.
 
 type Browser = ReturnType<typeof buyerBrowser>;
-type Server = Awaited<ReturnType<typeof startServer>>;
+type Server = StaffServer;
 
 const documentOf = (html: string) => new JSDOM(html).window.document;
 const textOf = (html: string) => documentOf(html).body.textContent?.replace(/\s+/g, " ") ?? "";
@@ -32,11 +31,9 @@ describe("the staff pages", () => {
   let performanceId: string;
   const clock = fixedClock(new Date());
 
-  beforeAll(async () => {
-    server = await startServer({}, { seed: seedSmall, clock });
-    performanceId = await firstOnSalePerformanceId(server.services.store);
+  useStaffServer(clock, (made) => {
+    ({ server, performanceId } = made);
   });
-  afterAll(() => server.close());
 
   const door = () => `/staff/door?performance=${performanceId}&door=Stalls+door`;
 

@@ -1,18 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { fixedClock } from "~/clock";
 import { may, STAFF_ROLES, type StaffAction, type StaffRole } from "~/ticketing/staff-roles";
 import { SHARED_ROUTES } from "~/urls/route-table.js";
-import { startServer } from "../support/app";
 import { buyerBrowser } from "../support/browser";
-import { seedSmall } from "../support/seed";
 import {
   expectNotFoundEverywhere,
   expectNotFromPageCache,
-  firstOnSalePerformanceId,
   forgeStaffCookie,
   paidETicketOrder,
   signedInBuyer,
   signedInStaff,
+  useStaffServer,
+  type StaffServer,
 } from "../support/staff";
 
 // Every staff route, one row each (issue 55 item 6): a signed-out visitor, a signed-in buyer (and
@@ -21,7 +20,7 @@ import {
 // page cache. A staff route added to the route table without a row here fails the first test.
 
 type Browser = ReturnType<typeof buyerBrowser>;
-type Server = Awaited<ReturnType<typeof startServer>>;
+type Server = StaffServer;
 
 interface Seeded {
   performanceId: string;
@@ -135,13 +134,14 @@ describe("every staff route refuses everyone it is not for", () => {
   const clock = fixedClock(new Date());
   const signedIn = new Map<StaffRole, Browser>();
 
-  beforeAll(async () => {
-    server = await startServer({}, { seed: seedSmall, clock });
-    const performanceId = await firstOnSalePerformanceId(server.services.store);
-    const order = await paidETicketOrder(server.services, performanceId, "B", ["7", "8"]);
-    seeded = { performanceId, orderNumber: order.number };
+  useStaffServer(clock, (made) => {
+    server = made.server;
+    seeded = { performanceId: made.performanceId, orderNumber: "" };
   });
-  afterAll(() => server?.close());
+  beforeAll(async () => {
+    const order = await paidETicketOrder(server.services, seeded.performanceId, "B", ["7", "8"]);
+    seeded.orderNumber = order.number;
+  });
 
   /** One browser per role, signed in once (sign-out is posted only by a role's own fresh browser). */
   async function staffBrowser(role: StaffRole): Promise<Browser> {

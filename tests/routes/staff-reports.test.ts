@@ -3,20 +3,19 @@ import { fixedClock } from "~/clock";
 import { formatMoney } from "~/i18n/format";
 import { accessServicesOf } from "~/views/access-services";
 import { wheelchairBesideCompanion, wheelchairBooking } from "../support/access-bookings";
-import { startServer } from "../support/app";
 import { buyerBrowser } from "../support/browser";
 import { insertCustomer } from "../support/customers";
 import { startDemoServer } from "../support/demo-journey";
 import { createEngine } from "../support/engine";
 import { validateAllPages, type HtmlDriver } from "../support/html-driver";
-import { seedSmall } from "../support/seed";
 import {
   expectNotFoundEverywhere,
   expectNotFromPageCache,
-  firstOnSalePerformanceId,
   paidETicketOrder,
   signedInStaff,
   signedInStaffDriver,
+  type StaffServer,
+  useStaffServer,
 } from "../support/staff";
 
 // The staff's sales and access lists (issue 55 item 4) from the production build, as a manager's
@@ -24,7 +23,7 @@ import {
 // its access list, the orders' CSV in the request's language; the 404 every other role gets on
 // each of them; and the access list of a demo access performance with a wheelchair booking.
 
-type Server = Awaited<ReturnType<typeof startServer>>;
+type Server = StaffServer;
 
 /** What the driver's browser would send as its Cookie header to this path. */
 const cookieHeader = (browser: HtmlDriver, path: string) =>
@@ -35,11 +34,9 @@ describe("the staff's sales and access lists", () => {
   let performanceId: string;
   const clock = fixedClock(new Date());
 
-  beforeAll(async () => {
-    server = await startServer({}, { seed: seedSmall, clock });
-    performanceId = await firstOnSalePerformanceId(server.services.store);
+  useStaffServer(clock, (made) => {
+    ({ server, performanceId } = made);
   });
-  afterAll(() => server.close());
 
   /** Seats of row A bought and paid by card, as the payment step pays. */
   const paidOrder = (labels: string[]) => paidETicketOrder(server.services, performanceId, "A", labels);

@@ -1,16 +1,18 @@
 import { randomUUID } from "node:crypto";
 import { JSDOM } from "jsdom";
 import { Secret, TOTP } from "otpauth";
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import type { Clock } from "~/clock";
 import type { Customer } from "~/ticketing/order-lifecycle.server";
 import type { Order } from "~/ticketing/orders.server";
 import type { StaffRole } from "~/ticketing/staff-roles";
 import type { AppServices } from "~/web/context";
+import { startServer } from "./app";
 import { buyerBrowser } from "./browser";
 import { registerCustomer } from "./customers";
 import { createEngine } from "./engine";
 import { htmlDriver } from "./html-driver";
+import { seedSmall } from "./seed";
 
 // The staff's side as route tests meet it (issue 55): members of staff added through the service
 // (the command's own path is tests/routes/staff-command.test.ts), signed in over HTTP with their
@@ -35,6 +37,21 @@ export async function firstOnSalePerformanceId(store: AppServices["store"]): Pro
     .orderBy("starts_at")
     .executeTakeFirstOrThrow();
   return performance.id;
+}
+
+export type StaffServer = Awaited<ReturnType<typeof startServer>>;
+
+/**
+ * The production build on the small seed for one suite, on this clock, and the performance its
+ * tests buy for; `ready` hands the suite what it made, once, before its own beforeAll hooks run.
+ */
+export function useStaffServer(clock: Clock, ready: (made: { server: StaffServer; performanceId: string }) => void) {
+  let server: StaffServer | undefined;
+  beforeAll(async () => {
+    server = await startServer({}, { seed: seedSmall, clock });
+    ready({ server, performanceId: await firstOnSalePerformanceId(server.services.store) });
+  });
+  afterAll(() => server?.close());
 }
 
 /** The code an authenticator app shows for this secret at the clock's time. */
