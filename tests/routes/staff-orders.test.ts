@@ -3,7 +3,7 @@ import { JSDOM } from "jsdom";
 import { beforeAll, describe, expect, it } from "vitest";
 import { fixedClock } from "~/clock";
 import type { Order } from "~/ticketing/orders.server";
-import { buyerBrowser } from "../support/browser";
+import { buyerBrowser, type BuyerBrowser } from "../support/browser";
 import {
   expectNotFoundEverywhere,
   paidETicketOrder,
@@ -18,9 +18,6 @@ import {
 // provider (once, however often it is asked for; a ticket used at the door only when the box
 // office says it knows), the confirmation sent again; and the 404 a door account gets.
 
-type Browser = ReturnType<typeof buyerBrowser>;
-type Server = StaffServer;
-
 /** Band B: £45.00 face value and £2.50 booking fee. */
 const BAND_B_PRICE = 4750;
 
@@ -29,7 +26,7 @@ const textOf = (node: { textContent: string | null } | null | undefined) =>
   node?.textContent?.replace(/\s+/g, " ").trim() ?? "";
 
 describe("the box office's orders pages", () => {
-  let server: Server;
+  let server: StaffServer;
   let performanceId: string;
   const clock = fixedClock(new Date());
   const marker = randomUUID().slice(0, 8);
@@ -60,7 +57,7 @@ describe("the box office's orders pages", () => {
     boxOffice = await signedInStaff(server, "boxOffice");
   });
 
-  async function page(browser: Browser, path: string) {
+  async function page(browser: BuyerBrowser, path: string) {
     const response = await browser.get(path);
     expect(response.status, path).toBe(200);
     return documentOf(await response.text());

@@ -1,7 +1,7 @@
 import { JSDOM } from "jsdom";
 import { describe, expect, it } from "vitest";
 import { fixedClock } from "~/clock";
-import { buyerBrowser } from "../support/browser";
+import { buyerBrowser, type BuyerBrowser } from "../support/browser";
 import {
   addStaff,
   expectNotFoundEverywhere,
@@ -20,14 +20,11 @@ import {
 // them: sign-in with and without a one-time code, the start page, the door's check-in and its
 // answers, signing out; and the 404 that everyone not signed in as staff gets, buyers included.
 
-type Browser = ReturnType<typeof buyerBrowser>;
-type Server = StaffServer;
-
 const documentOf = (html: string) => new JSDOM(html).window.document;
 const textOf = (html: string) => documentOf(html).body.textContent?.replace(/\s+/g, " ") ?? "";
 
 describe("the staff pages", () => {
-  let server: Server;
+  let server: StaffServer;
   let performanceId: string;
   const clock = fixedClock(new Date());
 
@@ -222,7 +219,7 @@ describe("the staff pages", () => {
   });
 
   describe("answer 404 to anyone not signed in as staff", () => {
-    const refusedEverywhere = (browser: Browser) =>
+    const refusedEverywhere = (browser: BuyerBrowser) =>
       expectNotFoundEverywhere(browser, {
         get: ["/staff", "/staff/door", door(), "/staff/sign-out"],
         post: ["/staff", "/staff/door", "/staff/sign-out"].map((path) => ({

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { fixedClock } from "~/clock";
 import { may, STAFF_ROLES, type StaffAction, type StaffRole } from "~/ticketing/staff-roles";
 import { SHARED_ROUTES } from "~/urls/route-table.js";
-import { buyerBrowser } from "../support/browser";
+import { buyerBrowser, type BuyerBrowser } from "../support/browser";
 import {
   expectNotFoundEverywhere,
   expectNotFromPageCache,
@@ -18,9 +18,6 @@ import {
 // a buyer's token put in the staff cookie) and every role below the one the route needs get the
 // site's 404 for each GET and each POST; the least role that may gets its page, never from the
 // page cache. A staff route added to the route table without a row here fails the first test.
-
-type Browser = ReturnType<typeof buyerBrowser>;
-type Server = StaffServer;
 
 interface Seeded {
   performanceId: string;
@@ -129,10 +126,10 @@ function rolesFor(action: StaffAction | null): { refused: StaffRole[]; least: St
 }
 
 describe("every staff route refuses everyone it is not for", () => {
-  let server: Server;
+  let server: StaffServer;
   let seeded: Seeded;
   const clock = fixedClock(new Date());
-  const signedIn = new Map<StaffRole, Browser>();
+  const signedIn = new Map<StaffRole, BuyerBrowser>();
 
   useStaffServer(clock, (made) => {
     server = made.server;
@@ -144,13 +141,13 @@ describe("every staff route refuses everyone it is not for", () => {
   });
 
   /** One browser per role, signed in once (sign-out is posted only by a role's own fresh browser). */
-  async function staffBrowser(role: StaffRole): Promise<Browser> {
+  async function staffBrowser(role: StaffRole): Promise<BuyerBrowser> {
     if (!signedIn.has(role)) signedIn.set(role, (await signedInStaff(server, role)).browser);
     return signedIn.get(role)!;
   }
 
   /** The site's own 404 page for each GET (the orders' CSV, a download, answers a bare 404), a 404 for each POST. */
-  const expectRefused = (browser: Browser, routeCase: RouteCase, who: string) =>
+  const expectRefused = (browser: BuyerBrowser, routeCase: RouteCase, who: string) =>
     expectNotFoundEverywhere(browser, {
       get: routeCase.get(seeded),
       post: routeCase.post(seeded),

@@ -3,7 +3,7 @@ import { fixedClock } from "~/clock";
 import { formatMoney } from "~/i18n/format";
 import { accessServicesOf } from "~/views/access-services";
 import { wheelchairBesideCompanion, wheelchairBooking } from "../support/access-bookings";
-import { buyerBrowser } from "../support/browser";
+import { buyerBrowser, type BuyerBrowser } from "../support/browser";
 import { insertCustomer } from "../support/customers";
 import { startDemoServer } from "../support/demo-journey";
 import { createEngine } from "../support/engine";
@@ -23,14 +23,12 @@ import {
 // its access list, the orders' CSV in the request's language; the 404 every other role gets on
 // each of them; and the access list of a demo access performance with a wheelchair booking.
 
-type Server = StaffServer;
-
 /** What the driver's browser would send as its Cookie header to this path. */
 const cookieHeader = (browser: HtmlDriver, path: string) =>
   [...browser.cookies(path)].map(([name, value]) => `${name}=${value}`).join("; ");
 
 describe("the staff's sales and access lists", () => {
-  let server: Server;
+  let server: StaffServer;
   let performanceId: string;
   const clock = fixedClock(new Date());
 
@@ -188,7 +186,7 @@ describe("the staff's sales and access lists", () => {
   });
 
   describe("answers 404 on every reports route to anyone who may not see reports", () => {
-    const refusedEverywhere = (browser: ReturnType<typeof buyerBrowser>) =>
+    const refusedEverywhere = (browser: BuyerBrowser) =>
       expectNotFoundEverywhere(browser, {
         get: reportPaths(performanceId),
         post: reportPaths(performanceId).map((path) => ({ path, fields: {} })),

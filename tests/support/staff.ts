@@ -8,7 +8,7 @@ import type { Order } from "~/ticketing/orders.server";
 import type { StaffRole } from "~/ticketing/staff-roles";
 import type { AppServices } from "~/web/context";
 import { startServer } from "./app";
-import { buyerBrowser } from "./browser";
+import { buyerBrowser, type BuyerBrowser } from "./browser";
 import { registerCustomer } from "./customers";
 import { createEngine } from "./engine";
 import { htmlDriver } from "./html-driver";
@@ -25,8 +25,6 @@ interface Served {
   url: (path: string) => string;
   services: AppServices;
 }
-
-type Browser = ReturnType<typeof buyerBrowser>;
 
 /** The first performance on general sale (no presale): the one the small seed's tests buy for. */
 export async function firstOnSalePerformanceId(store: AppServices["store"]): Promise<string> {
@@ -123,7 +121,7 @@ export async function signedInBuyer(server: Served) {
 }
 
 /** The buyer's session token, signed as the staff cookie: what a buyer who forged one would send. */
-export async function forgeStaffCookie(server: Served, browser: Browser, token: string) {
+export async function forgeStaffCookie(server: Served, browser: BuyerBrowser, token: string) {
   const forged = (await server.services.sessions.staffCookie.serialize(token)).split(";")[0]!;
   browser.cookies.set("staff", forged.slice("staff=".length));
 }
@@ -143,7 +141,7 @@ export function expectNotFromPageCache(response: Response, message?: string) {
  * none of the GETs' answers may contain.
  */
 export async function expectNotFoundEverywhere(
-  browser: Browser,
+  browser: BuyerBrowser,
   {
     get = [],
     post = [],
