@@ -4,7 +4,7 @@ import { startServer } from "../support/app";
 import { runCommand } from "../support/command";
 import { htmlDriver, validateAllPages, type HtmlDriver } from "../support/html-driver";
 import { seedSmall } from "../support/seed";
-import { oneTimeCode, paidETicketOrder, STAFF_PASSWORD } from "../support/staff";
+import { firstOnSalePerformanceId, paidETicketOrder, STAFF_PASSWORD, staffDriver } from "../support/staff";
 
 // The venue's night without script, in each language (issue 55's first Done-when): the operator
 // adds a box-office member and a door member with `npm run staff`; the box office signs in with
@@ -17,7 +17,6 @@ import { oneTimeCode, paidETicketOrder, STAFF_PASSWORD } from "../support/staff"
 
 type Server = Awaited<ReturnType<typeof startServer>>;
 const LANGUAGES = ["en-GB", "en-US"] as const;
-type Language = (typeof LANGUAGES)[number];
 const pathOf = (driver: HtmlDriver) => new URL(driver.url).pathname;
 /** What the page's status region says, as a screen reader announces it. */
 const status = (driver: HtmlDriver) =>
@@ -33,37 +32,19 @@ describe("the venue's staff without script", () => {
 
   beforeAll(async () => {
     server = await startServer({}, { seed: seedSmall });
-    performanceId = (
-      await server.services.store.db
-        .selectFrom("performances")
-        .select("id")
-        .where("presale_from", "is", null)
-        .orderBy("starts_at")
-        .executeTakeFirstOrThrow()
-    ).id;
+    performanceId = await firstOnSalePerformanceId(server.services.store);
   });
   afterAll(() => server?.close());
 
   /** `npm run staff -- add`, as the operator runs it over the site's data folder: the secret it prints, if any. */
   async function addByCommand(role: "box-office" | "door", email: string): Promise<string | null> {
-    const added = await runCommand(
-      "staff",
-      ["add", "--email", email, "--name", `Sam ${role}`, "--role", role],
-      { DATA_DIR: server.services.config.dataDir, STAFF_PASSWORD },
-    );
+    const added = await runCommand("staff", ["add", "--email", email, "--name", `Sam ${role}`, "--role", role], {
+      DATA_DIR: server.services.config.dataDir,
+      STAFF_PASSWORD,
+    });
     expect(added.code, added.stderr).toBe(0);
     expect(added.stdout).toContain(`Added Sam ${role} <${email}>`);
     return /secret, typed in:\s+(\S+)/.exec(added.stdout)?.[1] ?? null;
-  }
-
-  async function signIn(language: Language, email: string, secret: string | null) {
-    const driver = htmlDriver(server.url(""), { language });
-    await driver.open("/staff/sign-in");
-    driver.fill("Email address", email).fill("Password", STAFF_PASSWORD);
-    if (secret) driver.fill("One-time code", oneTimeCode(secret, server.services.clock));
-    await driver.press("Sign in");
-    expect(pathOf(driver), driver.text()).toBe("/staff");
-    return driver;
   }
 
   /** Chooses the performance (the first on the list: the seeded one) on a page that asks for it. */
@@ -91,7 +72,7 @@ describe("the venue's staff without script", () => {
       expect(await addByCommand("door", doorEmail)).toBeNull();
 
       // The box office finds the buyer's order by email and refunds one ticket.
-      const boxOffice = await signIn(language, boxOfficeEmail, secret);
+      const boxOffice = await staffDriver(server, language, boxOfficeEmail, secret);
       await boxOffice.follow("Orders");
       boxOffice.fill("Order number, email or name", buyerEmail.toUpperCase());
       await boxOffice.press("Find orders");
@@ -165,7 +146,7 @@ describe("the venue's staff without script", () => {
       expect(comp).toContainEqual({ total: 0, status: "paid" });
 
       // The door: admitted, then already used, and the voided ticket refused.
-      const door = await signIn(language, doorEmail, null);
+      const door = await staffDriver(server, language, doorEmail, null);
       await door.follow("Door check-in");
       expect(pathOf(door)).toBe("/staff/door");
       door.select("Performance", firstPerformance(door));

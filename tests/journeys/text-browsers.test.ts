@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { demoBuyer, goodPerformance, pathOf, startDemoServer, type DemoServer } from "../support/demo-journey";
 import { validateAllPages, type HtmlDriver } from "../support/html-driver";
 import { fillCard } from "../support/no-script-checkout";
+import { addStaff, STAFF_PASSWORD } from "../support/staff";
 
 // What a text browser (lynx, w3m) reads: no styles, so text hidden from sight is read, and parts
 // set apart only by the stylesheet run together. `text()` reads the page's words as they come,
@@ -163,23 +164,16 @@ describe("pages as a text browser reads them", { timeout: 90_000 }, () => {
   });
 
   it("reads the staff's pages in their own frame: sign-in, the start page, the door and its answer", async () => {
-    const password = "a long door password";
-    const added = await server.services.staff.add({
-      email: "door@venue.example",
-      name: "Sam Door",
-      role: "door",
-      password,
-    });
-    if (!added.ok) throw new Error(added.reason);
+    const added = await addStaff(server.services, "door");
     const staff = demoBuyer(server, "en-GB");
     await staff.open("/staff/sign-in");
     // The staff's header: none of the buyer's (their support line, sign-in link, footer).
     // (The logo is a picture: its words are its alternative text, which text() does not read.)
     expect(staff.text()).toMatch(/^Skip to main content StaffStaff sign-inEmail address/);
     expect(staff.text()).not.toMatch(/Need help|Terms/);
-    await staff.fill("Email address", "door@venue.example").fill("Password", password).press("Sign in");
+    await staff.fill("Email address", added.staff.email).fill("Password", STAFF_PASSWORD).press("Sign in");
     expect(pathOf(staff)).toBe("/staff");
-    expect(staff.text()).toContain("Signed in as Sam Door (door)Sign out");
+    expect(staff.text()).toContain(`Signed in as ${added.staff.name} (door)Sign out`);
     await staff.open("/staff/door");
     const performance = staff.document.querySelector<HTMLOptionElement>('#performance option:not([value=""])');
     expect(performance).not.toBeNull();

@@ -1,15 +1,12 @@
-import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Order } from "~/ticketing/orders.server";
 import { startServer } from "../support/app";
-import { createEngine } from "../support/engine";
-import { seedSmall } from "../support/seed";
 import { registerCustomer } from "../support/customers";
+import { seedSmall } from "../support/seed";
+import { firstOnSalePerformanceId, paidETicketOrder } from "../support/staff";
 
 // A refunded order's own pages, from the production build: the confirmation and the e-tickets
 // say what was refunded, and a refunded ticket shows VOID where its barcode was.
-
-const CARD = { number: "4242424242424242", expiryMonth: 12, expiryYear: 2030, cvv: "123", holderName: "Jo Bloggs" };
 
 describe("a refunded order's pages", () => {
   let server: Awaited<ReturnType<typeof startServer>>;
@@ -20,45 +17,12 @@ describe("a refunded order's pages", () => {
   afterAll(() => server.close());
 
   /** Seats of row B bought for e-tickets, and paid. */
-  async function paidOrder(labels: string[], customerId: string | null = null): Promise<Order> {
-    const { services } = server;
-    const db = services.store.db;
-    const performance = await db
-      .selectFrom("performances")
-      .select("id")
-      .where("presale_from", "is", null)
-      .orderBy("starts_at")
-      .executeTakeFirstOrThrow();
-    const seats = await db
-      .selectFrom("seats")
-      .select("id")
-      .where("row_name", "=", "B")
-      .where("label", "in", labels)
-      .execute();
-    const basketId = randomUUID();
-    const held = await services.inventory.holdSeats({
-      basketId,
-      performanceId: performance.id,
-      seatIds: seats.map((seat) => seat.id),
-    });
-    expect(held.ok).toBe(true);
-    const eTicket = await db
-      .selectFrom("delivery_methods")
-      .select("id")
-      .where("kind", "=", "eTicket")
-      .executeTakeFirstOrThrow();
-    await db.updateTable("baskets").set({ delivery_method_id: eTicket.id }).where("id", "=", basketId).execute();
-    const placed = await createEngine(services.store, services.clock).placeAsShown(basketId, {
+  const paidOrder = async (labels: string[], customerId: string | null = null): Promise<Order> =>
+    paidETicketOrder(server.services, await firstOnSalePerformanceId(server.services.store), "B", labels, {
       name: "Jo Bloggs",
       email: "jo@example.com",
       customerId,
     });
-    if (!placed.ok) throw new Error(placed.reason);
-    expect(
-      await services.payments.pay(placed.order, { method: "card", card: CARD }, { description: "t", returnUrl: "/" }),
-    ).toEqual({ kind: "paid" });
-    return (await services.orders.byId(placed.order.id))!;
-  }
 
   const page = async (path: string, cookie?: string) => {
     const response = await fetch(server.url(path), { headers: cookie ? { cookie } : {} });

@@ -1,18 +1,13 @@
-import { randomUUID } from "node:crypto";
 import { JSDOM } from "jsdom";
-import { Secret, TOTP } from "otpauth";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { fixedClock } from "~/clock";
-import { startServer } from "../support/app";
 import { buyerBrowser } from "../support/browser";
-import { seedSmall } from "../support/seed";
+import { expectNotFoundEverywhere, signedInStaff, useStaffServer, type StaffServer } from "../support/staff";
 
 // House seats and complimentary tickets (issue 55 item 5) from the production build, as a browser
 // without script uses them: a box-office member holds two seats with a reason, the buyer's seat
 // map offers them no more, they are released and offered again; a comp is issued and its e-tickets
 // open; the door (and anyone not staff) gets the site's 404 on each page, read or posted.
-
-const PASSWORD = "a long staff password";
 
 const documentOf = (html: string) => new JSDOM(html).window.document;
 const textOf = (html: string) => documentOf(html).body.textContent?.replace(/\s+/g, " ") ?? "";
@@ -20,56 +15,26 @@ const labelText = (document: Document, input: Element | null) =>
   input ? document.querySelector(`label[for="${input.id}"]`)?.textContent?.trim() : undefined;
 
 describe("house seats and comps, without script", () => {
-  let server: Awaited<ReturnType<typeof startServer>>;
+  let server: StaffServer;
   let performanceId: string;
   const clock = fixedClock(new Date());
   const seatIds = new Map<string, number>();
 
+  useStaffServer(clock, (made) => {
+    ({ server, performanceId } = made);
+  });
   beforeAll(async () => {
-    server = await startServer({}, { seed: seedSmall, clock });
-    const db = server.services.store.db;
-    performanceId = (
-      await db
-        .selectFrom("performances")
-        .select("id")
-        .where("presale_from", "is", null)
-        .orderBy("starts_at")
-        .executeTakeFirstOrThrow()
-    ).id;
-    for (const seat of await db.selectFrom("seats").select(["id", "row_name", "label"]).execute())
+    for (const seat of await server.services.store.db.selectFrom("seats").select(["id", "row_name", "label"]).execute())
       seatIds.set(`${seat.row_name}${seat.label}`, seat.id);
   });
-  afterAll(() => server.close());
 
   const seat = (name: string) => seatIds.get(name)!;
   const tickets = () => `/shows/test-show/test-hall/tickets/${performanceId}`;
   const offered = (html: string, name: string) =>
     new RegExp(`<input[^>]*name="seat"[^>]*value="${seat(name)}"`).test(html);
 
-  async function signedIn(role: "door" | "boxOffice") {
-    const added = await server.services.staff.add({
-      email: `${role}-${randomUUID()}@venue.example`,
-      name: `Sam ${role}`,
-      role,
-      password: PASSWORD,
-    });
-    if (!added.ok) throw new Error(added.reason);
-    const browser = buyerBrowser(server.url);
-    const code = added.secondFactor
-      ? new TOTP({
-          secret: Secret.fromBase32(added.secondFactor.secret),
-          algorithm: "SHA1",
-          digits: 6,
-          period: 30,
-        }).generate({ timestamp: clock.now().getTime() })
-      : "";
-    const answer = await browser.post("/staff/sign-in", { email: added.staff.email, password: PASSWORD, code });
-    expect(answer.status).toBe(303);
-    return { browser, staff: added.staff };
-  }
-
   it("holds two seats with a reason, which the buyer's seat map then no longer offers, and releases them", async () => {
-    const { browser, staff } = await signedIn("boxOffice");
+    const { browser, staff } = await signedInStaff(server, "boxOffice");
     const home = documentOf(await (await browser.get("/staff")).text());
     expect(home.querySelector('a[href="/staff/house-seats"]')?.textContent).toBe("House seats");
     expect(home.querySelector('a[href="/staff/comps"]')?.textContent).toBe("Complimentary tickets");
@@ -188,7 +153,7 @@ describe("house seats and comps, without script", () => {
   });
 
   it("issues a comp for a seat ticked and one typed, and opens its e-tickets", async () => {
-    const { browser, staff } = await signedIn("boxOffice");
+    const { browser, staff } = await signedInStaff(server, "boxOffice");
     const page = `/staff/comps?performance=${performanceId}`;
     const form = documentOf(await (await browser.get(page)).text());
     for (const [id, label] of [
@@ -254,42 +219,51 @@ describe("house seats and comps, without script", () => {
   });
 
   it("answers the door, and anyone not staff, with the site's 404 on each page, read or posted", async () => {
-    const { browser } = await signedIn("door");
+    const { browser } = await signedInStaff(server, "door");
     const home = documentOf(await (await browser.get("/staff")).text());
     expect(home.querySelector('a[href="/staff/house-seats"]')).toBeNull();
     expect(home.querySelector('a[href="/staff/comps"]')).toBeNull();
     for (const visitor of [browser, buyerBrowser(server.url)]) {
-      for (const path of [
-        "/staff/house-seats",
-        `/staff/house-seats?performance=${performanceId}`,
-        "/staff/comps",
-        `/staff/comps?performance=${performanceId}`,
-      ]) {
-        const response = await visitor.get(path);
-        expect(response.status, `GET ${path}`).toBe(404);
-        expect(documentOf(await response.text()).title).toMatch(/not found/i);
-      }
-      const hold = await visitor.post(`/staff/house-seats?performance=${performanceId}`, [
-        ["form", "hold"],
-        ["performance", performanceId],
-        ["reason", "Not mine to hold"],
-        ["seat", String(seat("B7"))],
-      ]);
-      expect(hold.status).toBe(404);
-      const release = await visitor.post(`/staff/house-seats?performance=${performanceId}`, [
-        ["form", "release"],
-        ["performance", performanceId],
-        ["release", String(seat("B7"))],
-      ]);
-      expect(release.status).toBe(404);
-      const comp = await visitor.post(`/staff/comps?performance=${performanceId}`, [
-        ["performance", performanceId],
-        ["seat", String(seat("B7"))],
-        ["name", "Pat Guest"],
-        ["email", "pat@example.com"],
-        ["reason", "Not mine to give"],
-      ]);
-      expect(comp.status).toBe(404);
+      await expectNotFoundEverywhere(visitor, {
+        get: [
+          "/staff/house-seats",
+          `/staff/house-seats?performance=${performanceId}`,
+          "/staff/comps",
+          `/staff/comps?performance=${performanceId}`,
+        ],
+        post: [
+          {
+            name: "hold",
+            path: `/staff/house-seats?performance=${performanceId}`,
+            fields: [
+              ["form", "hold"],
+              ["performance", performanceId],
+              ["reason", "Not mine to hold"],
+              ["seat", String(seat("B7"))],
+            ],
+          },
+          {
+            name: "release",
+            path: `/staff/house-seats?performance=${performanceId}`,
+            fields: [
+              ["form", "release"],
+              ["performance", performanceId],
+              ["release", String(seat("B7"))],
+            ],
+          },
+          {
+            name: "comp",
+            path: `/staff/comps?performance=${performanceId}`,
+            fields: [
+              ["performance", performanceId],
+              ["seat", String(seat("B7"))],
+              ["name", "Pat Guest"],
+              ["email", "pat@example.com"],
+              ["reason", "Not mine to give"],
+            ],
+          },
+        ],
+      });
     }
     expect(
       await server.services.store.db

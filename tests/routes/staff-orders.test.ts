@@ -1,24 +1,23 @@
 import { randomUUID } from "node:crypto";
 import { JSDOM } from "jsdom";
-import { Secret, TOTP } from "otpauth";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { fixedClock } from "~/clock";
 import type { Order } from "~/ticketing/orders.server";
-import { startServer } from "../support/app";
-import { buyerBrowser } from "../support/browser";
-import { createEngine } from "../support/engine";
-import { seedSmall } from "../support/seed";
+import { buyerBrowser, type BuyerBrowser } from "../support/browser";
+import {
+  expectNotFoundEverywhere,
+  paidETicketOrder,
+  paymentReference,
+  signedInStaff,
+  type StaffServer,
+  useStaffServer,
+} from "../support/staff";
 
 // The box office's orders pages (issue 55 item 3, decision 0061) from the production build, as a
 // browser without script uses them: the search, an order's page, a refund through the sandbox
 // provider (once, however often it is asked for; a ticket used at the door only when the box
 // office says it knows), the confirmation sent again; and the 404 a door account gets.
 
-type Browser = ReturnType<typeof buyerBrowser>;
-type Server = Awaited<ReturnType<typeof startServer>>;
-
-const CARD = { number: "4242424242424242", expiryMonth: 12, expiryYear: 2030, cvv: "123", holderName: "Jo Bloggs" };
-const PASSWORD = "a long staff password";
 /** Band B: £45.00 face value and £2.50 booking fee. */
 const BAND_B_PRICE = 4750;
 
@@ -27,93 +26,38 @@ const textOf = (node: { textContent: string | null } | null | undefined) =>
   node?.textContent?.replace(/\s+/g, " ").trim() ?? "";
 
 describe("the box office's orders pages", () => {
-  let server: Server;
+  let server: StaffServer;
   let performanceId: string;
   const clock = fixedClock(new Date());
   const marker = randomUUID().slice(0, 8);
   /** The next seat of each row no test has bought yet (1, 2 and 10 of each are kept for access or promotions). */
   const nextSeat = { A: 3, B: 3 };
 
-  beforeAll(async () => {
-    server = await startServer({}, { seed: seedSmall, clock });
-    performanceId = (
-      await server.services.store.db
-        .selectFrom("performances")
-        .select("id")
-        .where("presale_from", "is", null)
-        .orderBy("starts_at")
-        .executeTakeFirstOrThrow()
-    ).id;
+  useStaffServer(clock, (made) => {
+    ({ server, performanceId } = made);
   });
-  afterAll(() => server.close());
 
   /**
    * Seats of a row (the next free ones; row B is band B) bought for e-tickets by this customer,
    * and paid by card.
    */
-  async function paidOrder(
+  function paidOrder(
     count: number,
     {
       row = "A",
       customer = { name: "Jo Bloggs", email: "jo@example.com" },
     }: { row?: "A" | "B"; customer?: { name: string; email: string } } = {},
   ): Promise<Order> {
-    const { services } = server;
-    const db = services.store.db;
     const labels = Array.from({ length: count }, () => String(nextSeat[row]++));
-    const seats = await db
-      .selectFrom("seats")
-      .select("id")
-      .where("row_name", "=", row)
-      .where("label", "in", labels)
-      .execute();
-    expect(seats).toHaveLength(count);
-    const basketId = randomUUID();
-    const held = await services.inventory.holdSeats({ basketId, performanceId, seatIds: seats.map((seat) => seat.id) });
-    expect(held.ok).toBe(true);
-    const eTicket = await db
-      .selectFrom("delivery_methods")
-      .select("id")
-      .where("kind", "=", "eTicket")
-      .executeTakeFirstOrThrow();
-    await db.updateTable("baskets").set({ delivery_method_id: eTicket.id }).where("id", "=", basketId).execute();
-    const placed = await createEngine(services.store, services.clock).placeAsShown(basketId, customer);
-    if (!placed.ok) throw new Error(placed.reason);
-    expect(
-      await services.payments.pay(placed.order, { method: "card", card: CARD }, { description: "t", returnUrl: "/" }),
-    ).toEqual({ kind: "paid" });
-    return (await services.orders.byId(placed.order.id))!;
+    return paidETicketOrder(server.services, performanceId, row, labels, customer);
   }
 
-  /** A member of staff signed in on a browser of their own. */
-  async function signedIn(role: "door" | "boxOffice") {
-    const added = await server.services.staff.add({
-      email: `${role}-${randomUUID()}@venue.example`,
-      name: `Sam ${role}`,
-      role,
-      password: PASSWORD,
-    });
-    if (!added.ok) throw new Error(added.reason);
-    const browser = buyerBrowser(server.url);
-    const code = added.secondFactor
-      ? new TOTP({
-          secret: Secret.fromBase32(added.secondFactor.secret),
-          algorithm: "SHA1",
-          digits: 6,
-          period: 30,
-        }).generate({ timestamp: clock.now().getTime() })
-      : "";
-    const answer = await browser.post("/staff/sign-in", { email: added.staff.email, password: PASSWORD, code });
-    expect(answer.status).toBe(303);
-    return { browser, staff: added.staff };
-  }
-
-  let boxOffice: Awaited<ReturnType<typeof signedIn>>;
+  let boxOffice: Awaited<ReturnType<typeof signedInStaff>>;
   beforeAll(async () => {
-    boxOffice = await signedIn("boxOffice");
+    boxOffice = await signedInStaff(server, "boxOffice");
   });
 
-  async function page(browser: Browser, path: string) {
+  async function page(browser: BuyerBrowser, path: string) {
     const response = await browser.get(path);
     expect(response.status, path).toBe(200);
     return documentOf(await response.text());
@@ -128,20 +72,12 @@ describe("the box office's orders pages", () => {
     return { location, document: await page(boxOffice.browser, location) };
   }
 
-  const sandboxRefunds = async (order: Order) => {
-    const db = server.services.store.db;
-    const payment = await db
-      .selectFrom("order_payments")
-      .select("provider_reference")
-      .where("order_id", "=", order.id)
-      .where("status", "=", "succeeded")
-      .executeTakeFirstOrThrow();
-    return db
+  const sandboxRefunds = async (order: Order) =>
+    server.services.store.db
       .selectFrom("sandbox_refunds")
       .select(["amount"])
-      .where("reference", "=", payment.provider_reference!)
+      .where("reference", "=", await paymentReference(server.services, order))
       .execute();
-  };
 
   const ticketRow = (document: Document, ticketId: string) => document.querySelector(`tr[data-ticket="${ticketId}"]`);
   /** What the status region says, a paragraph after another. */
@@ -151,7 +87,7 @@ describe("the box office's orders pages", () => {
   it("lists Orders on the start page for the box office, and not for the door", async () => {
     const start = await page(boxOffice.browser, "/staff");
     expect(textOf(start.querySelector('a[href="/staff/orders"]'))).toBe("Orders");
-    const door = await signedIn("door");
+    const door = await signedInStaff(server, "door");
     expect((await page(door.browser, "/staff")).querySelector('a[href="/staff/orders"]')).toBeNull();
   });
 
@@ -342,17 +278,11 @@ describe("the box office's orders pages", () => {
   it("says when the provider refuses, and when it does not answer leaves the refund pending to try again", async () => {
     const db = server.services.store.db;
     const refusedOrder = await paidOrder(1);
-    const payment = await db
-      .selectFrom("order_payments")
-      .select("provider_reference")
-      .where("order_id", "=", refusedOrder.id)
-      .where("status", "=", "succeeded")
-      .executeTakeFirstOrThrow();
     // The provider has nothing captured to give back: it refuses.
     await db
       .updateTable("sandbox_payments")
       .set({ captured: 0 })
-      .where("reference", "=", payment.provider_reference!)
+      .where("reference", "=", await paymentReference(server.services, refusedOrder))
       .execute();
     const refused = await postAndFollow(refusedOrder.number, [
       ["intent", "refund"],
@@ -440,14 +370,9 @@ describe("the box office's orders pages", () => {
   it("answers 404 on every orders address, GET and POST, to a door account and to a visitor", async () => {
     const order = await paidOrder(1);
     const [ticket] = await server.services.orders.tickets(order.id);
-    const door = await signedIn("door");
+    const door = await signedInStaff(server, "door");
     for (const browser of [door.browser, buyerBrowser(server.url)]) {
-      for (const path of ["/staff/orders", "/staff/orders?q=Jo", `/staff/orders/${order.number}`]) {
-        const response = await browser.get(path);
-        expect(response.status, `GET ${path}`).toBe(404);
-        expect(documentOf(await response.text()).title).toMatch(/not found/i);
-      }
-      for (const fields of [
+      const posts = [
         [
           ["intent", "refund"],
           ["scope", "tickets"],
@@ -466,11 +391,14 @@ describe("the box office's orders pages", () => {
           ["intent", "resend"],
           ["seen", "0"],
         ],
-      ] as [string, string][][]) {
-        const response = await browser.post(`/staff/orders/${order.number}`, fields);
-        expect(response.status, `POST ${fields[0]![1]}`).toBe(404);
-      }
-      expect((await browser.post("/staff/orders", { q: "Jo" })).status).toBe(404);
+      ] as [string, string][][];
+      await expectNotFoundEverywhere(browser, {
+        get: ["/staff/orders", "/staff/orders?q=Jo", `/staff/orders/${order.number}`],
+        post: [
+          ...posts.map((fields) => ({ path: `/staff/orders/${order.number}`, fields, name: fields[0]![1] })),
+          { path: "/staff/orders", fields: { q: "Jo" } },
+        ],
+      });
     }
     expect(await sandboxRefunds(order)).toEqual([]);
     expect(

@@ -1,43 +1,36 @@
-import { randomUUID } from "node:crypto";
 import { JSDOM } from "jsdom";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { fixedClock } from "~/clock";
-import { startServer } from "../support/app";
-import { buyerBrowser } from "../support/browser";
-import { registerCustomer } from "../support/customers";
-import { seedSmall } from "../support/seed";
-import { addStaff, oneTimeCode, paidETicketOrder, signedInStaff, STAFF_PASSWORD } from "../support/staff";
+import { buyerBrowser, type BuyerBrowser } from "../support/browser";
+import {
+  addStaff,
+  expectNotFoundEverywhere,
+  expectNotFromPageCache,
+  forgeStaffCookie,
+  oneTimeCode,
+  paidETicketOrder,
+  signedInBuyer,
+  signedInStaff,
+  STAFF_PASSWORD,
+  type StaffServer,
+  useStaffServer,
+} from "../support/staff";
 
 // The staff's first pages (issue 55) from the production build, as a browser without script uses
 // them: sign-in with and without a one-time code, the start page, the door's check-in and its
 // answers, signing out; and the 404 that everyone not signed in as staff gets, buyers included.
 
-type Browser = ReturnType<typeof buyerBrowser>;
-type Server = Awaited<ReturnType<typeof startServer>>;
-
-
 const documentOf = (html: string) => new JSDOM(html).window.document;
 const textOf = (html: string) => documentOf(html).body.textContent?.replace(/\s+/g, " ") ?? "";
-const cacheOutcome = (response: Response) =>
-  /page-cache;desc="(\w+)"/.exec(response.headers.get("Server-Timing") ?? "")?.[1];
 
 describe("the staff pages", () => {
-  let server: Server;
+  let server: StaffServer;
   let performanceId: string;
   const clock = fixedClock(new Date());
 
-  beforeAll(async () => {
-    server = await startServer({}, { seed: seedSmall, clock });
-    performanceId = (
-      await server.services.store.db
-        .selectFrom("performances")
-        .select("id")
-        .where("presale_from", "is", null)
-        .orderBy("starts_at")
-        .executeTakeFirstOrThrow()
-    ).id;
+  useStaffServer(clock, (made) => {
+    ({ server, performanceId } = made);
   });
-  afterAll(() => server.close());
 
   const door = () => `/staff/door?performance=${performanceId}&door=Stalls+door`;
 
@@ -226,37 +219,25 @@ describe("the staff pages", () => {
   });
 
   describe("answer 404 to anyone not signed in as staff", () => {
-    const refusedEverywhere = async (browser: Browser) => {
-      for (const path of ["/staff", "/staff/door", door(), "/staff/sign-out"]) {
-        const response = await browser.get(path);
-        expect(response.status, `GET ${path}`).toBe(404);
-        expect(documentOf(await response.text()).title).toMatch(/not found/i);
-      }
-      for (const path of ["/staff", "/staff/door", "/staff/sign-out"]) {
-        const response = await browser.post(path, { performance: performanceId, door: "Stalls", code: "ABC" });
-        expect(response.status, `POST ${path}`).toBe(404);
-      }
-    };
+    const refusedEverywhere = (browser: BuyerBrowser) =>
+      expectNotFoundEverywhere(browser, {
+        get: ["/staff", "/staff/door", door(), "/staff/sign-out"],
+        post: ["/staff", "/staff/door", "/staff/sign-out"].map((path) => ({
+          path,
+          fields: { performance: performanceId, door: "Stalls", code: "ABC" },
+        })),
+      });
 
     it("a visitor who is not signed in", async () => {
       await refusedEverywhere(buyerBrowser(server.url));
     });
 
     it("a signed-in buyer, and a buyer's token in the staff cookie", async () => {
-      const buyer = buyerBrowser(server.url);
-      const { token } = await registerCustomer(server.services.auth, {
-        email: `buyer-${randomUUID()}@example.com`,
-        password: "correct horse battery",
-        firstName: "Jo",
-        lastName: "Bloggs",
-      });
-      const auth = (await server.services.sessions.authCookie.serialize(token)).split(";")[0]!;
-      buyer.cookies.set("auth", auth.slice("auth=".length));
+      const { browser: buyer, token } = await signedInBuyer(server);
       expect((await buyer.get("/account")).status).toBe(200);
       await refusedEverywhere(buyer);
       // The buyer's token signed as the staff cookie: still no one on the staff's side.
-      const forged = (await server.services.sessions.staffCookie.serialize(token)).split(";")[0]!;
-      buyer.cookies.set("staff", forged.slice("staff=".length));
+      await forgeStaffCookie(server, buyer, token);
       await refusedEverywhere(buyer);
     });
 
@@ -279,7 +260,7 @@ describe("the staff pages", () => {
         const response = await fetch(server.url(path));
         await response.arrayBuffer();
         expect(response.headers.get("Cache-Control"), path).toBe("no-store");
-        expect(["hit", "kept"]).not.toContain(cacheOutcome(response));
+        expectNotFromPageCache(response);
       }
     }
     const { browser } = await signedInStaff(server, "door");
@@ -287,7 +268,7 @@ describe("the staff pages", () => {
       const response = await browser.get(door());
       await response.arrayBuffer();
       expect(response.status).toBe(200);
-      expect(["hit", "kept"]).not.toContain(cacheOutcome(response));
+      expectNotFromPageCache(response);
     }
   });
 

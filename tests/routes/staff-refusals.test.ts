@@ -1,21 +1,23 @@
-import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { fixedClock } from "~/clock";
 import { may, STAFF_ROLES, type StaffAction, type StaffRole } from "~/ticketing/staff-roles";
 import { SHARED_ROUTES } from "~/urls/route-table.js";
-import { startServer } from "../support/app";
-import { buyerBrowser } from "../support/browser";
-import { registerCustomer } from "../support/customers";
-import { seedSmall } from "../support/seed";
-import { paidETicketOrder, signedInStaff } from "../support/staff";
+import { buyerBrowser, type BuyerBrowser } from "../support/browser";
+import {
+  expectNotFoundEverywhere,
+  expectNotFromPageCache,
+  forgeStaffCookie,
+  paidETicketOrder,
+  signedInBuyer,
+  signedInStaff,
+  useStaffServer,
+  type StaffServer,
+} from "../support/staff";
 
 // Every staff route, one row each (issue 55 item 6): a signed-out visitor, a signed-in buyer (and
 // a buyer's token put in the staff cookie) and every role below the one the route needs get the
 // site's 404 for each GET and each POST; the least role that may gets its page, never from the
 // page cache. A staff route added to the route table without a row here fails the first test.
-
-type Browser = ReturnType<typeof buyerBrowser>;
-type Server = Awaited<ReturnType<typeof startServer>>;
 
 interface Seeded {
   performanceId: string;
@@ -117,9 +119,6 @@ const CASES: RouteCase[] = [
 /** Routes anyone may open: the sign-in page (answers every visitor alike, and is checked for no-store below). */
 const OPEN_TO_ALL = new Set(["staff/sign-in"]);
 
-const cacheOutcome = (response: Response) =>
-  /page-cache;desc="(\w+)"/.exec(response.headers.get("Server-Timing") ?? "")?.[1];
-
 /** The roles that may not do `action`, and the least that may. */
 function rolesFor(action: StaffAction | null): { refused: StaffRole[]; least: StaffRole } {
   const allowed = STAFF_ROLES.filter((role) => action === null || may(role, action));
@@ -127,44 +126,34 @@ function rolesFor(action: StaffAction | null): { refused: StaffRole[]; least: St
 }
 
 describe("every staff route refuses everyone it is not for", () => {
-  let server: Server;
+  let server: StaffServer;
   let seeded: Seeded;
   const clock = fixedClock(new Date());
-  const signedIn = new Map<StaffRole, Browser>();
+  const signedIn = new Map<StaffRole, BuyerBrowser>();
 
-  beforeAll(async () => {
-    server = await startServer({}, { seed: seedSmall, clock });
-    const performanceId = (
-      await server.services.store.db
-        .selectFrom("performances")
-        .select("id")
-        .where("presale_from", "is", null)
-        .orderBy("starts_at")
-        .executeTakeFirstOrThrow()
-    ).id;
-    const order = await paidETicketOrder(server.services, performanceId, "B", ["7", "8"]);
-    seeded = { performanceId, orderNumber: order.number };
+  useStaffServer(clock, (made) => {
+    server = made.server;
+    seeded = { performanceId: made.performanceId, orderNumber: "" };
   });
-  afterAll(() => server?.close());
+  beforeAll(async () => {
+    const order = await paidETicketOrder(server.services, seeded.performanceId, "B", ["7", "8"]);
+    seeded.orderNumber = order.number;
+  });
 
   /** One browser per role, signed in once (sign-out is posted only by a role's own fresh browser). */
-  async function staffBrowser(role: StaffRole): Promise<Browser> {
+  async function staffBrowser(role: StaffRole): Promise<BuyerBrowser> {
     if (!signedIn.has(role)) signedIn.set(role, (await signedInStaff(server, role)).browser);
     return signedIn.get(role)!;
   }
 
-  async function expectRefused(browser: Browser, routeCase: RouteCase, who: string) {
-    for (const path of routeCase.get(seeded)) {
-      const response = await browser.get(path);
-      await response.arrayBuffer();
-      expect(response.status, `${who}: GET ${path}`).toBe(404);
-    }
-    for (const { path, fields } of routeCase.post(seeded)) {
-      const response = await browser.post(path, fields);
-      await response.arrayBuffer();
-      expect(response.status, `${who}: POST ${path}`).toBe(404);
-    }
-  }
+  /** The site's own 404 page for each GET (the orders' CSV, a download, answers a bare 404), a 404 for each POST. */
+  const expectRefused = (browser: BuyerBrowser, routeCase: RouteCase, who: string) =>
+    expectNotFoundEverywhere(browser, {
+      get: routeCase.get(seeded),
+      post: routeCase.post(seeded),
+      who,
+      sitePage: routeCase.route !== "staff/performances/orders-csv",
+    });
 
   it("has a row for every staff route in the route table", () => {
     const staffRoutes = SHARED_ROUTES.filter((route) => route.path?.startsWith("staff")).map((route) => route.name);
@@ -177,18 +166,9 @@ describe("every staff route refuses everyone it is not for", () => {
   });
 
   it.each(CASES)("$route: a signed-in buyer gets 404, also with their token in the staff cookie", async (routeCase) => {
-    const buyer = buyerBrowser(server.url);
-    const { token } = await registerCustomer(server.services.auth, {
-      email: `buyer-${randomUUID()}@example.com`,
-      password: "correct horse battery",
-      firstName: "Jo",
-      lastName: "Bloggs",
-    });
-    const auth = (await server.services.sessions.authCookie.serialize(token)).split(";")[0]!;
-    buyer.cookies.set("auth", auth.slice("auth=".length));
+    const { browser: buyer, token } = await signedInBuyer(server);
     await expectRefused(buyer, routeCase, "buyer");
-    const forged = (await server.services.sessions.staffCookie.serialize(token)).split(";")[0]!;
-    buyer.cookies.set("staff", forged.slice("staff=".length));
+    await forgeStaffCookie(server, buyer, token);
     await expectRefused(buyer, routeCase, "buyer's token as staff");
   });
 
@@ -205,7 +185,7 @@ describe("every staff route refuses everyone it is not for", () => {
         await response.arrayBuffer();
         expect(response.status, `GET ${path}`).toBe(200);
         expect(response.headers.get("Cache-Control"), path).toBe("no-store");
-        expect(["hit", "kept"], path).not.toContain(cacheOutcome(response));
+        expectNotFromPageCache(response, path);
       }
   });
 
@@ -226,7 +206,7 @@ describe("every staff route refuses everyone it is not for", () => {
       await response.arrayBuffer();
       expect(response.status).toBe(200);
       expect(response.headers.get("Cache-Control")).toBe("no-store");
-      expect(["hit", "kept"]).not.toContain(cacheOutcome(response));
+      expectNotFromPageCache(response);
     }
   });
 });

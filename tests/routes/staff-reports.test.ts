@@ -1,117 +1,43 @@
-import { randomUUID } from "node:crypto";
-import { Secret, TOTP } from "otpauth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fixedClock, type Clock } from "~/clock";
+import { fixedClock } from "~/clock";
 import { formatMoney } from "~/i18n/format";
-import { RESTRICTIONS } from "~/ticketing/catalogue-file";
-import type { Order } from "~/ticketing/orders.server";
-import type { PricedBasket } from "~/ticketing/pricing";
-import type { StaffRole } from "~/ticketing/staff-roles";
-import { newBarcode } from "~/use-cases/barcode.server";
 import { accessServicesOf } from "~/views/access-services";
-import { startServer } from "../support/app";
-import { buyerBrowser } from "../support/browser";
+import { wheelchairBesideCompanion, wheelchairBooking } from "../support/access-bookings";
+import { buyerBrowser, type BuyerBrowser } from "../support/browser";
 import { insertCustomer } from "../support/customers";
 import { startDemoServer } from "../support/demo-journey";
 import { createEngine } from "../support/engine";
-import { htmlDriver, validateAllPages, type HtmlDriver } from "../support/html-driver";
-import { seedSmall } from "../support/seed";
+import { validateAllPages, type HtmlDriver } from "../support/html-driver";
+import {
+  expectNotFoundEverywhere,
+  expectNotFromPageCache,
+  paidETicketOrder,
+  signedInStaff,
+  signedInStaffDriver,
+  type StaffServer,
+  useStaffServer,
+} from "../support/staff";
 
 // The staff's sales and access lists (issue 55 item 4) from the production build, as a manager's
 // browser without script uses them: the performances, a performance's report after a paid order,
 // its access list, the orders' CSV in the request's language; the 404 every other role gets on
 // each of them; and the access list of a demo access performance with a wheelchair booking.
 
-type Server = Awaited<ReturnType<typeof startServer>>;
-
-const CARD = { number: "4242424242424242", expiryMonth: 12, expiryYear: 2030, cvv: "123", holderName: "Jo Bloggs" };
-const PASSWORD = "a long staff password";
-
-const cacheOutcome = (response: Response) =>
-  /page-cache;desc="(\w+)"/.exec(response.headers.get("Server-Timing") ?? "")?.[1];
-
-/** A member of staff of this role, added through the staff service. */
-async function addStaff(server: Server, role: StaffRole) {
-  const added = await server.services.staff.add({
-    email: `${role}-${randomUUID()}@venue.example`,
-    name: `Sam ${role}`,
-    role,
-    password: PASSWORD,
-  });
-  if (!added.ok) throw new Error(added.reason);
-  return added;
-}
-
-/** The one-time code of a member's authenticator at the server's time ("" for a role without one). */
-function codeFor(added: Awaited<ReturnType<typeof addStaff>>, clock: Clock) {
-  if (!added.secondFactor) return "";
-  return new TOTP({
-    secret: Secret.fromBase32(added.secondFactor.secret),
-    algorithm: "SHA1",
-    digits: 6,
-    period: 30,
-  }).generate({ timestamp: clock.now().getTime() });
-}
-
-/** A manager signed in through the sign-in page, on a browser without script that checks every page. */
-async function signedInManager(server: Server, clock: Clock, language: "en-GB" | "en-US" = "en-GB") {
-  const added = await addStaff(server, "manager");
-  const browser = htmlDriver(server.url(""), { language, now: () => clock.now().getTime() });
-  await browser.open("/staff/sign-in");
-  browser
-    .fill("Email address", added.staff.email)
-    .fill("Password", PASSWORD)
-    .fill("One-time code", codeFor(added, clock));
-  await browser.press("Sign in");
-  expect(new URL(browser.url).pathname).toBe("/staff");
-  return browser;
-}
-
 /** What the driver's browser would send as its Cookie header to this path. */
 const cookieHeader = (browser: HtmlDriver, path: string) =>
   [...browser.cookies(path)].map(([name, value]) => `${name}=${value}`).join("; ");
 
 describe("the staff's sales and access lists", () => {
-  let server: Server;
+  let server: StaffServer;
   let performanceId: string;
   const clock = fixedClock(new Date());
 
-  beforeAll(async () => {
-    server = await startServer({}, { seed: seedSmall, clock });
-    performanceId = (
-      await server.services.store.db
-        .selectFrom("performances")
-        .select("id")
-        .where("presale_from", "is", null)
-        .orderBy("starts_at")
-        .executeTakeFirstOrThrow()
-    ).id;
+  useStaffServer(clock, (made) => {
+    ({ server, performanceId } = made);
   });
-  afterAll(() => server.close());
 
   /** Seats of row A bought and paid by card, as the payment step pays. */
-  async function paidOrder(labels: string[]): Promise<Order> {
-    const { services } = server;
-    const db = services.store.db;
-    const seats = await db
-      .selectFrom("seats")
-      .select("id")
-      .where("row_name", "=", "A")
-      .where("label", "in", labels)
-      .execute();
-    const basketId = randomUUID();
-    const held = await services.inventory.holdSeats({ basketId, performanceId, seatIds: seats.map((seat) => seat.id) });
-    expect(held.ok).toBe(true);
-    const placed = await createEngine(services.store, services.clock).placeAsShown(basketId, {
-      name: "Jo Bloggs",
-      email: "jo@example.com",
-    });
-    if (!placed.ok) throw new Error(placed.reason);
-    expect(
-      await services.payments.pay(placed.order, { method: "card", card: CARD }, { description: "t", returnUrl: "/" }),
-    ).toEqual({ kind: "paid" });
-    return (await services.orders.byId(placed.order.id))!;
-  }
+  const paidOrder = (labels: string[]) => paidETicketOrder(server.services, performanceId, "A", labels);
 
   const reportPaths = (id: string) => [
     "/staff/performances",
@@ -123,7 +49,7 @@ describe("the staff's sales and access lists", () => {
   it("shows a manager the performances, and a performance's places and takings after a paid order", async () => {
     const before = await server.services.performanceReports.performanceReport(performanceId);
     const order = await paidOrder(["3", "4"]);
-    const browser = await signedInManager(server, clock);
+    const browser = await signedInStaffDriver(server, "manager");
 
     await browser.follow("Sales and access lists");
     expect(browser.status).toBe(200);
@@ -200,7 +126,7 @@ describe("the staff's sales and access lists", () => {
   it("downloads the orders as CSV, a line per ticket, headed in the request's language, never kept", async () => {
     const order = await paidOrder(["5", "6"]);
     const tickets = await server.services.orders.tickets(order.id);
-    const browser = await signedInManager(server, clock);
+    const browser = await signedInStaffDriver(server, "manager");
     const path = `/staff/performances/${performanceId}/orders.csv`;
     const download = (query = "") =>
       fetch(server.url(`${path}${query}`), { headers: { Cookie: cookieHeader(browser, path) } });
@@ -213,7 +139,7 @@ describe("the staff's sales and access lists", () => {
         /^attachment; filename="test-show-\d{4}-\d{2}-\d{2}-\d{4}-orders\.csv"$/,
       );
       expect(response.headers.get("Cache-Control")).toBe("no-store");
-      expect(["hit", "kept"]).not.toContain(cacheOutcome(response));
+      expectNotFromPageCache(response);
       // Read as bytes: text() drops the byte order mark that tells Excel the file is UTF-8.
       const bytes = new Uint8Array(await response.arrayBuffer());
       expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
@@ -233,7 +159,7 @@ describe("the staff's sales and access lists", () => {
   });
 
   it("words the report in the browser's language", async () => {
-    const browser = await signedInManager(server, clock, "en-US");
+    const browser = await signedInStaffDriver(server, "manager", "en-US");
     await browser.open(`/staff/performances/${performanceId}`);
     expect(browser.status).toBe(200);
     const captions = [...browser.document.querySelectorAll("table caption")].map((caption) => caption.textContent);
@@ -243,7 +169,7 @@ describe("the staff's sales and access lists", () => {
   });
 
   it("answers an unknown performance with the site's 404 page", async () => {
-    const browser = await signedInManager(server, clock);
+    const browser = await signedInStaffDriver(server, "manager");
     const unknown = "00000000-0000-0000-0000-000000000000";
     for (const path of reportPaths(unknown).slice(1, 3)) {
       await browser.open(path);
@@ -260,25 +186,17 @@ describe("the staff's sales and access lists", () => {
   });
 
   describe("answers 404 on every reports route to anyone who may not see reports", () => {
-    const refusedEverywhere = async (browser: ReturnType<typeof buyerBrowser>) => {
-      for (const path of reportPaths(performanceId)) {
-        const response = await browser.get(path);
-        expect(response.status, `GET ${path}`).toBe(404);
-        expect(await response.text(), `GET ${path}`).not.toContain("Jo Bloggs");
-        expect((await browser.post(path, {})).status, `POST ${path}`).toBe(404);
-      }
-    };
+    const refusedEverywhere = (browser: BuyerBrowser) =>
+      expectNotFoundEverywhere(browser, {
+        get: reportPaths(performanceId),
+        post: reportPaths(performanceId).map((path) => ({ path, fields: {} })),
+        hides: ["Jo Bloggs"],
+        sitePage: false,
+      });
 
     for (const role of ["boxOffice", "door"] as const)
       it(`a ${role} member, whose start page does not link to them`, async () => {
-        const added = await addStaff(server, role);
-        const browser = buyerBrowser(server.url);
-        const answer = await browser.post("/staff/sign-in", {
-          email: added.staff.email,
-          password: PASSWORD,
-          code: codeFor(added, clock),
-        });
-        expect(answer.headers.get("Location")).toBe("/staff");
+        const { browser } = await signedInStaff(server, role);
         const home = await (await browser.get("/staff")).text();
         expect(home).toContain("Sam ");
         expect(home).not.toContain("/staff/performances");
@@ -306,38 +224,10 @@ describe("the access list of a demo access performance", { timeout: 120_000 }, (
 
   it("lists its wheelchair and companion booking, the services booked and the buyer's registered needs", async () => {
     const { services, clock } = server;
-    const db = services.store.db;
-    const now = clock.now().toISOString();
     // An access performance on general sale, with a wheelchair space and a companion seat beside it.
-    const candidates = await db
-      .selectFrom("performances")
-      .innerJoin("price_plan_seats", "price_plan_seats.price_plan_id", "performances.price_plan_id")
-      .innerJoin("seats as wheelchair", "wheelchair.id", "price_plan_seats.seat_id")
-      .innerJoin("seats as companion", (join) =>
-        join
-          .onRef("companion.section_id", "=", "wheelchair.section_id")
-          .onRef("companion.row_name", "=", "wheelchair.row_name"),
-      )
-      .select([
-        "performances.id",
-        "performances.access_services",
-        "wheelchair.id as wheelchairId",
-        "wheelchair.position as wheelchairPosition",
-        "companion.id as companionId",
-        "companion.position as companionPosition",
-      ])
-      .where("performances.access_services", "!=", "")
-      .where("performances.presale_from", "is", null)
-      .where("performances.on_sale_from", "<=", now)
-      .where("performances.starts_at", ">", now)
-      .where("wheelchair.seat_type", "=", "wheelchair")
-      .where("companion.seat_type", "=", "companion")
-      .orderBy("performances.starts_at")
-      .orderBy("wheelchair.id")
-      .execute();
-    const chosen = candidates.find((row) => Math.abs(row.wheelchairPosition - row.companionPosition) === 1);
+    const chosen = (await wheelchairBesideCompanion(services.store, clock))[0];
     expect(chosen).toBeDefined();
-    const { id: performanceId, wheelchairId, companionId } = chosen!;
+    const { id: performanceId } = chosen!;
     const performanceServices = accessServicesOf(chosen!.access_services);
     expect(performanceServices.length).toBeGreaterThan(0);
 
@@ -349,16 +239,7 @@ describe("the access list of a demo access performance", { timeout: 120_000 }, (
       companions: 1,
       otherNeeds: "Step-free route, please",
     });
-    const engine = createEngine(services.store, clock);
-    const basketId = randomUUID();
-    const held = await services.inventory.holdSeats({
-      basketId,
-      performanceId,
-      seatIds: [wheelchairId, companionId],
-      entitlements: { restrictions: new Set(RESTRICTIONS), presale: new Set(), companions: 1 },
-    });
-    if (!held.ok) throw new Error(held.reason);
-    const placed = await engine.placeAsShown(basketId, {
+    const order = await wheelchairBooking(createEngine(services.store, clock), performanceId, chosen!, {
       name: "Sam Wheeler",
       email: "sam@example.com",
       customerId,
@@ -372,22 +253,8 @@ describe("the access list of a demo access performance", { timeout: 120_000 }, (
         contactConsent: false,
       }),
     });
-    if (!placed.ok) throw new Error(placed.reason);
-    expect(await engine.orderLifecycle.completeOrder(placed.order)).toEqual({ ok: true });
-    const refs = (JSON.parse(placed.order.lines) as PricedBasket).lines.flatMap((line) =>
-      line.kind === "ticket" ? [line.ref] : [],
-    );
-    const places = await engine.orders.placesOf(refs);
-    await engine.orders.issueTickets(
-      placed.order.id,
-      refs.map((ref) => {
-        const place = places.get(ref);
-        const label = place?.kind === "seat" ? `${place.section}, row ${place.row}, seat ${place.seat}` : ref;
-        return { ref, label, barcode: newBarcode() };
-      }),
-    );
 
-    const browser = await signedInManager(server, clock);
+    const browser = await signedInStaffDriver(server, "manager");
     await browser.open(`/staff/performances/${performanceId}`);
     await browser.follow("Access list");
     expect(browser.status).toBe(200);
@@ -406,7 +273,7 @@ describe("the access list of a demo access performance", { timeout: 120_000 }, (
     expect(seats!.filter((seat) => /: wheelchair space/.test(seat ?? ""))).toHaveLength(1);
     expect(seats!.filter((seat) => /: companion seat/.test(seat ?? ""))).toHaveLength(1);
     expect(bookedBy).toEqual([]);
-    expect(rows[0]!.querySelector('th[scope="row"]')?.textContent).toBe(`Sam WheelerOrder ${placed.order.number}`);
+    expect(rows[0]!.querySelector('th[scope="row"]')?.textContent).toBe(`Sam WheelerOrder ${order.number}`);
     expect(contact).toEqual(["sam@example.com", "+447700900123"]);
     expect(registered).toEqual(["Wheelchair user", "1 companion", "Step-free route, please"]);
     await validateAllPages();

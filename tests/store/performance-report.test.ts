@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { fixedClock } from "~/clock";
-import { RESTRICTIONS } from "~/ticketing/catalogue-file";
 import { readDemoCatalogue } from "~/ticketing/demo.server";
 import { importCatalogue } from "~/ticketing/import-catalogue.server";
 import type { Entitlements } from "~/ticketing/inventory.server";
@@ -12,9 +11,8 @@ import {
   csvLine,
   type PerformanceReports,
 } from "~/ticketing/performance-report.server";
-import type { PricedBasket } from "~/ticketing/pricing";
-import { newBarcode } from "~/use-cases/barcode.server";
 import { accessServicesOf as servicesOf } from "~/views/access-services";
+import { wheelchairBesideCompanion, wheelchairBooking } from "../support/access-bookings";
 import { insertCustomer } from "../support/customers";
 import { createEngine, seedSmallCatalogue } from "../support/engine";
 import { JO, paidOrders, type PaidOrderOptions } from "../support/paid-orders";
@@ -344,36 +342,8 @@ describe.each(DIALECTS)("the access list of a demo access performance on %s", (d
   it("lists its wheelchair and companion booking and the services booked", async () => {
     const engine = createEngine(store, clock);
     const reports = createPerformanceReports(store, clock);
-    const now = clock.now().toISOString();
     // An access performance on general sale, and a wheelchair space with a companion seat beside it in its plan.
-    const candidates = await store.db
-      .selectFrom("performances")
-      .innerJoin("price_plan_seats", "price_plan_seats.price_plan_id", "performances.price_plan_id")
-      .innerJoin("seats as wheelchair", "wheelchair.id", "price_plan_seats.seat_id")
-      .innerJoin("seats as companion", (join) =>
-        join
-          .onRef("companion.section_id", "=", "wheelchair.section_id")
-          .onRef("companion.row_name", "=", "wheelchair.row_name"),
-      )
-      .select([
-        "performances.id",
-        "performances.access_services",
-        "wheelchair.id as wheelchairId",
-        "wheelchair.suits as wheelchairSuits",
-        "wheelchair.position as wheelchairPosition",
-        "companion.id as companionId",
-        "companion.position as companionPosition",
-      ])
-      .where("performances.access_services", "!=", "")
-      .where("performances.presale_from", "is", null)
-      .where("performances.on_sale_from", "<=", now)
-      .where("performances.starts_at", ">", now)
-      .where("wheelchair.seat_type", "=", "wheelchair")
-      .where("companion.seat_type", "=", "companion")
-      .orderBy("performances.starts_at")
-      .orderBy("wheelchair.id")
-      .execute();
-    const beside = candidates.filter((row) => Math.abs(row.wheelchairPosition - row.companionPosition) === 1);
+    const beside = await wheelchairBesideCompanion(store, clock);
     // Prefer a wheelchair space placed for one of the performance's services (the demo's wheelchair
     // spaces are at the back, where the catalogue marks none today: then the list's services are
     // the performance's, and the seats' own are rightly empty).
@@ -381,25 +351,8 @@ describe.each(DIALECTS)("the access list of a demo access performance on %s", (d
       beside.find((row) => servicesOf(row.access_services).some((service) => row.wheelchairSuits.includes(service))) ??
       beside[0];
     expect(chosen).toBeDefined();
-    const { id: performanceId, wheelchairId, companionId } = chosen!;
-
-    const basketId = randomUUID();
-    const held = await engine.inventory.holdSeats({
-      basketId,
-      performanceId,
-      seatIds: [wheelchairId, companionId],
-      entitlements: { ...WHEELCHAIR_USER, restrictions: new Set(RESTRICTIONS) },
-    });
-    if (!held.ok) throw new Error(held.reason);
-    const placed = await engine.placeAsShown(basketId, JO);
-    if (!placed.ok) throw new Error(placed.reason);
-    expect(await engine.orderLifecycle.completeOrder(placed.order)).toEqual({ ok: true });
-    const priced = JSON.parse(placed.order.lines) as PricedBasket;
-    const refs = priced.lines.flatMap((line) => (line.kind === "ticket" ? [line.ref] : []));
-    await engine.orders.issueTickets(
-      placed.order.id,
-      refs.map((ref) => ({ ref, label: ref, barcode: newBarcode() })),
-    );
+    const { id: performanceId } = chosen!;
+    const order = await wheelchairBooking(engine, performanceId, chosen!, JO);
 
     const list = (await reports.accessList(performanceId))!;
     const services = servicesOf(chosen!.access_services);
@@ -413,7 +366,7 @@ describe.each(DIALECTS)("the access list of a demo access performance on %s", (d
       services.filter((service) => chosen!.wheelchairSuits.split(",").includes(service)),
     );
     expect(list.entries[0]).toMatchObject({
-      orderNumber: placed.order.number,
+      orderNumber: order.number,
       name: "Jo Bloggs",
       email: "jo@example.com",
     });

@@ -57,6 +57,8 @@ export function buyerBrowser(
   };
 }
 
+export type BuyerBrowser = ReturnType<typeof buyerBrowser>;
+
 /** The payment page's Pay form: its hidden fields (but the CSRF token, which `post` adds) and its button's words. */
 export function payForm(html: string) {
   const form = new JSDOM(html).window.document.querySelector<HTMLFormElement>("form#pay");
