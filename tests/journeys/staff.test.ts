@@ -177,6 +177,8 @@ describe("the venue's staff without script", () => {
       await boxOffice.open(`/staff/orders/${order.number}`);
       expect(boxOffice.text()).toContain("Already used at the door");
     },
+    // A whole night, two browsers and a command: seconds alone, longer beside other journeys on two cores.
+    60_000,
   );
 
   it("every page the staff and the buyers received passes the Nu HTML Checker", async () => {

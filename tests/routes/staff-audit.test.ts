@@ -1,10 +1,14 @@
 import { JSDOM } from "jsdom";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { fixedClock } from "~/clock";
-import { startServer } from "../support/app";
-import { seedSmall } from "../support/seed";
-import { htmlDriver, validateAllPages } from "../support/html-driver";
-import { addStaff, oneTimeCode, paidETicketOrder, signedInStaff, STAFF_PASSWORD } from "../support/staff";
+import { validateAllPages } from "../support/html-driver";
+import {
+  paidETicketOrder,
+  signedInStaff,
+  signedInStaffDriver,
+  useStaffServer,
+  type StaffServer,
+} from "../support/staff";
 
 // The audit log's page (issue 55 item 1): a manager reads who did what to which order, newest
 // first, and one order's entries from its page; the box office has no way there.
@@ -16,21 +20,9 @@ const rowsOf = (document: Document) =>
   );
 
 describe("the audit log's page", () => {
-  let server: Awaited<ReturnType<typeof startServer>>;
+  let server: StaffServer;
   let performanceId: string;
-
-  beforeAll(async () => {
-    server = await startServer({}, { seed: seedSmall, clock: fixedClock(new Date()) });
-    performanceId = (
-      await server.services.store.db
-        .selectFrom("performances")
-        .select("id")
-        .where("presale_from", "is", null)
-        .orderBy("starts_at")
-        .executeTakeFirstOrThrow()
-    ).id;
-  });
-  afterAll(() => server?.close());
+  useStaffServer(fixedClock(new Date()), (made) => ({ server, performanceId } = made));
 
   it("shows a manager the box office's refund, by whom and of which order, and that order's entries alone", async () => {
     const refunded = await paidETicketOrder(server.services, performanceId, "B", ["3"]);
@@ -71,15 +63,8 @@ describe("the audit log's page", () => {
   });
 
   it("reads well without script in each language: axe, labels and the Nu HTML Checker", async () => {
-    for (const language of ["en-GB", "en-US"]) {
-      const added = await addStaff(server.services, "manager");
-      const manager = htmlDriver(server.url(""), { language });
-      await manager.open("/staff/sign-in");
-      manager
-        .fill("Email address", added.staff.email)
-        .fill("Password", STAFF_PASSWORD)
-        .fill("One-time code", oneTimeCode(added.secondFactor!.secret, server.services.clock));
-      await manager.press("Sign in");
+    for (const language of ["en-GB", "en-US"] as const) {
+      const manager = await signedInStaffDriver(server, "manager", language);
       await manager.follow("Audit log");
       expect(manager.document.querySelector("h1")?.textContent).toBe("Audit log");
       expect(manager.text()).toContain("Signed in");

@@ -91,6 +91,12 @@ const CASES: RouteCase[] = [
     ],
   },
   {
+    route: "staff/audit",
+    action: "manageStaff",
+    get: ({ orderNumber }) => ["/staff/audit", `/staff/audit?order=${orderNumber}`],
+    post: () => [{ path: "/staff/audit", fields: {} }],
+  },
+  {
     route: "staff/performances",
     action: "viewReports",
     get: () => ["/staff/performances"],
