@@ -3,15 +3,17 @@ import type { Clock } from "~/clock";
 import type { Store } from "~/db/connection.server";
 import {
   auditName,
+  deleteHouseSeats,
   inTransaction,
   nameOf,
   performanceFacts,
   planSeats,
-  refusedSeats,
   restrictionsOf,
   type SeatName,
   type SeatRefused,
+  unavailable,
 } from "./house-seats.server";
+import { insertClaims } from "./inventory.server";
 import { newOrderNumber, type Order } from "./orders.server";
 import type { Currency, PricedBasket } from "./pricing";
 import { writeStaffAudit } from "./staff-audit.server";
@@ -163,43 +165,17 @@ export function createCompOrders(store: Store, clock: Clock, changed: (performan
           .execute();
         // One claim per seat, sold to the order: let in where nobody has the seat, where a buyer's
         // hold has lapsed, or over a house seat (released into the comp). Anything else keeps it.
-        const sold = { status: "sold" as const, hold_id: null, held_until: null, order_id: orderId };
-        const claimed = await trx
-          .insertInto("seat_claims")
-          .values(seatIds.map((seatId) => ({ performance_id: input.performanceId, seat_id: seatId, ...sold })))
-          .onConflict((oc) =>
-            oc
-              .columns(["performance_id", "seat_id"])
-              .doUpdateSet({ ...sold, price_option_id: null })
-              .where((eb) =>
-                eb.or([
-                  eb.and([eb("seat_claims.status", "=", "held"), eb("seat_claims.held_until", "<=", nowIso)]),
-                  eb("seat_claims.status", "=", "house"),
-                ]),
-              ),
-          )
-          .returning("seat_id")
-          .execute();
-        if (claimed.length !== seatIds.length) {
-          const got = new Set(claimed.map((row) => Number(row.seat_id)));
-          return {
-            ok: false,
-            reason: "unavailable",
-            seats: await refusedSeats(
-              trx,
-              input.performanceId,
-              seats.filter((seat) => !got.has(seat.id)),
-              nowIso,
-            ),
-          };
-        }
+        const missed = await insertClaims(
+          trx,
+          input.performanceId,
+          seatIds,
+          { status: "sold", hold_id: null, held_until: null, order_id: orderId },
+          nowIso,
+          true,
+        );
+        if (missed.length > 0) return unavailable(trx, input.performanceId, seats, missed, nowIso);
         const houseIds = new Set(fromHouse.map((row) => Number(row.seat_id)));
-        const houseReasons = await trx
-          .deleteFrom("house_seats")
-          .where("performance_id", "=", input.performanceId)
-          .where("seat_id", "in", seatIds)
-          .returning("reason")
-          .execute();
+        const houseReasons = await deleteHouseSeats(trx, input.performanceId, seatIds);
 
         const names = seats.map(nameOf);
         const fromHouseNames = seats.filter((seat) => houseIds.has(seat.id)).map(nameOf);
@@ -212,7 +188,7 @@ export function createCompOrders(store: Store, clock: Clock, changed: (performan
             detail: {
               seats: fromHouseNames.map(auditName),
               seatIds: fromHouseNames.map((seat) => seat.seatId),
-              reasons: [...new Set(houseReasons.map((row) => row.reason))],
+              reasons: houseReasons,
               intoComp: order.number,
             },
           });

@@ -3,15 +3,9 @@ import type { Clock } from "~/clock";
 import type { Store } from "~/db/connection.server";
 import type { Database } from "~/db/schema";
 import { isBusy } from "./errors";
-import { activeClaim } from "./inventory.server";
+import { claimStatuses, insertClaims } from "./inventory.server";
 import { writeStaffAudit } from "./staff-audit.server";
-import {
-  HOUSE_REASON_MAX_LENGTH,
-  type SeatChoices,
-  type SeatName,
-  type SeatRefused,
-  type SeatState,
-} from "~/views/house-seats";
+import { HOUSE_REASON_MAX_LENGTH, type SeatChoices, type SeatName, type SeatRefused } from "~/views/house-seats";
 
 // House seats (issue 55 item 5, decision 0063): seats of a performance the box office keeps off
 // sale, with a reason, until it releases them (or gives them away as a comp). A house seat is a
@@ -94,40 +88,40 @@ export const restrictionsOf = (seat: Pick<PlanSeat, "restrictions" | "seat_type"
     (key) => key !== "" && key !== "amex",
   );
 
-/** Each of these seats' claim at `now`, "free" for none. */
-export async function seatStates(
-  db: Db,
-  performanceId: string,
-  seatIds: readonly number[],
-  now: string,
-): Promise<Map<number, SeatState>> {
-  const states = new Map<number, SeatState>(seatIds.map((id) => [id, "free"]));
-  if (seatIds.length === 0) return states;
-  const claims = await db
-    .selectFrom("seat_claims")
-    .select(["seat_id", "status"])
-    .where("performance_id", "=", performanceId)
-    .where("seat_id", "in", [...seatIds])
-    .where(activeClaim(now))
-    .execute();
-  for (const claim of claims) states.set(Number(claim.seat_id), claim.status);
-  return states;
-}
-
-/** The seats named with their state now, for a refusal. */
-export async function refusedSeats(
+/**
+ * The refusal of the seats that could not be claimed or freed (`missed`), each named with its
+ * state now.
+ */
+export async function unavailable(
   db: Db,
   performanceId: string,
   seats: readonly PlanSeat[],
+  missed: readonly number[],
   now: string,
-): Promise<SeatRefused[]> {
-  const states = await seatStates(
+): Promise<{ ok: false; reason: "unavailable"; seats: SeatRefused[] }> {
+  const refused = seats.filter((seat) => missed.includes(seat.id));
+  const states = await claimStatuses(
     db,
     performanceId,
-    seats.map((seat) => seat.id),
     now,
+    refused.map((seat) => seat.id),
   );
-  return seats.map((seat) => ({ ...nameOf(seat), state: states.get(seat.id) ?? "free" }));
+  return {
+    ok: false,
+    reason: "unavailable",
+    seats: refused.map((seat) => ({ ...nameOf(seat), state: states.get(seat.id) ?? "free" })),
+  };
+}
+
+/** Deletes these seats' house_seats rows (their claims are gone or going): the reasons they had, once each. */
+export async function deleteHouseSeats(db: Db, performanceId: string, seatIds: readonly number[]) {
+  const rows = await db
+    .deleteFrom("house_seats")
+    .where("performance_id", "=", performanceId)
+    .where("seat_id", "in", [...seatIds])
+    .returning("reason")
+    .execute();
+  return [...new Set(rows.map((row) => row.reason))];
 }
 
 /** A refusal inside a transaction: thrown to roll everything back, returned by `inTransaction`. */
@@ -168,16 +162,10 @@ export function createHouseSeats(store: Store, clock: Clock, changed: (performan
       const performance = await performanceFacts(db, performanceId);
       if (!performance) return null;
       const now = clock.now().toISOString();
-      const [seats, claims] = await Promise.all([
+      const [seats, claimed] = await Promise.all([
         planSeats(db, performance.price_plan_id),
-        db
-          .selectFrom("seat_claims")
-          .select(["seat_id", "status"])
-          .where("performance_id", "=", performanceId)
-          .where(activeClaim(now))
-          .execute(),
+        claimStatuses(db, performanceId, now),
       ]);
-      const claimed = new Map(claims.map((claim) => [Number(claim.seat_id), claim.status]));
       const sections: SeatChoices["sections"] = [];
       for (const seat of seats) {
         let section = sections.at(-1);
@@ -265,36 +253,14 @@ export function createHouseSeats(store: Store, clock: Clock, changed: (performan
         if (!performance) return { ok: false, reason: "not-found" };
         const seats = await planSeats(trx, performance.price_plan_id, seatIds);
         if (seats.length !== seatIds.length) return { ok: false, reason: "not-found" };
-        const claimed = await trx
-          .insertInto("seat_claims")
-          .values(
-            seatIds.map((seatId) => ({
-              performance_id: input.performanceId,
-              seat_id: seatId,
-              status: "house" as const,
-              hold_id: null,
-              held_until: null,
-              order_id: null,
-            })),
-          )
-          .onConflict((oc) =>
-            oc
-              .columns(["performance_id", "seat_id"])
-              .doUpdateSet({ status: "house", hold_id: null, held_until: null, order_id: null, price_option_id: null })
-              .where("seat_claims.status", "=", "held")
-              .where("seat_claims.held_until", "<=", nowIso),
-          )
-          .returning("seat_id")
-          .execute();
-        if (claimed.length !== seatIds.length) {
-          const got = new Set(claimed.map((row) => Number(row.seat_id)));
-          const refused = seats.filter((seat) => !got.has(seat.id));
-          return {
-            ok: false,
-            reason: "unavailable",
-            seats: await refusedSeats(trx, input.performanceId, refused, nowIso),
-          };
-        }
+        const missed = await insertClaims(
+          trx,
+          input.performanceId,
+          seatIds,
+          { status: "house", hold_id: null, held_until: null, order_id: null },
+          nowIso,
+        );
+        if (missed.length > 0) return unavailable(trx, input.performanceId, seats, missed, nowIso);
         await trx
           .insertInto("house_seats")
           .values(
@@ -353,27 +319,16 @@ export function createHouseSeats(store: Store, clock: Clock, changed: (performan
           .where("status", "=", "house")
           .returning("seat_id")
           .execute();
-        if (freed.length !== seatIds.length) {
-          const got = new Set(freed.map((row) => Number(row.seat_id)));
-          const refused = seats.filter((seat) => !got.has(seat.id));
-          return {
-            ok: false,
-            reason: "unavailable",
-            seats: await refusedSeats(trx, input.performanceId, refused, nowIso),
-          };
-        }
-        const reasons = await trx
-          .deleteFrom("house_seats")
-          .where("performance_id", "=", input.performanceId)
-          .where("seat_id", "in", seatIds)
-          .returning("reason")
-          .execute();
+        const got = new Set(freed.map((row) => Number(row.seat_id)));
+        const missed = seatIds.filter((seatId) => !got.has(seatId));
+        if (missed.length > 0) return unavailable(trx, input.performanceId, seats, missed, nowIso);
+        const reasons = await deleteHouseSeats(trx, input.performanceId, seatIds);
         const names = seats.map(nameOf);
         await writeStaffAudit(trx, now, {
           staffId: input.staffId,
           action: "releaseSeats",
           performanceId: input.performanceId,
-          detail: { seats: names.map(auditName), seatIds, reasons: [...new Set(reasons.map((row) => row.reason))] },
+          detail: { seats: names.map(auditName), seatIds, reasons },
         });
         return { ok: true, seats: names };
       });
