@@ -6,6 +6,7 @@ import { formatDateTime } from "~/i18n/format";
 import type { ListedPerformance } from "~/views/staff-performances";
 import { ErrorSummary } from "./error-summary";
 import { SelectField } from "./select-field";
+import { StaffHomeLink } from "./staff-home-link";
 
 // The staff's pages that work on one performance (issue 55: the door, house seats and comps) first
 // ask for it with a GET form, so the page's address keeps the choice, then name it above their
@@ -70,10 +71,32 @@ export function PerformanceChoice({
           </button>
         </div>
       </Form>
-      <p>
-        <Link to="/staff">{t("staff.home.back")}</Link>
-      </p>
+      <StaffHomeLink />
     </>
+  );
+}
+
+/**
+ * The choice of a performance on sale, for house seats and comps: the loader's answer from
+ * salePerformanceChoice (~/web/staff-performances.server).
+ */
+export function SalePerformanceChoice({
+  title,
+  choice,
+}: {
+  title: string;
+  choice: { performances: ListedPerformance[]; asked: string | null; performanceError: string | null };
+}) {
+  const { t } = useTranslation();
+  return (
+    <PerformanceChoice
+      title={title}
+      wording="staff.houseSeats"
+      performances={choice.performances}
+      defaultValue={choice.asked ?? ""}
+      errors={choice.performanceError ? { performance: [choice.performanceError] } : {}}
+      submit={t("staff.houseSeats.showSeats")}
+    />
   );
 }
 

@@ -1,5 +1,5 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { compSchema, parseWithZod } from "~/forms/schemas.server";
 import { message, translateMessage } from "~/forms/checkout/messages";
@@ -9,11 +9,12 @@ import { requireStaff } from "~/web/staff.server";
 import { allErrorsForSummary } from "~/components/all-errors-summary";
 import { ErrorSummary } from "~/components/error-summary";
 import { CheckboxField, TextField } from "~/components/form-fields";
-import { ChosenPerformance, PerformanceChoice } from "~/components/performance-choice";
+import { ChosenPerformance, SalePerformanceChoice } from "~/components/performance-choice";
 import { PostForm } from "~/components/post-form";
 import { SeatCheckboxes } from "~/components/seat-checkboxes";
 import { useSchemaForm } from "~/components/use-schema-form";
 import { refusedSeatMessages, seatNames } from "./staff-seats.server";
+import { StaffHomeLink } from "~/components/staff-home-link";
 
 // Complimentary tickets (issue 55 item 5, decision 0063), without script: choose the performance
 // (a GET form), then tick seats (free ones, or house seats, which go into the comp) or type their
@@ -104,30 +105,16 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 const OUTCOME_ID = "comp-outcome";
 
-function ChoosePerformance() {
-  const { t } = useTranslation();
-  const { performances, asked, performanceError } = useLoaderData<typeof loader>();
-  return (
-    <PerformanceChoice
-      title={t("staff.comps.title")}
-      wording="staff.houseSeats"
-      performances={performances}
-      defaultValue={asked ?? ""}
-      errors={performanceError ? { performance: [performanceError] } : {}}
-      submit={t("staff.houseSeats.showSeats")}
-    />
-  );
-}
-
 export default function Comps() {
   const { t } = useTranslation();
-  const { chosen, choices } = useLoaderData<typeof loader>();
+  const loaded = useLoaderData<typeof loader>();
+  const { chosen, choices } = loaded;
   const answered = useActionData<typeof action>();
   const [form, fields] = useSchemaForm((checks) => checks.compSchema, answered?.result, undefined, {
     id: "comp",
     revalidate: false,
   });
-  if (!chosen || !choices) return <ChoosePerformance />;
+  if (!chosen || !choices) return <SalePerformanceChoice title={t("staff.comps.title")} choice={loaded} />;
   const issued = answered?.issued ?? null;
   const seatError = fields.seat.errors?.[0];
   const labelOf = (seat: SeatChoice) =>
@@ -202,9 +189,7 @@ export default function Comps() {
           </button>
         </div>
       </PostForm>
-      <p>
-        <Link to="/staff">{t("staff.home.back")}</Link>
-      </p>
+      <StaffHomeLink />
     </>
   );
 }

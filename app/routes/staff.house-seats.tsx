@@ -1,5 +1,5 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { holdSeatsSchema, parseWithZod, releaseSeatsSchema } from "~/forms/schemas.server";
 import { translateMessage } from "~/forms/checkout/messages";
@@ -10,11 +10,12 @@ import { requireStaff } from "~/web/staff.server";
 import { allErrorsForSummary } from "~/components/all-errors-summary";
 import { ErrorSummary } from "~/components/error-summary";
 import { TextField } from "~/components/form-fields";
-import { ChosenPerformance, PerformanceChoice } from "~/components/performance-choice";
+import { ChosenPerformance, SalePerformanceChoice } from "~/components/performance-choice";
 import { PostForm } from "~/components/post-form";
 import { SeatCheckboxes } from "~/components/seat-checkboxes";
 import { useSchemaForm } from "~/components/use-schema-form";
 import { refusedSeatMessages, seatNames } from "./staff-seats.server";
+import { StaffHomeLink } from "~/components/staff-home-link";
 
 // House seats (issue 55 item 5, decision 0063), without script: choose the performance (a GET
 // form, so the address keeps it), then tick free seats and give a reason to hold them off sale, or
@@ -82,24 +83,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 const OUTCOME_ID = "house-seats-outcome";
 
-function ChoosePerformance() {
-  const { t } = useTranslation();
-  const { performances, asked, performanceError } = useLoaderData<typeof loader>();
-  return (
-    <PerformanceChoice
-      title={t("staff.houseSeats.title")}
-      wording="staff.houseSeats"
-      performances={performances}
-      defaultValue={asked ?? ""}
-      errors={performanceError ? { performance: [performanceError] } : {}}
-      submit={t("staff.houseSeats.showSeats")}
-    />
-  );
-}
-
 export default function HouseSeats() {
   const { t, i18n } = useTranslation();
-  const { chosen, choices, house } = useLoaderData<typeof loader>();
+  const loaded = useLoaderData<typeof loader>();
+  const { chosen, choices, house } = loaded;
   const answered = useActionData<typeof action>();
   const holdAnswer = answered?.form === "hold" ? answered : undefined;
   const releaseAnswer = answered?.form === "release" ? answered : undefined;
@@ -111,7 +98,7 @@ export default function HouseSeats() {
     id: "release-seats",
     revalidate: false,
   });
-  if (!chosen || !choices) return <ChoosePerformance />;
+  if (!chosen || !choices) return <SalePerformanceChoice title={t("staff.houseSeats.title")} choice={loaded} />;
   const outcome = answered?.outcome ?? null;
   const name = (seat: Pick<SeatName, "section" | "row" | "seat">) => t("tickets.seatName", seat);
   const seatError = holdFields.seat.errors?.[0];
@@ -214,9 +201,7 @@ export default function HouseSeats() {
           </button>
         </div>
       </PostForm>
-      <p>
-        <Link to="/staff">{t("staff.home.back")}</Link>
-      </p>
+      <StaffHomeLink />
     </>
   );
 }

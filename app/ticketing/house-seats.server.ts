@@ -124,6 +124,14 @@ export async function deleteHouseSeats(db: Db, performanceId: string, seatIds: r
   return [...new Set(rows.map((row) => row.reason))];
 }
 
+/** These seats of the performance's plan; null for no such performance, or a seat it does not sell. */
+async function seatsOfPerformance(db: Db, performanceId: string, seatIds: readonly number[]) {
+  const performance = await performanceFacts(db, performanceId);
+  if (!performance) return null;
+  const seats = await planSeats(db, performance.price_plan_id, seatIds);
+  return seats.length === seatIds.length ? seats : null;
+}
+
 /** A refusal inside a transaction: thrown to roll everything back, returned by `inTransaction`. */
 class RolledBack<R> extends Error {
   constructor(readonly refusal: R) {
@@ -249,10 +257,8 @@ export function createHouseSeats(store: Store, clock: Clock, changed: (performan
       const now = clock.now();
       const nowIso = now.toISOString();
       const result = await inTransaction(db, async (trx): Promise<{ ok: true; seats: SeatName[] } | HouseRefusal> => {
-        const performance = await performanceFacts(trx, input.performanceId);
-        if (!performance) return { ok: false, reason: "not-found" };
-        const seats = await planSeats(trx, performance.price_plan_id, seatIds);
-        if (seats.length !== seatIds.length) return { ok: false, reason: "not-found" };
+        const seats = await seatsOfPerformance(trx, input.performanceId, seatIds);
+        if (!seats) return { ok: false, reason: "not-found" };
         const missed = await insertClaims(
           trx,
           input.performanceId,
@@ -308,10 +314,8 @@ export function createHouseSeats(store: Store, clock: Clock, changed: (performan
       const now = clock.now();
       const nowIso = now.toISOString();
       const result = await inTransaction(db, async (trx): Promise<{ ok: true; seats: SeatName[] } | HouseRefusal> => {
-        const performance = await performanceFacts(trx, input.performanceId);
-        if (!performance) return { ok: false, reason: "not-found" };
-        const seats = await planSeats(trx, performance.price_plan_id, seatIds);
-        if (seats.length !== seatIds.length) return { ok: false, reason: "not-found" };
+        const seats = await seatsOfPerformance(trx, input.performanceId, seatIds);
+        if (!seats) return { ok: false, reason: "not-found" };
         const freed = await trx
           .deleteFrom("seat_claims")
           .where("performance_id", "=", input.performanceId)
