@@ -6,7 +6,6 @@ import { formatDateTime } from "~/i18n/format";
 import type { ListedPerformance } from "~/views/staff-performances";
 import { ErrorSummary } from "./error-summary";
 import { SelectField } from "./select-field";
-import { StaffHomeLink } from "./staff-home-link";
 
 // The staff's pages that work on one performance (issue 55: the door, house seats and comps) first
 // ask for it with a GET form, so the page's address keeps the choice, then name it above their
@@ -71,7 +70,9 @@ export function PerformanceChoice({
           </button>
         </div>
       </Form>
-      <StaffHomeLink />
+      <p>
+        <Link to="/staff">{t("staff.home.back")}</Link>
+      </p>
     </>
   );
 }

@@ -1,5 +1,5 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { compSchema, parseWithZod } from "~/forms/schemas.server";
 import { message, translateMessage } from "~/forms/checkout/messages";
@@ -14,7 +14,6 @@ import { PostForm } from "~/components/post-form";
 import { SeatCheckboxes } from "~/components/seat-checkboxes";
 import { useSchemaForm } from "~/components/use-schema-form";
 import { refusedSeatMessages, seatNames } from "./staff-seats.server";
-import { StaffHomeLink } from "~/components/staff-home-link";
 
 // Complimentary tickets (issue 55 item 5, decision 0063), without script: choose the performance
 // (a GET form), then tick seats (free ones, or house seats, which go into the comp) or type their
@@ -189,7 +188,9 @@ export default function Comps() {
           </button>
         </div>
       </PostForm>
-      <StaffHomeLink />
+      <p>
+        <Link to="/staff">{t("staff.home.back")}</Link>
+      </p>
     </>
   );
 }

@@ -1,5 +1,5 @@
 import { data, type ActionFunctionArgs, type AppLoadContext, type LoaderFunctionArgs } from "@remix-run/node";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { checkInSchema, DOOR_NAME_MAX_LENGTH, doorChoiceSchema, parseWithZod } from "~/forms/schemas.server";
@@ -16,7 +16,6 @@ import { TextField } from "~/components/form-fields";
 import { ChosenPerformance, PerformanceChoice } from "~/components/performance-choice";
 import { PostForm } from "~/components/post-form";
 import { useSchemaForm } from "~/components/use-schema-form";
-import { StaffHomeLink } from "~/components/staff-home-link";
 
 // Door check-in (issue 55 item 2, decision 0060), without script: choose the performance and name
 // the door (a GET form, so the page's address keeps them and a reload or a bookmark comes back to
@@ -285,7 +284,9 @@ export default function Door() {
           </button>
         </div>
       </PostForm>
-      <StaffHomeLink />
+      <p>
+        <Link to="/staff">{t("staff.home.back")}</Link>
+      </p>
     </>
   );
 }

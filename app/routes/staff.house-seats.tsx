@@ -1,5 +1,5 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { holdSeatsSchema, parseWithZod, releaseSeatsSchema } from "~/forms/schemas.server";
 import { translateMessage } from "~/forms/checkout/messages";
@@ -15,7 +15,6 @@ import { PostForm } from "~/components/post-form";
 import { SeatCheckboxes } from "~/components/seat-checkboxes";
 import { useSchemaForm } from "~/components/use-schema-form";
 import { refusedSeatMessages, seatNames } from "./staff-seats.server";
-import { StaffHomeLink } from "~/components/staff-home-link";
 
 // House seats (issue 55 item 5, decision 0063), without script: choose the performance (a GET
 // form, so the address keeps it), then tick free seats and give a reason to hold them off sale, or
@@ -201,7 +200,9 @@ export default function HouseSeats() {
           </button>
         </div>
       </PostForm>
-      <StaffHomeLink />
+      <p>
+        <Link to="/staff">{t("staff.home.back")}</Link>
+      </p>
     </>
   );
 }

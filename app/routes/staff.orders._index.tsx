@@ -8,7 +8,6 @@ import { requireStaff } from "~/web/staff.server";
 import { ErrorSummary } from "~/components/error-summary";
 import { TextField } from "~/components/form-fields";
 import { useSchemaForm } from "~/components/use-schema-form";
-import { StaffHomeLink } from "~/components/staff-home-link";
 
 // The box office's orders (issue 55 item 3, decision 0061): one box for what a caller can say
 // (the order number, their email, their name), a GET form so the address keeps the search and the
@@ -116,7 +115,9 @@ export default function StaffOrders() {
         </div>
       </Form>
       {found ? <Results found={found} /> : null}
-      <StaffHomeLink />
+      <p>
+        <Link to="/staff">{t("staff.home.back")}</Link>
+      </p>
     </>
   );
 }

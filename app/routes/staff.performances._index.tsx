@@ -4,7 +4,6 @@ import { useTranslation } from "react-i18next";
 import { formatDate, formatDateTime } from "~/i18n/format";
 import { isIsoDate } from "~/urls/param-values";
 import { requireStaff } from "~/web/staff.server";
-import { StaffHomeLink } from "~/components/staff-home-link";
 
 // Sales and access lists (issue 55 item 4): the performances of two weeks, by show, each linking
 // to its sales report. By default the two weeks start a few days back, so last weekend's
@@ -87,7 +86,9 @@ export default function StaffPerformances() {
           <Link to={`/staff/performances?from=${later}`}>{t("staff.reports.later")}</Link>
         </li>
       </ul>
-      <StaffHomeLink />
+      <p>
+        <Link to="/staff">{t("staff.home.back")}</Link>
+      </p>
     </>
   );
 }
