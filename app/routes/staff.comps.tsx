@@ -1,5 +1,5 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { compSchema, parseWithZod } from "~/forms/schemas.server";
 import { message, translateMessage } from "~/forms/checkout/messages";
@@ -9,7 +9,7 @@ import { requireStaff } from "~/web/staff.server";
 import { allErrorsForSummary } from "~/components/all-errors-summary";
 import { ErrorSummary } from "~/components/error-summary";
 import { CheckboxField, TextField } from "~/components/form-fields";
-import { ChosenPerformance, SalePerformanceChoice } from "~/components/performance-choice";
+import { ChosenPerformance, SalePerformanceChoice, StaffHomeLink } from "~/components/performance-choice";
 import { PostForm } from "~/components/post-form";
 import { SeatCheckboxes } from "~/components/seat-checkboxes";
 import { useSchemaForm } from "~/components/use-schema-form";
@@ -188,9 +188,7 @@ export default function Comps() {
           </button>
         </div>
       </PostForm>
-      <p>
-        <Link to="/staff">{t("staff.home.back")}</Link>
-      </p>
+      <StaffHomeLink />
     </>
   );
 }

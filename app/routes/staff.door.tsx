@@ -1,5 +1,5 @@
 import { data, type ActionFunctionArgs, type AppLoadContext, type LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { checkInSchema, DOOR_NAME_MAX_LENGTH, doorChoiceSchema, parseWithZod } from "~/forms/schemas.server";
@@ -13,7 +13,7 @@ import { requireStaff } from "~/web/staff.server";
 import { CameraScan } from "~/components/camera-scan";
 import { ErrorSummary } from "~/components/error-summary";
 import { TextField } from "~/components/form-fields";
-import { ChosenPerformance, PerformanceChoice } from "~/components/performance-choice";
+import { ChosenPerformance, PerformanceChoice, StaffHomeLink } from "~/components/performance-choice";
 import { PostForm } from "~/components/post-form";
 import { useSchemaForm } from "~/components/use-schema-form";
 
@@ -284,9 +284,7 @@ export default function Door() {
           </button>
         </div>
       </PostForm>
-      <p>
-        <Link to="/staff">{t("staff.home.back")}</Link>
-      </p>
+      <StaffHomeLink />
     </>
   );
 }

@@ -1,5 +1,5 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { holdSeatsSchema, parseWithZod, releaseSeatsSchema } from "~/forms/schemas.server";
 import { translateMessage } from "~/forms/checkout/messages";
@@ -10,7 +10,7 @@ import { requireStaff } from "~/web/staff.server";
 import { allErrorsForSummary } from "~/components/all-errors-summary";
 import { ErrorSummary } from "~/components/error-summary";
 import { TextField } from "~/components/form-fields";
-import { ChosenPerformance, SalePerformanceChoice } from "~/components/performance-choice";
+import { ChosenPerformance, SalePerformanceChoice, StaffHomeLink } from "~/components/performance-choice";
 import { PostForm } from "~/components/post-form";
 import { SeatCheckboxes } from "~/components/seat-checkboxes";
 import { useSchemaForm } from "~/components/use-schema-form";
@@ -200,9 +200,7 @@ export default function HouseSeats() {
           </button>
         </div>
       </PostForm>
-      <p>
-        <Link to="/staff">{t("staff.home.back")}</Link>
-      </p>
+      <StaffHomeLink />
     </>
   );
 }

@@ -139,22 +139,29 @@ class RolledBack<R> extends Error {
   }
 }
 
-/** Runs `work` in a transaction; a result with ok false rolls it back and is returned as it is. */
+/**
+ * Runs `work` in a transaction; a result with ok false rolls it back and is returned as it is.
+ * `committed` hears of a result with ok true once it is committed (the caches' listeners).
+ */
 export async function inTransaction<T extends { ok: boolean }>(
   db: Kysely<Database>,
   work: (trx: Transaction<Database>) => Promise<T>,
+  committed: () => void = () => {},
 ): Promise<T | { ok: false; reason: "busy" }> {
+  let result: T;
   try {
-    return await db.transaction().execute(async (trx) => {
-      const result = await work(trx);
-      if (!result.ok) throw new RolledBack(result);
-      return result;
+    result = await db.transaction().execute(async (trx) => {
+      const done = await work(trx);
+      if (!done.ok) throw new RolledBack(done);
+      return done;
     });
   } catch (error) {
     if (error instanceof RolledBack) return error.refusal as T;
     if (isBusy(error)) return { ok: false, reason: "busy" };
     throw error;
   }
+  committed();
+  return result;
 }
 
 /**
@@ -256,48 +263,50 @@ export function createHouseSeats(store: Store, clock: Clock, changed: (performan
         return { ok: false, reason: "not-found" };
       const now = clock.now();
       const nowIso = now.toISOString();
-      const result = await inTransaction(db, async (trx): Promise<{ ok: true; seats: SeatName[] } | HouseRefusal> => {
-        const seats = await seatsOfPerformance(trx, input.performanceId, seatIds);
-        if (!seats) return { ok: false, reason: "not-found" };
-        const missed = await insertClaims(
-          trx,
-          input.performanceId,
-          seatIds,
-          { status: "house", hold_id: null, held_until: null, order_id: null },
-          nowIso,
-        );
-        if (missed.length > 0) return unavailable(trx, input.performanceId, seats, missed, nowIso);
-        await trx
-          .insertInto("house_seats")
-          .values(
-            seatIds.map((seatId) => ({
-              performance_id: input.performanceId,
-              seat_id: seatId,
-              reason,
-              staff_id: input.staffId,
-              held_at: nowIso,
-            })),
-          )
-          // A row left by a claim removed some other way (a script) is replaced: the claim just made decides.
-          .onConflict((oc) =>
-            oc.columns(["performance_id", "seat_id"]).doUpdateSet((eb) => ({
-              reason: eb.ref("excluded.reason"),
-              staff_id: eb.ref("excluded.staff_id"),
-              held_at: eb.ref("excluded.held_at"),
-            })),
-          )
-          .execute();
-        const names = seats.map(nameOf);
-        await writeStaffAudit(trx, now, {
-          staffId: input.staffId,
-          action: "holdSeats",
-          performanceId: input.performanceId,
-          detail: { seats: names.map(auditName), seatIds, reason },
-        });
-        return { ok: true, seats: names };
-      });
-      if (result.ok) changed(input.performanceId);
-      return result;
+      return inTransaction(
+        db,
+        async (trx): Promise<{ ok: true; seats: SeatName[] } | HouseRefusal> => {
+          const seats = await seatsOfPerformance(trx, input.performanceId, seatIds);
+          if (!seats) return { ok: false, reason: "not-found" };
+          const missed = await insertClaims(
+            trx,
+            input.performanceId,
+            seatIds,
+            { status: "house", hold_id: null, held_until: null, order_id: null },
+            nowIso,
+          );
+          if (missed.length > 0) return unavailable(trx, input.performanceId, seats, missed, nowIso);
+          await trx
+            .insertInto("house_seats")
+            .values(
+              seatIds.map((seatId) => ({
+                performance_id: input.performanceId,
+                seat_id: seatId,
+                reason,
+                staff_id: input.staffId,
+                held_at: nowIso,
+              })),
+            )
+            // A row left by a claim removed some other way (a script) is replaced: the claim just made decides.
+            .onConflict((oc) =>
+              oc.columns(["performance_id", "seat_id"]).doUpdateSet((eb) => ({
+                reason: eb.ref("excluded.reason"),
+                staff_id: eb.ref("excluded.staff_id"),
+                held_at: eb.ref("excluded.held_at"),
+              })),
+            )
+            .execute();
+          const names = seats.map(nameOf);
+          await writeStaffAudit(trx, now, {
+            staffId: input.staffId,
+            action: "holdSeats",
+            performanceId: input.performanceId,
+            detail: { seats: names.map(auditName), seatIds, reason },
+          });
+          return { ok: true, seats: names };
+        },
+        () => changed(input.performanceId),
+      );
     },
 
     /**
@@ -313,31 +322,33 @@ export function createHouseSeats(store: Store, clock: Clock, changed: (performan
       if (seatIds.length === 0) return { ok: false, reason: "not-found" };
       const now = clock.now();
       const nowIso = now.toISOString();
-      const result = await inTransaction(db, async (trx): Promise<{ ok: true; seats: SeatName[] } | HouseRefusal> => {
-        const seats = await seatsOfPerformance(trx, input.performanceId, seatIds);
-        if (!seats) return { ok: false, reason: "not-found" };
-        const freed = await trx
-          .deleteFrom("seat_claims")
-          .where("performance_id", "=", input.performanceId)
-          .where("seat_id", "in", seatIds)
-          .where("status", "=", "house")
-          .returning("seat_id")
-          .execute();
-        const got = new Set(freed.map((row) => Number(row.seat_id)));
-        const missed = seatIds.filter((seatId) => !got.has(seatId));
-        if (missed.length > 0) return unavailable(trx, input.performanceId, seats, missed, nowIso);
-        const reasons = await deleteHouseSeats(trx, input.performanceId, seatIds);
-        const names = seats.map(nameOf);
-        await writeStaffAudit(trx, now, {
-          staffId: input.staffId,
-          action: "releaseSeats",
-          performanceId: input.performanceId,
-          detail: { seats: names.map(auditName), seatIds, reasons },
-        });
-        return { ok: true, seats: names };
-      });
-      if (result.ok) changed(input.performanceId);
-      return result;
+      return inTransaction(
+        db,
+        async (trx): Promise<{ ok: true; seats: SeatName[] } | HouseRefusal> => {
+          const seats = await seatsOfPerformance(trx, input.performanceId, seatIds);
+          if (!seats) return { ok: false, reason: "not-found" };
+          const freed = await trx
+            .deleteFrom("seat_claims")
+            .where("performance_id", "=", input.performanceId)
+            .where("seat_id", "in", seatIds)
+            .where("status", "=", "house")
+            .returning("seat_id")
+            .execute();
+          const got = new Set(freed.map((row) => Number(row.seat_id)));
+          const missed = seatIds.filter((seatId) => !got.has(seatId));
+          if (missed.length > 0) return unavailable(trx, input.performanceId, seats, missed, nowIso);
+          const reasons = await deleteHouseSeats(trx, input.performanceId, seatIds);
+          const names = seats.map(nameOf);
+          await writeStaffAudit(trx, now, {
+            staffId: input.staffId,
+            action: "releaseSeats",
+            performanceId: input.performanceId,
+            detail: { seats: names.map(auditName), seatIds, reasons },
+          });
+          return { ok: true, seats: names };
+        },
+        () => changed(input.performanceId),
+      );
     },
 
     /**
