@@ -132,6 +132,25 @@ async function seatsOfPerformance(db: Db, performanceId: string, seatIds: readon
   return seats.length === seatIds.length ? seats : null;
 }
 
+/** The audit entry of seats held or released, naming them, and the answer that names them. */
+async function seatsChanged(
+  trx: Transaction<Database>,
+  now: Date,
+  action: "holdSeats" | "releaseSeats",
+  input: { performanceId: string; staffId: string | null },
+  seats: readonly PlanSeat[],
+  detail: Record<string, unknown>,
+): Promise<{ ok: true; seats: SeatName[] }> {
+  const names = seats.map(nameOf);
+  await writeStaffAudit(trx, now, {
+    staffId: input.staffId,
+    action,
+    performanceId: input.performanceId,
+    detail: { seats: names.map(auditName), ...detail },
+  });
+  return { ok: true, seats: names };
+}
+
 /** A refusal inside a transaction: thrown to roll everything back, returned by `inTransaction`. */
 class RolledBack<R> extends Error {
   constructor(readonly refusal: R) {
@@ -296,14 +315,7 @@ export function createHouseSeats(store: Store, clock: Clock, changed: (performan
               })),
             )
             .execute();
-          const names = seats.map(nameOf);
-          await writeStaffAudit(trx, now, {
-            staffId: input.staffId,
-            action: "holdSeats",
-            performanceId: input.performanceId,
-            detail: { seats: names.map(auditName), seatIds, reason },
-          });
-          return { ok: true, seats: names };
+          return seatsChanged(trx, now, "holdSeats", input, seats, { seatIds, reason });
         },
         () => changed(input.performanceId),
       );
@@ -338,14 +350,7 @@ export function createHouseSeats(store: Store, clock: Clock, changed: (performan
           const missed = seatIds.filter((seatId) => !got.has(seatId));
           if (missed.length > 0) return unavailable(trx, input.performanceId, seats, missed, nowIso);
           const reasons = await deleteHouseSeats(trx, input.performanceId, seatIds);
-          const names = seats.map(nameOf);
-          await writeStaffAudit(trx, now, {
-            staffId: input.staffId,
-            action: "releaseSeats",
-            performanceId: input.performanceId,
-            detail: { seats: names.map(auditName), seatIds, reasons },
-          });
-          return { ok: true, seats: names };
+          return seatsChanged(trx, now, "releaseSeats", input, seats, { seatIds, reasons });
         },
         () => changed(input.performanceId),
       );
