@@ -1,19 +1,19 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { compSchema, parseWithZod } from "~/forms/schemas.server";
 import { message, translateMessage } from "~/forms/checkout/messages";
-import { formatDateTime } from "~/i18n/format";
 import { COMP_REASON_MAX_LENGTH, TYPED_SEATS_MAX_LENGTH, type SeatChoice } from "~/views/house-seats";
+import { salePerformanceChoice } from "~/web/staff-performances.server";
 import { requireStaff } from "~/web/staff.server";
 import { allErrorsForSummary } from "~/components/all-errors-summary";
 import { ErrorSummary } from "~/components/error-summary";
 import { CheckboxField, TextField } from "~/components/form-fields";
+import { ChosenPerformance, SalePerformanceChoice, StaffHomeLink } from "~/components/performance-choice";
 import { PostForm } from "~/components/post-form";
 import { SeatCheckboxes } from "~/components/seat-checkboxes";
-import { SelectField } from "~/components/select-field";
 import { useSchemaForm } from "~/components/use-schema-form";
-import { chosenPerformance, refusedSeatMessages, salePerformances, seatNames } from "./staff-seats.server";
+import { refusedSeatMessages, seatNames } from "./staff-seats.server";
 
 // Complimentary tickets (issue 55 item 5, decision 0063), without script: choose the performance
 // (a GET form), then tick seats (free ones, or house seats, which go into the comp) or type their
@@ -24,15 +24,8 @@ export const handle = { titleKey: "staff.comps.title" };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireStaff(request, context, "issueComp");
-  const performances = await salePerformances(context);
-  const { asked, chosen } = chosenPerformance(performances, request.url);
-  return {
-    performances,
-    asked,
-    chosen,
-    performanceError: asked !== null && !chosen ? "staff.houseSeats.performanceMissing" : null,
-    choices: chosen ? await context.houseSeats.choices(chosen.id) : null,
-  };
+  const choice = await salePerformanceChoice(request, context);
+  return { ...choice, choices: choice.chosen ? await context.houseSeats.choices(choice.chosen.id) : null };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -111,56 +104,16 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 const OUTCOME_ID = "comp-outcome";
 
-function ChoosePerformance() {
-  const { t, i18n } = useTranslation();
-  const { performances, asked, performanceError } = useLoaderData<typeof loader>();
-  const error = performanceError ? translateMessage(performanceError, t) : undefined;
-  return (
-    <>
-      <ErrorSummary errors={error ? [{ field: "performance", text: error }] : []} />
-      <h1>{t("staff.comps.title")}</h1>
-      {performances.length === 0 ? <p>{t("staff.houseSeats.noPerformances")}</p> : null}
-      <Form method="get" noValidate>
-        <SelectField
-          className="field"
-          id="performance"
-          name="performance"
-          label={t("staff.houseSeats.performance")}
-          anyLabel={t("staff.houseSeats.choosePerformance")}
-          options={performances.map((performance) => ({
-            value: performance.id,
-            label: t("staff.houseSeats.performanceOption", {
-              show: performance.show,
-              venue: performance.venue,
-              when: formatDateTime(performance.startsAt, performance.timeZone, i18n.language),
-            }),
-          }))}
-          defaultValue={asked ?? ""}
-          error={error}
-          errorPrefix={t("frame.errorPrefix")}
-        />
-        <div className="form-actions">
-          <button type="submit" className="button">
-            {t("staff.houseSeats.showSeats")}
-          </button>
-        </div>
-      </Form>
-      <p>
-        <Link to="/staff">{t("staff.home.back")}</Link>
-      </p>
-    </>
-  );
-}
-
 export default function Comps() {
-  const { t, i18n } = useTranslation();
-  const { chosen, choices } = useLoaderData<typeof loader>();
+  const { t } = useTranslation();
+  const loaded = useLoaderData<typeof loader>();
+  const { chosen, choices } = loaded;
   const answered = useActionData<typeof action>();
   const [form, fields] = useSchemaForm((checks) => checks.compSchema, answered?.result, undefined, {
     id: "comp",
     revalidate: false,
   });
-  if (!chosen || !choices) return <ChoosePerformance />;
+  if (!chosen || !choices) return <SalePerformanceChoice title={t("staff.comps.title")} choice={loaded} />;
   const issued = answered?.issued ?? null;
   const seatError = fields.seat.errors?.[0];
   const labelOf = (seat: SeatChoice) =>
@@ -191,14 +144,7 @@ export default function Comps() {
         ) : null}
       </div>
       <h1>{t("staff.comps.title")}</h1>
-      <p>
-        {t("staff.houseSeats.chosen", {
-          show: chosen.show,
-          venue: chosen.venue,
-          when: formatDateTime(chosen.startsAt, chosen.timeZone, i18n.language),
-        })}{" "}
-        <Link to="/staff/comps">{t("staff.houseSeats.change")}</Link>
-      </p>
+      <ChosenPerformance performance={chosen} wording="staff.houseSeats" changeTo="/staff/comps" />
       <PostForm id={form.id} onSubmit={form.onSubmit} key={form.key}>
         <input type="hidden" name="performance" value={chosen.id} />
         <SeatCheckboxes
@@ -242,9 +188,7 @@ export default function Comps() {
           </button>
         </div>
       </PostForm>
-      <p>
-        <Link to="/staff">{t("staff.home.back")}</Link>
-      </p>
+      <StaffHomeLink />
     </>
   );
 }

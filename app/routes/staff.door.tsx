@@ -1,5 +1,5 @@
 import { data, type ActionFunctionArgs, type AppLoadContext, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { checkInSchema, DOOR_NAME_MAX_LENGTH, doorChoiceSchema, parseWithZod } from "~/forms/schemas.server";
@@ -7,12 +7,14 @@ import { errorsForSummary, translateMessage } from "~/forms/checkout/messages";
 import { formatDateTime } from "~/i18n/format";
 import type { AccessNeeds, CheckInOutcome } from "~/ticketing/check-in.server";
 import { ticketCodeOf } from "~/ticketing/ticket-code";
+import type { ListedPerformance } from "~/views/staff-performances";
+import { listedPerformances } from "~/web/staff-performances.server";
 import { requireStaff } from "~/web/staff.server";
 import { CameraScan } from "~/components/camera-scan";
 import { ErrorSummary } from "~/components/error-summary";
 import { TextField } from "~/components/form-fields";
+import { ChosenPerformance, PerformanceChoice, StaffHomeLink } from "~/components/performance-choice";
 import { PostForm } from "~/components/post-form";
-import { SelectField } from "~/components/select-field";
 import { useSchemaForm } from "~/components/use-schema-form";
 
 // Door check-in (issue 55 item 2, decision 0060), without script: choose the performance and name
@@ -31,26 +33,11 @@ export const handle = { titleKey: "staff.door.title" };
 const BEGUN_WITHIN_HOURS = 12;
 const AHEAD_DAYS = 7;
 
-async function doorPerformances(context: AppLoadContext) {
+function doorPerformances(context: AppLoadContext) {
   const now = context.clock.now().getTime();
   const until = new Date(now + AHEAD_DAYS * 24 * 60 * 60_000).toISOString();
-  const runs = await context.catalogue.runsOnSale(new Date(now - BEGUN_WITHIN_HOURS * 60 * 60_000));
-  return runs
-    .flatMap((run) =>
-      run.performances
-        .filter((performance) => performance.startsAt < until)
-        .map((performance) => ({
-          id: performance.id,
-          startsAt: performance.startsAt,
-          timeZone: run.timeZone,
-          show: run.name,
-          venue: run.venueName,
-        })),
-    )
-    .sort((a, b) => a.startsAt.localeCompare(b.startsAt) || a.show.localeCompare(b.show));
+  return listedPerformances(context, new Date(now - BEGUN_WITHIN_HOURS * 60 * 60_000), until);
 }
-
-type DoorPerformance = Awaited<ReturnType<typeof doorPerformances>>[number];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireStaff(request, context, "checkIn");
@@ -58,7 +45,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const query = new URL(request.url).searchParams;
   const asked = { performance: query.get("performance") ?? "", door: query.get("door") ?? "" };
   let errors: Record<string, string[]> = {};
-  let chosen: (DoorPerformance & { door: string }) | null = null;
+  let chosen: (ListedPerformance & { door: string }) | null = null;
   if (query.has("performance") || query.has("door")) {
     const parsed = doorChoiceSchema.safeParse(asked);
     const performance = performances.find((listed) => listed.id === asked.performance);
@@ -199,57 +186,30 @@ function Outcome({ outcome, timeZone }: { outcome: CheckInOutcome; timeZone: str
 }
 
 function ChoosePerformance() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const { performances, asked, errors, chosen, doorMaxLength } = useLoaderData<typeof loader>();
-  const fieldError = (name: string) => {
-    const first = errors[name]?.[0];
-    return first ? translateMessage(first, t) : undefined;
-  };
   return (
-    <>
-      <ErrorSummary errors={errorsForSummary(errors, ["performance", "door"], t)} />
-      <h1>{t("staff.door.title")}</h1>
-      {performances.length === 0 ? <p>{t("staff.door.noPerformances")}</p> : null}
-      <Form method="get" noValidate>
-        <SelectField
-          className="field"
-          id="performance"
-          name="performance"
-          label={t("staff.door.performance")}
-          anyLabel={t("staff.door.choosePerformance")}
-          options={performances.map((performance) => ({
-            value: performance.id,
-            label: t("staff.door.performanceOption", {
-              show: performance.show,
-              venue: performance.venue,
-              when: formatDateTime(performance.startsAt, performance.timeZone, i18n.language),
-            }),
-          }))}
-          defaultValue={chosen?.id ?? asked.performance}
-          error={fieldError("performance")}
-          errorPrefix={t("frame.errorPrefix")}
-        />
-        <TextField
-          field={{ name: "door", defaultValue: chosen?.door ?? asked.door, errors: errors.door }}
-          label={t("staff.door.door")}
-          hint={t("staff.door.doorHint", { count: doorMaxLength })}
-          autoComplete="off"
-        />
-        <div className="form-actions">
-          <button type="submit" className="button">
-            {t("staff.door.start")}
-          </button>
-        </div>
-      </Form>
-      <p>
-        <Link to="/staff">{t("staff.home.back")}</Link>
-      </p>
-    </>
+    <PerformanceChoice
+      title={t("staff.door.title")}
+      wording="staff.door"
+      performances={performances}
+      defaultValue={chosen?.id ?? asked.performance}
+      errors={errors}
+      fields={["performance", "door"]}
+      submit={t("staff.door.start")}
+    >
+      <TextField
+        field={{ name: "door", defaultValue: chosen?.door ?? asked.door, errors: errors.door }}
+        label={t("staff.door.door")}
+        hint={t("staff.door.doorHint", { count: doorMaxLength })}
+        autoComplete="off"
+      />
+    </PerformanceChoice>
   );
 }
 
 export default function Door() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const { chosen, counts } = useLoaderData<typeof loader>();
   const answered = useActionData<typeof action>();
   const [form, fields] = useSchemaForm((checks) => checks.checkInSchema, answered?.result, undefined, {
@@ -270,15 +230,12 @@ export default function Door() {
         {outcome ? <Outcome outcome={outcome} timeZone={chosen.timeZone} /> : null}
       </div>
       <h1>{t("staff.door.title")}</h1>
-      <p>
-        {t("staff.door.chosen", {
-          show: chosen.show,
-          venue: chosen.venue,
-          when: formatDateTime(chosen.startsAt, chosen.timeZone, i18n.language),
-          door: chosen.door,
-        })}{" "}
-        <Link to="/staff/door">{t("staff.door.change")}</Link>
-      </p>
+      <ChosenPerformance
+        performance={chosen}
+        wording="staff.door"
+        values={{ door: chosen.door }}
+        changeTo="/staff/door"
+      />
       <p className="door-count">{t("staff.door.count", { admitted: counts.admitted, expected: counts.expected })}</p>
       <PostForm id={form.id} onSubmit={form.onSubmit} key={form.key}>
         <input type="hidden" name="performance" value={chosen.id} />
@@ -327,9 +284,7 @@ export default function Door() {
           </button>
         </div>
       </PostForm>
-      <p>
-        <Link to="/staff">{t("staff.home.back")}</Link>
-      </p>
+      <StaffHomeLink />
     </>
   );
 }

@@ -1,19 +1,20 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { holdSeatsSchema, parseWithZod, releaseSeatsSchema } from "~/forms/schemas.server";
 import { translateMessage } from "~/forms/checkout/messages";
 import { formatDateTime } from "~/i18n/format";
 import { HOUSE_REASON_MAX_LENGTH, type SeatName } from "~/views/house-seats";
+import { salePerformanceChoice } from "~/web/staff-performances.server";
 import { requireStaff } from "~/web/staff.server";
 import { allErrorsForSummary } from "~/components/all-errors-summary";
 import { ErrorSummary } from "~/components/error-summary";
 import { TextField } from "~/components/form-fields";
+import { ChosenPerformance, SalePerformanceChoice, StaffHomeLink } from "~/components/performance-choice";
 import { PostForm } from "~/components/post-form";
 import { SeatCheckboxes } from "~/components/seat-checkboxes";
-import { SelectField } from "~/components/select-field";
 import { useSchemaForm } from "~/components/use-schema-form";
-import { chosenPerformance, refusedSeatMessages, salePerformances, seatNames } from "./staff-seats.server";
+import { refusedSeatMessages, seatNames } from "./staff-seats.server";
 
 // House seats (issue 55 item 5, decision 0063), without script: choose the performance (a GET
 // form, so the address keeps it), then tick free seats and give a reason to hold them off sale, or
@@ -24,19 +25,12 @@ export const handle = { titleKey: "staff.houseSeats.title" };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireStaff(request, context, "holdSeats");
-  const performances = await salePerformances(context);
-  const { asked, chosen } = chosenPerformance(performances, request.url);
+  const choice = await salePerformanceChoice(request, context);
+  const { chosen } = choice;
   const [choices, house] = chosen
     ? await Promise.all([context.houseSeats.choices(chosen.id), context.houseSeats.list(chosen.id)])
     : [null, []];
-  return {
-    performances,
-    asked,
-    chosen,
-    performanceError: asked !== null && !chosen ? "staff.houseSeats.performanceMissing" : null,
-    choices,
-    house,
-  };
+  return { ...choice, choices, house };
 }
 
 type Outcome = { kind: "held" | "released"; seats: ReturnType<typeof seatNames> };
@@ -88,50 +82,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 const OUTCOME_ID = "house-seats-outcome";
 
-function ChoosePerformance() {
-  const { t, i18n } = useTranslation();
-  const { performances, asked, performanceError } = useLoaderData<typeof loader>();
-  const error = performanceError ? translateMessage(performanceError, t) : undefined;
-  return (
-    <>
-      <ErrorSummary errors={error ? [{ field: "performance", text: error }] : []} />
-      <h1>{t("staff.houseSeats.title")}</h1>
-      {performances.length === 0 ? <p>{t("staff.houseSeats.noPerformances")}</p> : null}
-      <Form method="get" noValidate>
-        <SelectField
-          className="field"
-          id="performance"
-          name="performance"
-          label={t("staff.houseSeats.performance")}
-          anyLabel={t("staff.houseSeats.choosePerformance")}
-          options={performances.map((performance) => ({
-            value: performance.id,
-            label: t("staff.houseSeats.performanceOption", {
-              show: performance.show,
-              venue: performance.venue,
-              when: formatDateTime(performance.startsAt, performance.timeZone, i18n.language),
-            }),
-          }))}
-          defaultValue={asked ?? ""}
-          error={error}
-          errorPrefix={t("frame.errorPrefix")}
-        />
-        <div className="form-actions">
-          <button type="submit" className="button">
-            {t("staff.houseSeats.showSeats")}
-          </button>
-        </div>
-      </Form>
-      <p>
-        <Link to="/staff">{t("staff.home.back")}</Link>
-      </p>
-    </>
-  );
-}
-
 export default function HouseSeats() {
   const { t, i18n } = useTranslation();
-  const { chosen, choices, house } = useLoaderData<typeof loader>();
+  const loaded = useLoaderData<typeof loader>();
+  const { chosen, choices, house } = loaded;
   const answered = useActionData<typeof action>();
   const holdAnswer = answered?.form === "hold" ? answered : undefined;
   const releaseAnswer = answered?.form === "release" ? answered : undefined;
@@ -143,7 +97,7 @@ export default function HouseSeats() {
     id: "release-seats",
     revalidate: false,
   });
-  if (!chosen || !choices) return <ChoosePerformance />;
+  if (!chosen || !choices) return <SalePerformanceChoice title={t("staff.houseSeats.title")} choice={loaded} />;
   const outcome = answered?.outcome ?? null;
   const name = (seat: Pick<SeatName, "section" | "row" | "seat">) => t("tickets.seatName", seat);
   const seatError = holdFields.seat.errors?.[0];
@@ -167,14 +121,7 @@ export default function HouseSeats() {
         ) : null}
       </div>
       <h1>{t("staff.houseSeats.title")}</h1>
-      <p>
-        {t("staff.houseSeats.chosen", {
-          show: chosen.show,
-          venue: chosen.venue,
-          when: formatDateTime(chosen.startsAt, chosen.timeZone, i18n.language),
-        })}{" "}
-        <Link to="/staff/house-seats">{t("staff.houseSeats.change")}</Link>
-      </p>
+      <ChosenPerformance performance={chosen} wording="staff.houseSeats" changeTo="/staff/house-seats" />
 
       <h2>{t("staff.houseSeats.currentHeading")}</h2>
       {house.length === 0 ? (
@@ -253,9 +200,7 @@ export default function HouseSeats() {
           </button>
         </div>
       </PostForm>
-      <p>
-        <Link to="/staff">{t("staff.home.back")}</Link>
-      </p>
+      <StaffHomeLink />
     </>
   );
 }

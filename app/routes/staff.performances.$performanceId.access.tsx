@@ -1,11 +1,10 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { formatDateTime } from "~/i18n/format";
 import type { AccessListEntry } from "~/ticketing/performance-report.server";
-import { notFound } from "~/urls/params";
 import { accessServiceKey, type AccessService } from "~/views/access-services";
-import { reportedPerformance } from "~/web/staff-reports.server";
+import { readReport, refuseReportPost } from "~/web/staff-reports.server";
+import { ReportHeading } from "~/components/report-heading";
 
 // A performance's access list (issue 55 item 4), for front of house to print and carry: each
 // access booking by its first seat, with its wheelchair spaces and companion seats, the services
@@ -14,18 +13,14 @@ import { reportedPerformance } from "~/web/staff-reports.server";
 
 export const handle = { titleKey: "staff.reports.access.title" };
 
-export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const performance = await reportedPerformance(request, context, params);
-  const list = await context.performanceReports.accessList(performance.performanceId);
-  if (!list) throw notFound();
+export async function loader(args: LoaderFunctionArgs) {
+  const [performance, list] = await readReport(args, (reported) =>
+    args.context.performanceReports.accessList(reported.performanceId),
+  );
   return { performance, list };
 }
 
-// A POST here is no form of this page's: refused as to anyone, but a 404 to anyone not allowed.
-export async function action({ request, context, params }: ActionFunctionArgs) {
-  await reportedPerformance(request, context, params);
-  throw new Response(null, { status: 405, statusText: "Method Not Allowed" });
-}
+export const action = refuseReportPost;
 
 /** The seat types the list words: places kept for access. */
 const PLACE_KEYS = { wheelchair: true, companion: true, access: true } as const;
@@ -56,19 +51,12 @@ function Registered({ registered }: { registered: AccessListEntry["registered"] 
 }
 
 export default function AccessListPage() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const { performance, list } = useLoaderData<typeof loader>();
   const serviceNames = useServiceNames(performance.country);
   return (
     <div className="access-list">
-      <h1>{t("staff.reports.access.title")}</h1>
-      <p>
-        {t("staff.reports.report.performance", {
-          show: performance.show,
-          venue: performance.venue,
-          when: formatDateTime(performance.startsAt, performance.timeZone, i18n.language),
-        })}
-      </p>
+      <ReportHeading title={t("staff.reports.access.title")} performance={performance} />
       <p>
         {list.services.length
           ? t("staff.reports.access.services", { services: serviceNames(list.services) })

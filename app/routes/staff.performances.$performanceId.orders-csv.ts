@@ -1,6 +1,5 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { notFound } from "~/urls/params";
-import { orderCsvWording, ordersCsvFileName, reportedPerformance } from "~/web/staff-reports.server";
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { orderCsvWording, ordersCsvFileName, readReport, refuseReportPost } from "~/web/staff-reports.server";
 
 // A performance's paid orders as a CSV download (issue 55 item 4), one line per ticket, headed in
 // the request's language. A resource route (no page): it answers with the file itself. Buyers'
@@ -8,13 +7,14 @@ import { orderCsvWording, ordersCsvFileName, reportedPerformance } from "~/web/s
 // handle asks (this one has none), and Cache-Control: no-store comes with every /staff address
 // (PRIVATE_PAGES in app/web/app.server.ts; setting it here too would send it twice).
 
-export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const performance = await reportedPerformance(request, context, params);
-  const csv = await context.performanceReports.ordersCsv(
-    performance.performanceId,
-    await orderCsvWording(request, context, performance.currency),
+export async function loader(args: LoaderFunctionArgs) {
+  const { request, context } = args;
+  const [performance, csv] = await readReport(args, async (reported) =>
+    context.performanceReports.ordersCsv(
+      reported.performanceId,
+      await orderCsvWording(request, context, reported.currency),
+    ),
   );
-  if (csv === null) throw notFound();
   // The byte order mark tells Excel the file is UTF-8: without it, Excel reads a buyer's "José"
   // as "JosÃ©". Other spreadsheets and CSV readers skip it.
   return new Response(`\uFEFF${csv}`, {
@@ -26,7 +26,4 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 }
 
 // Nothing is posted here: refused as to anyone, but a 404 to anyone not allowed.
-export async function action({ request, context, params }: ActionFunctionArgs) {
-  await reportedPerformance(request, context, params);
-  throw new Response(null, { status: 405, statusText: "Method Not Allowed" });
-}
+export const action = refuseReportPost;

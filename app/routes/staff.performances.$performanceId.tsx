@@ -1,28 +1,24 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { formatDateTime, formatMoney } from "~/i18n/format";
+import { formatMoney } from "~/i18n/format";
 import type { PlaceCounts } from "~/ticketing/performance-report.server";
-import { notFound } from "~/urls/params";
-import { reportedPerformance } from "~/web/staff-reports.server";
+import { readReport, refuseReportPost } from "~/web/staff-reports.server";
+import { ReportHeading } from "~/components/report-heading";
 
 // A performance's sales report (issue 55 item 4): sold, held and free by price band and by part
 // of the house, takings before and after refunds, and the ways to its access list and its CSV.
 
 export const handle = { titleKey: "staff.reports.report.title" };
 
-export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const performance = await reportedPerformance(request, context, params);
-  const report = await context.performanceReports.performanceReport(performance.performanceId);
-  if (!report) throw notFound();
+export async function loader(args: LoaderFunctionArgs) {
+  const [performance, report] = await readReport(args, (reported) =>
+    args.context.performanceReports.performanceReport(reported.performanceId),
+  );
   return { performance, report };
 }
 
-// A POST here is no form of this page's: refused as to anyone, but a 404 to anyone not allowed.
-export async function action({ request, context, params }: ActionFunctionArgs) {
-  await reportedPerformance(request, context, params);
-  throw new Response(null, { status: 405, statusText: "Method Not Allowed" });
-}
+export const action = refuseReportPost;
 
 const COUNTS = ["capacity", "sold", "held", "free", "withheld"] as const satisfies (keyof PlaceCounts)[];
 
@@ -92,14 +88,7 @@ export default function PerformanceReport() {
   ];
   return (
     <>
-      <h1>{t("staff.reports.report.title")}</h1>
-      <p>
-        {t("staff.reports.report.performance", {
-          show: performance.show,
-          venue: performance.venue,
-          when: formatDateTime(performance.startsAt, performance.timeZone, i18n.language),
-        })}
-      </p>
+      <ReportHeading title={t("staff.reports.report.title")} performance={performance} />
       <h2>{t("staff.reports.report.summaryHeading")}</h2>
       <dl className="report-summary">
         {summary.map(([key, value]) => (

@@ -3,15 +3,17 @@ import type { Clock } from "~/clock";
 import type { Store } from "~/db/connection.server";
 import {
   auditName,
+  deleteHouseSeats,
   inTransaction,
   nameOf,
   performanceFacts,
   planSeats,
-  refusedSeats,
   restrictionsOf,
   type SeatName,
   type SeatRefused,
+  unavailable,
 } from "./house-seats.server";
+import { insertClaims } from "./inventory.server";
 import { newOrderNumber, type Order } from "./orders.server";
 import type { Currency, PricedBasket } from "./pricing";
 import { writeStaffAudit } from "./staff-audit.server";
@@ -105,136 +107,112 @@ export function createCompOrders(store: Store, clock: Clock, changed: (performan
         return { ok: false, reason: "incomplete" };
       const now = clock.now();
       const nowIso = now.toISOString();
-      const result = await inTransaction(db, async (trx): Promise<CompIssued | CompRefusal> => {
-        const performance = await performanceFacts(trx, input.performanceId);
-        if (!performance) return { ok: false, reason: "not-found" };
-        // The buyer's rule, for the same reason: one order's seats are what one party can use.
-        if (seatIds.length > performance.seat_limit)
-          return { ok: false, reason: "seat-limit", seatLimit: performance.seat_limit };
-        const seats = await planSeats(trx, performance.price_plan_id, seatIds);
-        if (seats.length !== seatIds.length) return { ok: false, reason: "not-found" };
-        const restricted = seats.filter((seat) => restrictionsOf(seat).length > 0);
-        if (restricted.length > 0 && !input.restrictedConfirmed)
-          return { ok: false, reason: "restricted", seats: restricted.map(nameOf) };
+      return inTransaction(
+        db,
+        async (trx): Promise<CompIssued | CompRefusal> => {
+          const performance = await performanceFacts(trx, input.performanceId);
+          if (!performance) return { ok: false, reason: "not-found" };
+          // The buyer's rule, for the same reason: one order's seats are what one party can use.
+          if (seatIds.length > performance.seat_limit)
+            return { ok: false, reason: "seat-limit", seatLimit: performance.seat_limit };
+          const seats = await planSeats(trx, performance.price_plan_id, seatIds);
+          if (seats.length !== seatIds.length) return { ok: false, reason: "not-found" };
+          const restricted = seats.filter((seat) => restrictionsOf(seat).length > 0);
+          if (restricted.length > 0 && !input.restrictedConfirmed)
+            return { ok: false, reason: "restricted", seats: restricted.map(nameOf) };
 
-        const orderId = randomUUID();
-        let order: Order | undefined;
-        for (let attempt = 0; attempt < 5 && !order; attempt += 1) {
-          order = await trx
-            .insertInto("orders")
-            .values({
-              id: orderId,
-              number: newOrderNumber(),
-              // No basket ever held these seats; the column is one per order all the same.
-              basket_id: `comp:${orderId}`,
-              status: "paid",
-              currency: performance.currency,
-              customer_name: input.name.trim(),
-              email: input.email.trim(),
-              performance_id: input.performanceId,
-              show_name: performance.title,
-              delivery_method: "eTicket",
-              lines: JSON.stringify(compLines(performance.currency, input.performanceId, seatIds)),
-              total: 0,
-              to_pay: 0,
-              promo_code_id: null,
-              contacts: null,
-              language: input.language ?? null,
-              customer_id: null,
-              access_key: randomBytes(24).toString("base64url"),
-              paid_at: nowIso,
-              created_at: nowIso,
-              updated_at: nowIso,
-              refund_status: null,
-            })
-            // A clashing number (one in 2^50) is drawn again; nothing else here can clash.
-            .onConflict((oc) => oc.column("number").doNothing())
-            .returningAll()
-            .executeTakeFirst();
-        }
-        if (!order) throw new Error("could not allocate an order number");
+          const orderId = randomUUID();
+          let order: Order | undefined;
+          for (let attempt = 0; attempt < 5 && !order; attempt += 1) {
+            order = await trx
+              .insertInto("orders")
+              .values({
+                id: orderId,
+                number: newOrderNumber(),
+                // No basket ever held these seats; the column is one per order all the same.
+                basket_id: `comp:${orderId}`,
+                status: "paid",
+                currency: performance.currency,
+                customer_name: input.name.trim(),
+                email: input.email.trim(),
+                performance_id: input.performanceId,
+                show_name: performance.title,
+                delivery_method: "eTicket",
+                lines: JSON.stringify(compLines(performance.currency, input.performanceId, seatIds)),
+                total: 0,
+                to_pay: 0,
+                promo_code_id: null,
+                contacts: null,
+                language: input.language ?? null,
+                customer_id: null,
+                access_key: randomBytes(24).toString("base64url"),
+                paid_at: nowIso,
+                created_at: nowIso,
+                updated_at: nowIso,
+                refund_status: null,
+              })
+              // A clashing number (one in 2^50) is drawn again; nothing else here can clash.
+              .onConflict((oc) => oc.column("number").doNothing())
+              .returningAll()
+              .executeTakeFirst();
+          }
+          if (!order) throw new Error("could not allocate an order number");
 
-        const fromHouse = await trx
-          .selectFrom("seat_claims")
-          .select("seat_id")
-          .where("performance_id", "=", input.performanceId)
-          .where("seat_id", "in", seatIds)
-          .where("status", "=", "house")
-          .execute();
-        // One claim per seat, sold to the order: let in where nobody has the seat, where a buyer's
-        // hold has lapsed, or over a house seat (released into the comp). Anything else keeps it.
-        const sold = { status: "sold" as const, hold_id: null, held_until: null, order_id: orderId };
-        const claimed = await trx
-          .insertInto("seat_claims")
-          .values(seatIds.map((seatId) => ({ performance_id: input.performanceId, seat_id: seatId, ...sold })))
-          .onConflict((oc) =>
-            oc
-              .columns(["performance_id", "seat_id"])
-              .doUpdateSet({ ...sold, price_option_id: null })
-              .where((eb) =>
-                eb.or([
-                  eb.and([eb("seat_claims.status", "=", "held"), eb("seat_claims.held_until", "<=", nowIso)]),
-                  eb("seat_claims.status", "=", "house"),
-                ]),
-              ),
-          )
-          .returning("seat_id")
-          .execute();
-        if (claimed.length !== seatIds.length) {
-          const got = new Set(claimed.map((row) => Number(row.seat_id)));
-          return {
-            ok: false,
-            reason: "unavailable",
-            seats: await refusedSeats(
-              trx,
-              input.performanceId,
-              seats.filter((seat) => !got.has(seat.id)),
-              nowIso,
-            ),
-          };
-        }
-        const houseIds = new Set(fromHouse.map((row) => Number(row.seat_id)));
-        const houseReasons = await trx
-          .deleteFrom("house_seats")
-          .where("performance_id", "=", input.performanceId)
-          .where("seat_id", "in", seatIds)
-          .returning("reason")
-          .execute();
+          const fromHouse = await trx
+            .selectFrom("seat_claims")
+            .select("seat_id")
+            .where("performance_id", "=", input.performanceId)
+            .where("seat_id", "in", seatIds)
+            .where("status", "=", "house")
+            .execute();
+          // One claim per seat, sold to the order: let in where nobody has the seat, where a buyer's
+          // hold has lapsed, or over a house seat (released into the comp). Anything else keeps it.
+          const missed = await insertClaims(
+            trx,
+            input.performanceId,
+            seatIds,
+            { status: "sold", hold_id: null, held_until: null, order_id: orderId },
+            nowIso,
+            true,
+          );
+          if (missed.length > 0) return unavailable(trx, input.performanceId, seats, missed, nowIso);
+          const houseIds = new Set(fromHouse.map((row) => Number(row.seat_id)));
+          const houseReasons = await deleteHouseSeats(trx, input.performanceId, seatIds);
 
-        const names = seats.map(nameOf);
-        const fromHouseNames = seats.filter((seat) => houseIds.has(seat.id)).map(nameOf);
-        if (fromHouseNames.length > 0)
+          const names = seats.map(nameOf);
+          const fromHouseNames = seats.filter((seat) => houseIds.has(seat.id)).map(nameOf);
+          if (fromHouseNames.length > 0)
+            await writeStaffAudit(trx, now, {
+              staffId: input.staffId,
+              action: "releaseSeats",
+              performanceId: input.performanceId,
+              orderId,
+              detail: {
+                seats: fromHouseNames.map(auditName),
+                seatIds: fromHouseNames.map((seat) => seat.seatId),
+                reasons: houseReasons,
+                intoComp: order.number,
+              },
+            });
           await writeStaffAudit(trx, now, {
             staffId: input.staffId,
-            action: "releaseSeats",
+            action: "issueComp",
             performanceId: input.performanceId,
             orderId,
             detail: {
-              seats: fromHouseNames.map(auditName),
-              seatIds: fromHouseNames.map((seat) => seat.seatId),
-              reasons: [...new Set(houseReasons.map((row) => row.reason))],
-              intoComp: order.number,
+              orderNumber: order.number,
+              reason,
+              seats: names.map(auditName),
+              seatIds,
+              recipient: order.customer_name,
+              email: order.email,
+              ...(restricted.length > 0 && { restrictedConfirmed: restricted.map(nameOf).map(auditName) }),
             },
           });
-        await writeStaffAudit(trx, now, {
-          staffId: input.staffId,
-          action: "issueComp",
-          performanceId: input.performanceId,
-          orderId,
-          detail: {
-            orderNumber: order.number,
-            reason,
-            seats: names.map(auditName),
-            seatIds,
-            recipient: order.customer_name,
-            email: order.email,
-            ...(restricted.length > 0 && { restrictedConfirmed: restricted.map(nameOf).map(auditName) }),
-          },
-        });
-        return { ok: true, order, seats: names, fromHouse: fromHouseNames };
-      });
-      if (result.ok) changed(input.performanceId);
-      return result;
+          return { ok: true, order, seats: names, fromHouse: fromHouseNames };
+        },
+        () => changed(input.performanceId),
+      );
     },
   };
 }

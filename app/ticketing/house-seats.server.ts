@@ -3,15 +3,9 @@ import type { Clock } from "~/clock";
 import type { Store } from "~/db/connection.server";
 import type { Database } from "~/db/schema";
 import { isBusy } from "./errors";
-import { activeClaim } from "./inventory.server";
+import { claimStatuses, insertClaims } from "./inventory.server";
 import { writeStaffAudit } from "./staff-audit.server";
-import {
-  HOUSE_REASON_MAX_LENGTH,
-  type SeatChoices,
-  type SeatName,
-  type SeatRefused,
-  type SeatState,
-} from "~/views/house-seats";
+import { HOUSE_REASON_MAX_LENGTH, type SeatChoices, type SeatName, type SeatRefused } from "~/views/house-seats";
 
 // House seats (issue 55 item 5, decision 0063): seats of a performance the box office keeps off
 // sale, with a reason, until it releases them (or gives them away as a comp). A house seat is a
@@ -94,40 +88,67 @@ export const restrictionsOf = (seat: Pick<PlanSeat, "restrictions" | "seat_type"
     (key) => key !== "" && key !== "amex",
   );
 
-/** Each of these seats' claim at `now`, "free" for none. */
-export async function seatStates(
-  db: Db,
-  performanceId: string,
-  seatIds: readonly number[],
-  now: string,
-): Promise<Map<number, SeatState>> {
-  const states = new Map<number, SeatState>(seatIds.map((id) => [id, "free"]));
-  if (seatIds.length === 0) return states;
-  const claims = await db
-    .selectFrom("seat_claims")
-    .select(["seat_id", "status"])
-    .where("performance_id", "=", performanceId)
-    .where("seat_id", "in", [...seatIds])
-    .where(activeClaim(now))
-    .execute();
-  for (const claim of claims) states.set(Number(claim.seat_id), claim.status);
-  return states;
-}
-
-/** The seats named with their state now, for a refusal. */
-export async function refusedSeats(
+/**
+ * The refusal of the seats that could not be claimed or freed (`missed`), each named with its
+ * state now.
+ */
+export async function unavailable(
   db: Db,
   performanceId: string,
   seats: readonly PlanSeat[],
+  missed: readonly number[],
   now: string,
-): Promise<SeatRefused[]> {
-  const states = await seatStates(
+): Promise<{ ok: false; reason: "unavailable"; seats: SeatRefused[] }> {
+  const refused = seats.filter((seat) => missed.includes(seat.id));
+  const states = await claimStatuses(
     db,
     performanceId,
-    seats.map((seat) => seat.id),
     now,
+    refused.map((seat) => seat.id),
   );
-  return seats.map((seat) => ({ ...nameOf(seat), state: states.get(seat.id) ?? "free" }));
+  return {
+    ok: false,
+    reason: "unavailable",
+    seats: refused.map((seat) => ({ ...nameOf(seat), state: states.get(seat.id) ?? "free" })),
+  };
+}
+
+/** Deletes these seats' house_seats rows (their claims are gone or going): the reasons they had, once each. */
+export async function deleteHouseSeats(db: Db, performanceId: string, seatIds: readonly number[]) {
+  const rows = await db
+    .deleteFrom("house_seats")
+    .where("performance_id", "=", performanceId)
+    .where("seat_id", "in", [...seatIds])
+    .returning("reason")
+    .execute();
+  return [...new Set(rows.map((row) => row.reason))];
+}
+
+/** These seats of the performance's plan; null for no such performance, or a seat it does not sell. */
+async function seatsOfPerformance(db: Db, performanceId: string, seatIds: readonly number[]) {
+  const performance = await performanceFacts(db, performanceId);
+  if (!performance) return null;
+  const seats = await planSeats(db, performance.price_plan_id, seatIds);
+  return seats.length === seatIds.length ? seats : null;
+}
+
+/** The audit entry of seats held or released, naming them, and the answer that names them. */
+async function seatsChanged(
+  trx: Transaction<Database>,
+  now: Date,
+  action: "holdSeats" | "releaseSeats",
+  input: { performanceId: string; staffId: string | null },
+  seats: readonly PlanSeat[],
+  detail: Record<string, unknown>,
+): Promise<{ ok: true; seats: SeatName[] }> {
+  const names = seats.map(nameOf);
+  await writeStaffAudit(trx, now, {
+    staffId: input.staffId,
+    action,
+    performanceId: input.performanceId,
+    detail: { seats: names.map(auditName), ...detail },
+  });
+  return { ok: true, seats: names };
 }
 
 /** A refusal inside a transaction: thrown to roll everything back, returned by `inTransaction`. */
@@ -137,22 +158,29 @@ class RolledBack<R> extends Error {
   }
 }
 
-/** Runs `work` in a transaction; a result with ok false rolls it back and is returned as it is. */
+/**
+ * Runs `work` in a transaction; a result with ok false rolls it back and is returned as it is.
+ * `committed` hears of a result with ok true once it is committed (the caches' listeners).
+ */
 export async function inTransaction<T extends { ok: boolean }>(
   db: Kysely<Database>,
   work: (trx: Transaction<Database>) => Promise<T>,
+  committed: () => void = () => {},
 ): Promise<T | { ok: false; reason: "busy" }> {
+  let result: T;
   try {
-    return await db.transaction().execute(async (trx) => {
-      const result = await work(trx);
-      if (!result.ok) throw new RolledBack(result);
-      return result;
+    result = await db.transaction().execute(async (trx) => {
+      const done = await work(trx);
+      if (!done.ok) throw new RolledBack(done);
+      return done;
     });
   } catch (error) {
     if (error instanceof RolledBack) return error.refusal as T;
     if (isBusy(error)) return { ok: false, reason: "busy" };
     throw error;
   }
+  committed();
+  return result;
 }
 
 /**
@@ -168,16 +196,10 @@ export function createHouseSeats(store: Store, clock: Clock, changed: (performan
       const performance = await performanceFacts(db, performanceId);
       if (!performance) return null;
       const now = clock.now().toISOString();
-      const [seats, claims] = await Promise.all([
+      const [seats, claimed] = await Promise.all([
         planSeats(db, performance.price_plan_id),
-        db
-          .selectFrom("seat_claims")
-          .select(["seat_id", "status"])
-          .where("performance_id", "=", performanceId)
-          .where(activeClaim(now))
-          .execute(),
+        claimStatuses(db, performanceId, now),
       ]);
-      const claimed = new Map(claims.map((claim) => [Number(claim.seat_id), claim.status]));
       const sections: SeatChoices["sections"] = [];
       for (const seat of seats) {
         let section = sections.at(-1);
@@ -260,72 +282,43 @@ export function createHouseSeats(store: Store, clock: Clock, changed: (performan
         return { ok: false, reason: "not-found" };
       const now = clock.now();
       const nowIso = now.toISOString();
-      const result = await inTransaction(db, async (trx): Promise<{ ok: true; seats: SeatName[] } | HouseRefusal> => {
-        const performance = await performanceFacts(trx, input.performanceId);
-        if (!performance) return { ok: false, reason: "not-found" };
-        const seats = await planSeats(trx, performance.price_plan_id, seatIds);
-        if (seats.length !== seatIds.length) return { ok: false, reason: "not-found" };
-        const claimed = await trx
-          .insertInto("seat_claims")
-          .values(
-            seatIds.map((seatId) => ({
-              performance_id: input.performanceId,
-              seat_id: seatId,
-              status: "house" as const,
-              hold_id: null,
-              held_until: null,
-              order_id: null,
-            })),
-          )
-          .onConflict((oc) =>
-            oc
-              .columns(["performance_id", "seat_id"])
-              .doUpdateSet({ status: "house", hold_id: null, held_until: null, order_id: null, price_option_id: null })
-              .where("seat_claims.status", "=", "held")
-              .where("seat_claims.held_until", "<=", nowIso),
-          )
-          .returning("seat_id")
-          .execute();
-        if (claimed.length !== seatIds.length) {
-          const got = new Set(claimed.map((row) => Number(row.seat_id)));
-          const refused = seats.filter((seat) => !got.has(seat.id));
-          return {
-            ok: false,
-            reason: "unavailable",
-            seats: await refusedSeats(trx, input.performanceId, refused, nowIso),
-          };
-        }
-        await trx
-          .insertInto("house_seats")
-          .values(
-            seatIds.map((seatId) => ({
-              performance_id: input.performanceId,
-              seat_id: seatId,
-              reason,
-              staff_id: input.staffId,
-              held_at: nowIso,
-            })),
-          )
-          // A row left by a claim removed some other way (a script) is replaced: the claim just made decides.
-          .onConflict((oc) =>
-            oc.columns(["performance_id", "seat_id"]).doUpdateSet((eb) => ({
-              reason: eb.ref("excluded.reason"),
-              staff_id: eb.ref("excluded.staff_id"),
-              held_at: eb.ref("excluded.held_at"),
-            })),
-          )
-          .execute();
-        const names = seats.map(nameOf);
-        await writeStaffAudit(trx, now, {
-          staffId: input.staffId,
-          action: "holdSeats",
-          performanceId: input.performanceId,
-          detail: { seats: names.map(auditName), seatIds, reason },
-        });
-        return { ok: true, seats: names };
-      });
-      if (result.ok) changed(input.performanceId);
-      return result;
+      return inTransaction(
+        db,
+        async (trx): Promise<{ ok: true; seats: SeatName[] } | HouseRefusal> => {
+          const seats = await seatsOfPerformance(trx, input.performanceId, seatIds);
+          if (!seats) return { ok: false, reason: "not-found" };
+          const missed = await insertClaims(
+            trx,
+            input.performanceId,
+            seatIds,
+            { status: "house", hold_id: null, held_until: null, order_id: null },
+            nowIso,
+          );
+          if (missed.length > 0) return unavailable(trx, input.performanceId, seats, missed, nowIso);
+          await trx
+            .insertInto("house_seats")
+            .values(
+              seatIds.map((seatId) => ({
+                performance_id: input.performanceId,
+                seat_id: seatId,
+                reason,
+                staff_id: input.staffId,
+                held_at: nowIso,
+              })),
+            )
+            // A row left by a claim removed some other way (a script) is replaced: the claim just made decides.
+            .onConflict((oc) =>
+              oc.columns(["performance_id", "seat_id"]).doUpdateSet((eb) => ({
+                reason: eb.ref("excluded.reason"),
+                staff_id: eb.ref("excluded.staff_id"),
+                held_at: eb.ref("excluded.held_at"),
+              })),
+            )
+            .execute();
+          return seatsChanged(trx, now, "holdSeats", input, seats, { seatIds, reason });
+        },
+        () => changed(input.performanceId),
+      );
     },
 
     /**
@@ -341,44 +334,26 @@ export function createHouseSeats(store: Store, clock: Clock, changed: (performan
       if (seatIds.length === 0) return { ok: false, reason: "not-found" };
       const now = clock.now();
       const nowIso = now.toISOString();
-      const result = await inTransaction(db, async (trx): Promise<{ ok: true; seats: SeatName[] } | HouseRefusal> => {
-        const performance = await performanceFacts(trx, input.performanceId);
-        if (!performance) return { ok: false, reason: "not-found" };
-        const seats = await planSeats(trx, performance.price_plan_id, seatIds);
-        if (seats.length !== seatIds.length) return { ok: false, reason: "not-found" };
-        const freed = await trx
-          .deleteFrom("seat_claims")
-          .where("performance_id", "=", input.performanceId)
-          .where("seat_id", "in", seatIds)
-          .where("status", "=", "house")
-          .returning("seat_id")
-          .execute();
-        if (freed.length !== seatIds.length) {
+      return inTransaction(
+        db,
+        async (trx): Promise<{ ok: true; seats: SeatName[] } | HouseRefusal> => {
+          const seats = await seatsOfPerformance(trx, input.performanceId, seatIds);
+          if (!seats) return { ok: false, reason: "not-found" };
+          const freed = await trx
+            .deleteFrom("seat_claims")
+            .where("performance_id", "=", input.performanceId)
+            .where("seat_id", "in", seatIds)
+            .where("status", "=", "house")
+            .returning("seat_id")
+            .execute();
           const got = new Set(freed.map((row) => Number(row.seat_id)));
-          const refused = seats.filter((seat) => !got.has(seat.id));
-          return {
-            ok: false,
-            reason: "unavailable",
-            seats: await refusedSeats(trx, input.performanceId, refused, nowIso),
-          };
-        }
-        const reasons = await trx
-          .deleteFrom("house_seats")
-          .where("performance_id", "=", input.performanceId)
-          .where("seat_id", "in", seatIds)
-          .returning("reason")
-          .execute();
-        const names = seats.map(nameOf);
-        await writeStaffAudit(trx, now, {
-          staffId: input.staffId,
-          action: "releaseSeats",
-          performanceId: input.performanceId,
-          detail: { seats: names.map(auditName), seatIds, reasons: [...new Set(reasons.map((row) => row.reason))] },
-        });
-        return { ok: true, seats: names };
-      });
-      if (result.ok) changed(input.performanceId);
-      return result;
+          const missed = seatIds.filter((seatId) => !got.has(seatId));
+          if (missed.length > 0) return unavailable(trx, input.performanceId, seats, missed, nowIso);
+          const reasons = await deleteHouseSeats(trx, input.performanceId, seatIds);
+          return seatsChanged(trx, now, "releaseSeats", input, seats, { seatIds, reasons });
+        },
+        () => changed(input.performanceId),
+      );
     },
 
     /**

@@ -3,7 +3,7 @@ import { addMinutes } from "date-fns";
 import type { ExpressionBuilder, Kysely, Transaction } from "kysely";
 import type { Clock } from "~/clock";
 import type { Store } from "~/db/connection.server";
-import type { Database } from "~/db/schema";
+import type { Database, SeatClaimTable } from "~/db/schema";
 import type { Restriction } from "./catalogue-file";
 import { isBusy, refuse, type Refusal } from "./errors";
 import { UNCOUNTED, type Counted } from "~/monitoring/counted";
@@ -52,15 +52,63 @@ export function seatLimitRefusal(seatLimit: number, places: number): Refusal | n
 export const activeClaim = (now: string) => (eb: ExpressionBuilder<Database, "seat_claims">) =>
   eb.or([eb("seat_claims.status", "!=", "held"), eb("seat_claims.held_until", ">", now)]);
 
+/**
+ * The claims on a performance's seats (all of them, or these) that count at `now` (activeClaim),
+ * each seat's status; in or out of a transaction. A seat nobody has is not in it.
+ */
+export async function claimStatuses(
+  db: Kysely<Database> | Transaction<Database>,
+  performanceId: string,
+  now: string,
+  seatIds?: readonly number[],
+): Promise<Map<number, SeatClaimTable["status"]>> {
+  if (seatIds?.length === 0) return new Map();
+  let query = db
+    .selectFrom("seat_claims")
+    .select(["seat_id", "status"])
+    .where("performance_id", "=", performanceId)
+    .where(activeClaim(now));
+  if (seatIds) query = query.where("seat_id", "in", [...seatIds]);
+  const claims = await query.execute();
+  return new Map(claims.map((claim) => [Number(claim.seat_id), claim.status]));
+}
+
 /** The seats of a performance taken at `now` (activeClaim), in or out of a transaction. */
 export async function takenSeatIds(db: Kysely<Database>, performanceId: string, now: string): Promise<Set<number>> {
-  const claims = await db
-    .selectFrom("seat_claims")
-    .select("seat_id")
-    .where("performance_id", "=", performanceId)
-    .where(activeClaim(now))
+  return new Set((await claimStatuses(db, performanceId, now)).keys());
+}
+
+/**
+ * One claim per seat, in one insert, inside the caller's transaction: the (performance, seat) key
+ * lets each in only where nobody has the seat, or where a buyer's hold on it has lapsed at `now`
+ * (an expired claim still has the key: it is taken over, as good as a new claim), or, with
+ * `overHouse`, over a house seat. The seats it could not claim; the caller refuses, and so rolls
+ * back, when there are any.
+ */
+export async function insertClaims(
+  trx: Transaction<Database>,
+  performanceId: string,
+  seatIds: readonly number[],
+  claim: Pick<SeatClaimTable, "status" | "hold_id" | "held_until" | "order_id">,
+  now: string,
+  overHouse = false,
+): Promise<number[]> {
+  const claimed = await trx
+    .insertInto("seat_claims")
+    .values(seatIds.map((seatId) => ({ performance_id: performanceId, seat_id: seatId, ...claim })))
+    .onConflict((oc) =>
+      oc
+        .columns(["performance_id", "seat_id"])
+        .doUpdateSet({ ...claim, price_option_id: null })
+        .where((eb) => {
+          const lapsed = eb.and([eb("seat_claims.status", "=", "held"), eb("seat_claims.held_until", "<=", now)]);
+          return overHouse ? eb.or([lapsed, eb("seat_claims.status", "=", "house")]) : lapsed;
+        }),
+    )
+    .returning("seat_id")
     .execute();
-  return new Set(claims.map((claim) => claim.seat_id));
+  const got = new Set(claimed.map((row) => Number(row.seat_id)));
+  return seatIds.filter((seatId) => !got.has(seatId));
 }
 
 /** Standing places that count as taken at `now`: sold, or held and not yet expired. */
@@ -306,40 +354,15 @@ export function createInventory(
     const overLimit = seatLimitRefusal(performance.seat_limit, basket.places + seatIds.length);
     if (overLimit) return overLimit;
     const hold = await holdFor(trx, input.basketId, input.performanceId, now, basket.hold);
-    // One claim per seat; the (performance, seat) key lets it in only where no one has the seat.
-    // An expired claim still has the key: it is taken over, as good as a new claim.
-    const claimed = await trx
-      .insertInto("seat_claims")
-      .values(
-        seatIds.map((seatId) => ({
-          performance_id: input.performanceId,
-          seat_id: seatId,
-          status: "held" as const,
-          hold_id: hold.id,
-          held_until: hold.expires_at,
-          order_id: null,
-        })),
-      )
-      .onConflict((oc) =>
-        oc
-          .columns(["performance_id", "seat_id"])
-          .doUpdateSet({
-            status: "held",
-            hold_id: hold.id,
-            held_until: hold.expires_at,
-            order_id: null,
-            price_option_id: null,
-          })
-          .where("seat_claims.status", "=", "held")
-          .where("seat_claims.held_until", "<=", nowIso),
-      )
-      .returning("seat_id")
-      .execute();
-    if (claimed.length !== seatIds.length) {
-      const got = new Set(claimed.map((row) => row.seat_id));
-      // Rolled back (the refusal undoes the transaction): the buyer gets all of them or none.
-      return refuse("unavailable", { seatIds: seatIds.filter((seatId) => !got.has(seatId)) });
-    }
+    const missed = await insertClaims(
+      trx,
+      input.performanceId,
+      seatIds,
+      { status: "held", hold_id: hold.id, held_until: hold.expires_at, order_id: null },
+      nowIso,
+    );
+    // Rolled back (the refusal undoes the transaction): the buyer gets all of them or none.
+    if (missed.length > 0) return refuse("unavailable", { seatIds: missed });
     return { ok: true as const, holdId: hold.id, expiresAt: hold.expires_at };
   }
 

@@ -1,4 +1,4 @@
-import type { AppLoadContext, LoaderFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, AppLoadContext, LoaderFunctionArgs } from "@remix-run/node";
 import { dateTimeFormat } from "~/i18n/format";
 import {
   ORDER_CSV_COLUMNS,
@@ -23,6 +23,26 @@ export async function reportedPerformance(
   const performance = await context.performanceReports.about(performanceId.toUpperCase());
   if (!performance) throw notFound();
   return performance;
+}
+
+/**
+ * A report's loader: the performance its address names and what `read` makes of it, a 404 where
+ * either is missing.
+ */
+export async function readReport<T>(
+  { request, context, params }: LoaderFunctionArgs,
+  read: (performance: ReportedPerformance) => Promise<T | null>,
+): Promise<[ReportedPerformance, T]> {
+  const performance = await reportedPerformance(request, context, params);
+  const found = await read(performance);
+  if (found === null) throw notFound();
+  return [performance, found];
+}
+
+/** A POST to a report's address is no form of its: refused as to anyone, but a 404 to anyone not allowed. */
+export async function refuseReportPost({ request, context, params }: ActionFunctionArgs): Promise<never> {
+  await reportedPerformance(request, context, params);
+  throw new Response(null, { status: 405, statusText: "Method Not Allowed" });
 }
 
 /** The CSV's header and yes/no in the request's language; the price heading names the currency. */
