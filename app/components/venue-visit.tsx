@@ -1,14 +1,5 @@
 import { useTranslation } from "react-i18next";
-
-/** A venue's address as one line, for a map search. */
-export function addressQuery(name: string, lines: string[]): string {
-  return [name, ...lines].join(", ");
-}
-
-/** A plain link to OpenStreetMap's search for the address: no map is embedded, nothing is loaded. */
-export function mapHref(name: string, lines: string[]): string {
-  return `https://www.openstreetmap.org/search?query=${encodeURIComponent(addressQuery(name, lines))}`;
-}
+import { mapHref } from "~/views/venue-address";
 
 /** A venue's address with the link to a map of it. */
 export function VenueAddress({ name, lines, link }: { name: string; lines: string[]; link?: React.ReactNode }) {

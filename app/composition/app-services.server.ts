@@ -33,6 +33,7 @@ import { createVouchers } from "~/ticketing/vouchers.server";
 import { createMemberships } from "~/ticketing/memberships.server";
 import { createWaitingRooms } from "~/ticketing/waiting-room.server";
 import { createFulfilment } from "~/use-cases/fulfilment.server";
+import { createOrderCalendars } from "~/use-cases/order-calendar.server";
 import { createOrderViews } from "~/use-cases/order-view.server";
 import { createSummaries } from "~/use-cases/summary.server";
 import { createMailTransport, createOutbox } from "~/use-cases/email/outbox.server";
@@ -187,6 +188,7 @@ export async function createAppServices({
   const catalogue = createCatalogue(store, clock);
   const summaries = createSummaries({ catalogue, vouchers });
   const orderViews = createOrderViews({ orders, catalogue, summaries });
+  const orderCalendars = createOrderCalendars({ orders, catalogue, clock, publicUrl: config.publicUrl });
   const fulfilment = createFulfilment({ orders, catalogue, orderViews, i18n, outbox, config, logger });
   // Who takes the money (docs/buying.md, "Taking real payments"): cards from PAYMENT_PROVIDER, PayPal from
   // PayPal itself when its credentials are given. Configuration refuses the sandbox in production
@@ -270,6 +272,7 @@ export async function createAppServices({
     reservations: createReservations(store, clock, config.holdPolicy, facts),
     summaries,
     orderViews,
+    orderCalendars,
     orderLifecycle,
     outbox,
     sandboxGateway,

@@ -1,5 +1,6 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { RefundNotice } from "~/components/refund-notice";
+import { OrderVisit } from "~/components/order-visit";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { PageQueryHandle } from "~/urls/page-query";
@@ -240,6 +241,7 @@ export default function Confirmation() {
         </p>
       ) : null}
       {order.delivery === "boxOffice" ? <p>{t("confirmation.collect")}</p> : null}
+      {order.visit ? <OrderVisit venueName={order.venueName} showName={order.showName} visit={order.visit} /> : null}
       {order.address ? (
         <>
           <p>{t("confirmation.posted")}</p>

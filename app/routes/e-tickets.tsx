@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { RefundNotice } from "~/components/refund-notice";
+import { OrderVisit } from "~/components/order-visit";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { formatDateTime } from "~/i18n/format";
@@ -70,6 +71,7 @@ export default function ETickets() {
           </li>
         ))}
       </ol>
+      {order.visit ? <OrderVisit venueName={order.venueName} showName={order.showName} visit={order.visit} /> : null}
     </div>
   );
 }

@@ -7,6 +7,7 @@ import { notFound, parseParams, venueParams } from "~/urls/params";
 import { showCardsFor } from "~/use-cases/show-list.server";
 import { venuePhoneHandle } from "~/components/venue-phone-handle";
 import { accessPath } from "~/urls/paths";
+import { venueAddressLines } from "~/views/venue-address";
 
 export const handle = {
   title: (data: { venue?: { name: string } } | undefined) => data?.venue?.name,
@@ -21,10 +22,7 @@ export async function loader({ params, context }: LoaderFunctionArgs) {
   return {
     venue: {
       name: venue.name,
-      lines: [
-        ...venue.address_lines.split("\n").filter(Boolean),
-        [venue.city, venue.region, venue.postcode].filter(Boolean).join(" "),
-      ],
+      lines: venueAddressLines(venue),
       phone: venue.support_phone,
       access: venue.access_info,
       travel: venue.travel_info,

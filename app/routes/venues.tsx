@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { venuePath } from "~/urls/paths";
+import { venueAddressLines } from "~/views/venue-address";
 
 export const handle = { titleKey: "venues.title", keptPage: true };
 
@@ -11,10 +12,7 @@ export async function loader({ context }: LoaderFunctionArgs) {
     venues: venues.map((venue) => ({
       name: venue.name,
       href: venuePath(venue.slug),
-      lines: [
-        ...venue.address_lines.split("\n").filter(Boolean),
-        [venue.city, venue.region, venue.postcode].filter(Boolean).join(" "),
-      ],
+      lines: venueAddressLines(venue),
     })),
   };
 }

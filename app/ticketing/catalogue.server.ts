@@ -268,6 +268,13 @@ export function createCatalogue(store: Store, clock: Clock = systemClock, maxAge
           "venues.country",
           "performances.access_services",
           "performances.access_notes",
+          // Where it is and how long it runs: the confirmation's way there and its calendar entry.
+          "venues.address_lines",
+          "venues.city",
+          "venues.region",
+          "venues.postcode",
+          "venues.travel_info",
+          "titles.running_time_minutes",
         ])
         .where("performances.id", "=", performanceId)
         .executeTakeFirst();

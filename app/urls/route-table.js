@@ -113,6 +113,8 @@ export const SHARED_ROUTES = [
   { name: "account/create", path: "account/create/:token", file: "routes/account.create.tsx" },
   // A paid order's e-tickets, by the secret key in the confirmation email's link.
   { name: "e-tickets", path: "e-tickets/:key", file: "routes/e-tickets.tsx" },
+  // Its performance as a calendar entry (.ics), by the same key.
+  { name: "e-tickets/calendar", path: "e-tickets/:key/calendar.ics", file: "routes/e-tickets.calendar.ts" },
   // The built-in sandbox gateway's own pages (device data collection, 3-D Secure challenge,
   // PayPal approval): what a real provider would host on its own site.
   { name: "sandbox/device-data", path: "sandbox/device-data/:reference", file: "routes/sandbox.device-data.tsx" },

@@ -10,7 +10,7 @@ import { isLanguage } from "~/i18n/languages";
 import type { Catalogue } from "~/ticketing/catalogue.server";
 import type { IssuedTicket, Order, Orders } from "~/ticketing/orders.server";
 import type { PricedBasket } from "~/ticketing/pricing";
-import type { OrderViews } from "./order-view.server";
+import { eTicketsPath, type OrderViews } from "./order-view.server";
 import type { SummaryLabel } from "~/views/summary";
 
 // What happens once an order is paid: a ticket (with its barcode) for every place bought, and the
@@ -81,7 +81,15 @@ export function createFulfilment(deps: {
         ],
         total: money(view.summary.total),
         paid: money(view.summary.toPay),
-        eTicketsUrl: view.eTicketsKey ? `${config.publicUrl}/e-tickets/${view.eTicketsKey}` : null,
+        eTicketsUrl: view.eTicketsKey ? `${config.publicUrl}${eTicketsPath(view.eTicketsKey)}` : null,
+        visit: view.visit
+          ? {
+              lines: view.visit.lines,
+              mapUrl: view.visit.mapHref,
+              travel: view.visit.travel ?? "",
+              calendarUrl: view.visit.calendarPath ? `${config.publicUrl}${view.visit.calendarPath}` : null,
+            }
+          : null,
         // The venue's own number; the deployment's for an order of no venue (a membership).
         supportPhone: view.supportPhone ?? t("venue.supportPhone"),
       },

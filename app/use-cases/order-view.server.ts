@@ -2,6 +2,7 @@ import type { Catalogue } from "~/ticketing/catalogue.server";
 import type { IssuedTicket, Order, Orders } from "~/ticketing/orders.server";
 import { parseContactDetails } from "~/views/contact-details";
 import { accessServiceKey, accessServicesOf } from "~/views/access-services";
+import { mapHref, venueAddressLines } from "~/views/venue-address";
 import type { Summaries } from "./summary.server";
 
 interface OrderViewReads {
@@ -62,9 +63,34 @@ async function orderView(reads: OrderViewReads, order: Order, known?: IssuedTick
     tickets,
     summary,
     eTicketsKey: order.delivery_method === "eTicket" ? order.access_key : null,
+    /**
+     * Where the performance is and how to get there (null for an order of no performance). The
+     * calendar entry hangs on the e-tickets key, so it is offered with e-tickets only.
+     */
+    visit: performance
+      ? {
+          lines: venueAddressLines(performance),
+          mapHref: mapHref(performance.venue_name, venueAddressLines(performance)),
+          travel: performance.travel_info,
+          calendarPath:
+            order.delivery_method === "eTicket" && order.access_key && performance.starts_at
+              ? eTicketsCalendarPath(order.access_key)
+              : null,
+        }
+      : null,
     /** What has been refunded: the whole order or part of it, and how much went back. */
     refund: order.refund_status ? { status: order.refund_status, amount: refunded, currency: order.currency } : null,
   };
+}
+
+/** A paid order's e-tickets, by the order's secret key. */
+export function eTicketsPath(key: string): string {
+  return `/e-tickets/${encodeURIComponent(key)}`;
+}
+
+/** The e-tickets' calendar entry, by the same secret key as the e-tickets themselves. */
+export function eTicketsCalendarPath(key: string): string {
+  return `${eTicketsPath(key)}/calendar.ics`;
 }
 
 export type OrderView = Awaited<ReturnType<typeof orderView>>;

@@ -24,6 +24,7 @@ import type { Refunds } from "~/use-cases/refunds.server";
 import type { AuthService } from "~/use-cases/auth.server";
 import type { Customers } from "~/use-cases/customers.server";
 import type { OrderViews } from "~/use-cases/order-view.server";
+import type { OrderCalendars } from "~/use-cases/order-calendar.server";
 import type { Summaries } from "~/use-cases/summary.server";
 import type { WaitingRooms } from "~/ticketing/waiting-room.server";
 import type { PageCache } from "~/web/page-cache.server";
@@ -62,6 +63,7 @@ export interface AppServices {
   summaries: Summaries;
   /** A paid order as its pages and its email show it. */
   orderViews: OrderViews;
+  orderCalendars: OrderCalendars;
   outbox: Outbox;
   /** The built-in sandbox gateway and its pages; null when a real provider takes payments. */
   sandboxGateway: SandboxGateway | null;

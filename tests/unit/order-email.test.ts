@@ -34,7 +34,15 @@ const VIEW: OrderEmailView = {
   total: "£92.50",
   paid: "£92.50",
   eTicketsUrl: "https://tickets.example.com/e-tickets/K3Y-S3CR3T",
+  visit: null,
   supportPhone: "020 7946 0000",
+};
+
+const VISIT: NonNullable<OrderEmailView["visit"]> = {
+  lines: ["12 Aldwych", "London WC2B 4DF"],
+  mapUrl: "https://www.openstreetmap.org/search?query=Aldwych%20Grand%2C%2012%20Aldwych%2C%20London%20WC2B%204DF",
+  travel: "Nearest station: Holborn & Temple.\n\nNo parking <at all>.",
+  calendarUrl: "https://tickets.example.com/e-tickets/K3Y-S3CR3T/calendar.ics",
 };
 
 /** Undoes quoted-printable, which nodemailer uses for long lines, so the test reads what the buyer reads. */
@@ -147,6 +155,32 @@ describe("rendering the order confirmation", () => {
     expect(text).not.toContain("e-tickets");
     expect(html).not.toContain("<a ");
     expect(text).toContain("Delivery: Post");
+  });
+
+  it("says where the venue is, links its map and the calendar entry, and gives the way there (issue 56)", () => {
+    for (const t of [gb, us]) {
+      const { text, html } = renderOrderConfirmation({ ...VIEW, visit: VISIT }, t);
+      expect(text).toContain("Getting there:\nAddress: Aldwych Grand, 12 Aldwych, London WC2B 4DF\n");
+      expect(text).toContain(`Map: ${VISIT.mapUrl}\n`);
+      expect(text).toContain("\nNearest station: Holborn & Temple.\n\nNo parking <at all>.\n");
+      expect(text).toContain(`\n${VISIT.calendarUrl}\n`);
+      expect(html).toMatch(/<h2[^>]*>Getting there<\/h2>/);
+      expect(html).toContain(">Aldwych Grand<br>12 Aldwych<br>London WC2B 4DF</p>");
+      expect(html).toContain(`<a href="${VISIT.mapUrl}"`);
+      expect(html).toContain(">Aldwych Grand on a map (OpenStreetMap)</a>");
+      expect(html).toContain(">Nearest station: Holborn &amp; Temple.</p>");
+      expect(html).toContain(">No parking &lt;at all&gt;.</p>");
+      expect(html).toContain(`<a href="${VISIT.calendarUrl}"`);
+      expect(html).toContain(">Add Hamlet to your calendar (.ics file)</a>");
+      expect(`${text}${html}`).not.toMatch(/\borderVisit\./);
+    }
+    // Without e-tickets there is no calendar link; only web addresses become links.
+    const posted = renderOrderConfirmation(
+      { ...VIEW, eTicketsUrl: null, visit: { ...VISIT, calendarUrl: null, mapUrl: "javascript:alert(1)" } },
+      gb,
+    );
+    expect(posted.text).toContain("Address: Aldwych Grand, 12 Aldwych, London WC2B 4DF");
+    expect(`${posted.text}${posted.html}`).not.toMatch(/calendar\.ics|javascript:/);
   });
 
   it("words the US email the American way", () => {

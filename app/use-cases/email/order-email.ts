@@ -25,6 +25,15 @@ export interface OrderEmailView {
   paid: string;
   /** Absolute link to the printable e-tickets, when they are delivered as e-tickets. */
   eTicketsUrl: string | null;
+  /** The venue's address, its map link, the way there and the calendar entry; null without a venue. */
+  visit: {
+    lines: string[];
+    mapUrl: string;
+    /** The catalogue's way there, in paragraphs ("" for nothing said). */
+    travel: string;
+    /** Absolute link to the performance's .ics, offered with e-tickets. */
+    calendarUrl: string | null;
+  } | null;
   supportPhone: string;
 }
 
@@ -91,6 +100,15 @@ export function htmlTicketList(heading: string, tickets: readonly string[]): str
     "</ul>",
   ];
 }
+
+/** The catalogue's text in paragraphs as the operator wrote them (blank lines between). */
+function paragraphsOf(text: string): string[] {
+  return text
+    .split(/\n\s*\n/)
+    .map((paragraph) => paragraph.trim())
+    .filter(Boolean);
+}
+
 const CELL = "padding: 6px 8px; border-bottom: 1px solid #d0d0d0; text-align: left; vertical-align: top;";
 const AMOUNT = "padding: 6px 8px; border-bottom: 1px solid #d0d0d0; text-align: right; white-space: nowrap;";
 
@@ -113,6 +131,10 @@ export function renderOrderConfirmation(view: OrderEmailView, t: Translate): Ren
     ] as [string, string][]
   ).filter(([, value]) => value !== "");
   const eTicketsUrl = isWebLink(view.eTicketsUrl) ? view.eTicketsUrl : null;
+  const visit = view.visit;
+  const mapUrl = visit && isWebLink(visit.mapUrl) ? visit.mapUrl : null;
+  const calendarUrl = visit && isWebLink(visit.calendarUrl) ? visit.calendarUrl : null;
+  const travel = visit ? paragraphsOf(visit.travel) : [];
   const totals: [string, string][] = [
     [t("email.total"), view.total],
     [t("email.paid"), view.paid],
@@ -126,6 +148,16 @@ export function renderOrderConfirmation(view: OrderEmailView, t: Translate): Ren
     ...details.map(([label, value]) => field(label, value)),
     ...(view.tickets.length > 0 ? ["", `${t("email.tickets")}:`, ...view.tickets.map((ticket) => `- ${ticket}`)] : []),
     ...(eTicketsUrl ? ["", t("email.eTicketsIntro"), eTicketsUrl, t("email.keepLink")] : []),
+    ...(visit
+      ? [
+          "",
+          `${t("orderVisit.heading")}:`,
+          field(t("orderVisit.address"), [view.venueName, ...visit.lines].join(", ")),
+          ...(mapUrl ? [field(t("orderVisit.map"), mapUrl)] : []),
+          ...travel.flatMap((paragraph) => ["", paragraph]),
+        ]
+      : []),
+    ...(calendarUrl ? ["", t("orderVisit.calendarIntro"), calendarUrl] : []),
     "",
     `${t("email.summary")}:`,
     ...view.lines.map((line) => field(line.label, line.amount)),
@@ -156,6 +188,23 @@ export function renderOrderConfirmation(view: OrderEmailView, t: Translate): Ren
           `<p style="margin: 0 0 12px;">${e(t("email.eTicketsIntro"))}</p>`,
           `<p style="margin: 0 0 12px;"><a href="${e(eTicketsUrl)}" style="display: inline-block; padding: 12px 20px; background: #1a4d8f; color: #ffffff; font-weight: bold; text-decoration: underline;">${e(t("email.eTicketsLink"))}</a></p>`,
           `<p style="margin: 0 0 16px; font-size: 14px;">${e(t("email.keepLink"))}</p>`,
+        ]
+      : []),
+    ...(visit
+      ? [
+          `<h2 style="font-size: 20px; margin: 24px 0 8px;">${e(t("orderVisit.heading"))}</h2>`,
+          `<p style="margin: 0 0 12px;">${[view.venueName, ...visit.lines].map(e).join("<br>")}</p>`,
+          ...(mapUrl
+            ? [
+                `<p style="margin: 0 0 12px;"><a href="${e(mapUrl)}" style="color: #1a4d8f;">${e(t("venuePage.map", { venue: view.venueName }))}</a></p>`,
+              ]
+            : []),
+          ...travel.map((paragraph) => `<p style="margin: 0 0 12px;">${e(paragraph)}</p>`),
+        ]
+      : []),
+    ...(calendarUrl
+      ? [
+          `<p style="margin: 0 0 16px;"><a href="${e(calendarUrl)}" style="color: #1a4d8f;">${e(t("orderVisit.calendar", { show: view.showName }))}</a></p>`,
         ]
       : []),
     `<h2 style="font-size: 20px; margin: 24px 0 8px;">${e(t("email.summary"))}</h2>`,
