@@ -7,6 +7,10 @@ import { accessListings, accessWording } from "~/use-cases/access-listings.serve
 import { notFound } from "~/urls/params";
 import { isSlug } from "~/urls/param-values";
 import type { KeptQuery } from "~/urls/page-query";
+import { headTags } from "~/components/page-head";
+import { pageHead } from "~/web/page-head.server";
+
+export const meta = headTags;
 
 export const handle = {
   title: (data: { heading?: string } | undefined) => data?.heading,
@@ -37,6 +41,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         [...new Set(performances.map((entry) => entry.venueSlug))].map((venue) => context.catalogue.venue(venue)),
       );
   return {
+    // One venue's access performances are a page of their own (the sitemap lists each).
+    head: await pageHead(request, context, {
+      describe: (t) =>
+        chosen ? t("seo.accessAtVenue", { venue: chosen.name }) : t("seo.access", { brand: t("brand.name") }),
+      keep: ["venue"],
+    }),
     heading: chosen ? wording.t("access.venue.title", { venue: chosen.name }) : wording.t("access.title"),
     venue: chosen ? { slug: chosen.slug, name: chosen.name } : null,
     performances,

@@ -37,11 +37,15 @@ import type { ClientEvent } from "~/views/events";
 import { track } from "~/web/track.server";
 import type { loader as rootLoader } from "~/root";
 import { venuePhoneHandle } from "~/components/venue-phone-handle";
+import { headTags } from "~/components/page-head";
+import { pageHead } from "~/web/page-head.server";
 
 // The filter's bounds, as the page reads them (readFilter) and as a kept page's address may have them.
 const MAX_PRICE = 100_000_000;
 const MAX_SEATS_ASKED = 99;
 const SECTION = /^[\w-]{1,64}$/;
+
+export const meta = headTags;
 
 export const handle = {
   titleKey: "calendar.title",
@@ -217,6 +221,11 @@ async function loadCalendar(request: Request, context: AppLoadContext, show: Sho
   };
   const active = FILTER_PARAMS.some((name) => url.searchParams.has(name));
   const page = {
+    // The month's one address: its filters make no other page.
+    head: await pageHead(request, context, {
+      describe: (t) => t("seo.calendar", { show: show.name, venue: show.venueName }),
+      venueSlug: show.venueSlug,
+    }),
     venuePhone: show.venuePhone,
     show: {
       name: show.name,

@@ -9,6 +9,10 @@ import { showCardsFor } from "~/use-cases/show-list.server";
 import { AccessNext } from "~/components/access-list";
 import { accessListings, accessWording } from "~/use-cases/access-listings.server";
 import { NEXT_ACCESS_PERFORMANCES } from "~/views/access-services";
+import { headTags } from "~/components/page-head";
+import { pageHead } from "~/web/page-head.server";
+
+export const meta = headTags;
 
 export const handle: PageQueryHandle & { titleKey: string } = {
   titleKey: "home.title",
@@ -48,6 +52,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
           NEXT_ACCESS_PERFORMANCES,
         );
   return {
+    // A venue or a day chosen filters the listing: it makes no other page.
+    head: await pageHead(request, context, { describe: (t) => t("seo.home", { brand: t("brand.name") }) }),
     cards: askedVenue && !venue && !singleVenue ? [] : cards,
     thisWeek: askedVenue && !venue && !singleVenue ? [] : thisWeek,
     // One venue's site has nothing to choose between.

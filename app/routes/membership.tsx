@@ -1,4 +1,6 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { headTags } from "~/components/page-head";
+import { pageHead } from "~/web/page-head.server";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { parseWithZod, accessSchema } from "~/forms/schemas.server";
@@ -20,6 +22,8 @@ import { useSchemaForm } from "~/components/use-schema-form";
 // tickets (the basket carries it; no seats), and the access membership, which records the access
 // needs a customer registers once. Both belong to an account, so joining asks a guest to sign in.
 
+export const meta = headTags;
+
 export const handle = { titleKey: "membership.title", query: ["saved"] };
 
 const ACCESS_FIELDS = ["wheelchair", "companions", "otherNeeds"];
@@ -34,6 +38,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   ]);
   const saved = new URL(request.url).searchParams.get("saved");
   return {
+    head: await pageHead(request, context, { describe: (t) => t("seo.membership", { brand: t("brand.name") }) }),
     plus: product
       ? { name: product.name, price: product.price, currency: product.currency, months: product.months }
       : null,

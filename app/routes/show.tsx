@@ -8,6 +8,8 @@ import { accessPath, calendarPath, showPath, ticketsPath, venuePath } from "~/ur
 import { eventListings, showShareCard } from "~/use-cases/structured-data.server";
 import { StructuredData } from "~/components/structured-data";
 import { shareTags } from "~/components/share-card";
+import { headTags } from "~/components/page-head";
+import { pageHead } from "~/web/page-head.server";
 import { showFromParams } from "~/web/show-params.server";
 import { bookable, offersTickets, saleState } from "~/ticketing/sale-window";
 import { buyerEntitlements } from "~/ticketing/entitlements.server";
@@ -21,7 +23,7 @@ import { AccessNext } from "~/components/access-list";
 import { accessListings, accessWording } from "~/use-cases/access-listings.server";
 import { NEXT_ACCESS_PERFORMANCES } from "~/views/access-services";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => shareTags(data?.share);
+export const meta: MetaFunction<typeof loader> = (args) => [...headTags(args), ...shareTags(args.data?.share)];
 
 export const handle = {
   title: (data: { show?: { name: string } } | undefined) => data?.show?.name,
@@ -84,6 +86,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       wording,
     );
     const page = {
+      head: await pageHead(request, context, { description: show.description, venueSlug: show.venueSlug }),
       structuredData,
       share: await showShareCard(request, context, show, {
         title: `${show.name}, ${show.venueName}`,

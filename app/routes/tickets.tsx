@@ -34,15 +34,18 @@ import { pushToDataLayer, type ClientEvent } from "~/views/events";
 import { FIRST_STEP, HOLD_REVIEW } from "~/ticketing/checkout-steps";
 import { checkoutPath, ticketsPath } from "~/urls/paths";
 import { eventListings, showShareCard } from "~/use-cases/structured-data.server";
+import { accessWording } from "~/use-cases/access-listings.server";
 import { StructuredData } from "~/components/structured-data";
 import { shareTags } from "~/components/share-card";
+import { headTags } from "~/components/page-head";
+import { pageHead } from "~/web/page-head.server";
 import { flashEvents, track } from "~/web/track.server";
 import type { FieldErrors } from "~/views/ticket-choices";
 import type { SummaryError } from "~/views/errors";
 import { useSupportPhone } from "~/components/support-phone";
 import { venuePhoneHandle } from "~/components/venue-phone-handle";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => shareTags(data?.share);
+export const meta: MetaFunction<typeof loader> = (args) => [...headTags(args), ...shareTags(args.data?.share)];
 
 export const handle = {
   titleKey: "tickets.title",
@@ -81,17 +84,35 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       : null;
   const seatLimit = performance.seat_limit;
   const level = (await context.availability.summary([performance.id])).get(performance.id)?.level ?? "soldOut";
-  const structuredData = await eventListings(context, show, [
-    {
-      id: performance.id,
-      startsAt: performance.starts_at,
-      onSaleFrom: performance.on_sale_from,
-      status: performance.status,
-      level,
-      accessServices: performance.access_services,
-    },
-  ]);
+  const structuredData = await eventListings(
+    context,
+    show,
+    [
+      {
+        id: performance.id,
+        startsAt: performance.starts_at,
+        onSaleFrom: performance.on_sale_from,
+        presaleFrom: performance.presale_from,
+        status: performance.status,
+        level,
+        accessServices: performance.access_services,
+        accessNotes: performance.access_notes,
+      },
+    ],
+    await accessWording(request, context, show.venueSlug),
+  );
+  const locale = await context.i18n.getLocale(request);
   return {
+    // The seat map's filters make no other page: its one address is the performance's.
+    head: await pageHead(request, context, {
+      describe: (t) =>
+        t("seo.tickets", {
+          show: show.name,
+          venue: show.venueName,
+          date: formatDateTime(performance.starts_at, show.timeZone, locale),
+        }),
+      venueSlug: show.venueSlug,
+    }),
     structuredData,
     share: await showShareCard(request, context, show, {
       title: `${show.name}, ${show.venueName}`,

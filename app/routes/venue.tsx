@@ -8,6 +8,12 @@ import { showCardsFor } from "~/use-cases/show-list.server";
 import { venuePhoneHandle } from "~/components/venue-phone-handle";
 import { accessPath } from "~/urls/paths";
 import { venueAddressLines } from "~/views/venue-address";
+import { venuePlace } from "~/use-cases/structured-data.server";
+import { StructuredData } from "~/components/structured-data";
+import { headTags } from "~/components/page-head";
+import { pageHead } from "~/web/page-head.server";
+
+export const meta = headTags;
 
 export const handle = {
   title: (data: { venue?: { name: string } } | undefined) => data?.venue?.name,
@@ -15,11 +21,29 @@ export const handle = {
   ...venuePhoneHandle,
 };
 
-export async function loader({ params, context }: LoaderFunctionArgs) {
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { venueSlug } = parseParams(params, venueParams);
   const venue = await context.catalogue.venue(venueSlug);
   if (!venue) throw notFound();
   return {
+    head: await pageHead(request, context, {
+      describe: (t) => t("seo.venue", { venue: venue.name, city: venue.city }),
+      venueSlug,
+    }),
+    // What a search engine reads of the venue: a schema.org Place with its address and phone.
+    structuredData: {
+      "@context": "https://schema.org",
+      ...venuePlace(context.config, {
+        slug: venue.slug,
+        name: venue.name,
+        addressLines: venue.address_lines,
+        city: venue.city,
+        postcode: venue.postcode,
+        region: venue.region,
+        country: venue.country,
+        telephone: venue.support_phone,
+      }),
+    },
     venue: {
       name: venue.name,
       lines: venueAddressLines(venue),
@@ -35,9 +59,10 @@ export async function loader({ params, context }: LoaderFunctionArgs) {
 
 export default function Venue() {
   const { t } = useTranslation();
-  const { venue, shows } = useLoaderData<typeof loader>();
+  const { venue, shows, structuredData } = useLoaderData<typeof loader>();
   return (
     <>
+      <StructuredData data={structuredData} />
       <h1>{venue.name}</h1>
       <section className="venue__section" aria-labelledby="venue-address">
         <h2 id="venue-address">{t("venue.addressHeading")}</h2>

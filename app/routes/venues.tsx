@@ -3,12 +3,17 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { venuePath } from "~/urls/paths";
 import { venueAddressLines } from "~/views/venue-address";
+import { headTags } from "~/components/page-head";
+import { pageHead } from "~/web/page-head.server";
+
+export const meta = headTags;
 
 export const handle = { titleKey: "venues.title", keptPage: true };
 
-export async function loader({ context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const venues = await context.catalogue.venuesWithAddresses();
   return {
+    head: await pageHead(request, context, { describe: (t) => t("seo.venues", { brand: t("brand.name") }) }),
     venues: venues.map((venue) => ({
       name: venue.name,
       href: venuePath(venue.slug),

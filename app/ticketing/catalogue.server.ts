@@ -222,6 +222,7 @@ export function createCatalogue(store: Store, clock: Clock = systemClock, maxAge
           "admission_message",
           "timed_entry",
           "access_services",
+          "access_notes",
         ])
         .where("run_id", "=", runId)
         .where("id", "=", performanceId.toUpperCase())

@@ -1,9 +1,10 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { LEGAL_DOCUMENTS } from "~/legal";
-import { accessPath, showPath, ticketsPath, venuePath } from "~/urls/paths";
+import { accessPath, calendarPath, showPath, ticketsPath, venuePath, venuesPath } from "~/urls/paths";
 
 // /sitemap.xml and /robots.txt (issue 40 item 4): every public page a buyer can land on from a
-// search (home, show, venue, performance and access pages, in the deployment's routing mode), with
+// search (home, show, calendar, venue, venues, performance and access pages, in the deployment's
+// routing mode; issue 56 item 7: every listing page), with
 // absolute addresses from PUBLIC_URL; and what crawlers should leave alone (a buyer's checkout,
 // account and e-tickets, the payment sandbox, the waiting room).
 
@@ -54,7 +55,13 @@ export async function publicPages({ catalogue, config, clock }: Reads) {
       });
       const showLastmod = latest([show.importedAt, ...performanceDates]);
       add(showPath(mode, show.slug, show.venueSlug), showLastmod);
-      if (mode === "DEFAULT") add(venuePath(show.venueSlug), latest([show.venueImportedAt, show.importedAt]));
+      // The calendar lists every date; its first month is the one with something on sale.
+      add(calendarPath(mode, show.slug, show.venueSlug), showLastmod);
+      if (mode === "DEFAULT") {
+        const venueLastmod = latest([show.venueImportedAt, show.importedAt]);
+        add(venuePath(show.venueSlug), venueLastmod);
+        add(venuesPath(), venueLastmod);
+      }
       // Each venue's access performances (issue 43), where the deployment has more than one venue.
       if (!venueSlug) add(accessPath(show.venueSlug), null);
       add("/", showLastmod);

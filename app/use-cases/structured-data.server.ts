@@ -30,6 +30,10 @@ export interface ListedShow {
   genre: string | null;
   performers: string;
   imageUrl: string | null;
+  /** How long a performance lasts, intervals included: its end, for endDate and duration. */
+  runningTimeMinutes: number;
+  /** When the catalogue import added the show (null: before this was recorded). */
+  importedAt?: string | null;
   /** What it warns of, as stored ("flashing,noSoundHazard"); nothing said when absent. */
   accessHazards?: string | null;
 }
@@ -38,6 +42,8 @@ export interface ListedPerformance {
   id: string;
   startsAt: string;
   onSaleFrom: string;
+  /** A presale opens the sale before onSaleFrom, to its audience. */
+  presaleFrom?: string | null;
   status: "on_sale" | "cancelled";
   level: "good" | "medium" | "low" | "soldOut";
   /** Its access services as stored ("captioned,signed"); none when absent. */
@@ -46,17 +52,71 @@ export interface ListedPerformance {
   accessNotes?: string | null;
 }
 
-// schema.org's accessibilityFeature vocabulary has words for these services only: a relaxed or
-// dementia-friendly performance, a touch tour or a chill-out space has none, and is left unsaid
-// rather than said in a word a search engine would not read.
+// schema.org's accessibilityFeature vocabulary has words for these services only (a touch tour's
+// set and costumes are its "tactileObject"). A relaxed or dementia-friendly performance or a
+// chill-out space has no word there: it is said as the audience it is for, in the page's words,
+// rather than in a feature word a search engine would misread.
 const ACCESSIBILITY_FEATURES: Partial<Record<AccessService, string>> = {
   captioned: "captions",
   "audio-described": "audioDescription",
   signed: "signLanguage",
+  "touch-tour": "tactileObject",
 };
 
 function accessibilityFeatures(stored: string | null | undefined): string[] {
   return accessServicesOf(stored).flatMap((service) => ACCESSIBILITY_FEATURES[service] ?? []);
+}
+
+/** ISO 8601's duration of a running time ("PT2H30M"), as schema.org's `duration` takes it. */
+export function isoDuration(minutes: number): string {
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  return `PT${hours > 0 ? `${hours}H` : ""}${rest > 0 || hours === 0 ? `${rest}M` : ""}`;
+}
+
+/**
+ * When a performance's sale opened: its presale's start, else its general sale's. Unknown (null)
+ * when that is no later than the show's import: the catalogue then said only "on sale now", and
+ * the moment the server loaded it is no on-sale date a search engine should show.
+ */
+export function saleOpened(
+  performance: Pick<ListedPerformance, "onSaleFrom" | "presaleFrom">,
+  importedAt: string | null | undefined,
+): string | null {
+  const opened = [performance.presaleFrom, performance.onSaleFrom]
+    .filter((moment): moment is string => Boolean(moment))
+    .sort()[0]!;
+  return importedAt && opened <= importedAt ? null : opened;
+}
+
+/** A venue as schema.org's Place: its address, and its page where the routing mode has one. */
+export function venuePlace(
+  config: Pick<AppLoadContext["config"], "publicUrl" | "routingType">,
+  venue: {
+    slug: string;
+    name: string;
+    addressLines: string;
+    city: string;
+    postcode: string;
+    region: string | null;
+    country: string;
+    telephone?: string | null;
+  },
+) {
+  return {
+    "@type": "Place",
+    name: venue.name,
+    ...(config.routingType === "DEFAULT" && { url: absolute(config.publicUrl, venuePath(venue.slug)) }),
+    address: {
+      "@type": "PostalAddress",
+      streetAddress: venue.addressLines.split("\n").filter(Boolean).join(", "),
+      addressLocality: venue.city,
+      ...(venue.region && { addressRegion: venue.region }),
+      postalCode: venue.postcode,
+      addressCountry: venue.country,
+    },
+    ...(venue.telephone && { telephone: venue.telephone }),
+  };
 }
 
 const AVAILABILITY = {
@@ -106,8 +166,8 @@ export async function eventListings(
   context: AppLoadContext,
   show: ListedShow,
   performances: ListedPerformance[],
-  /** The page's words for the services: given, each access performance sums them up in them too. */
-  wording?: AccessWording,
+  /** The page's words for the services: each access performance sums them up in them too. */
+  wording: AccessWording,
 ) {
   const { publicUrl, routingType: mode } = context.config;
   const [prices, image] = await Promise.all([
@@ -118,28 +178,29 @@ export async function eventListings(
   const performers = performersOf(show);
   // schema.org's own words, as the catalogue gives them: a hazard the show has, or says it has not.
   const hazards = accessHazardsOf(show.accessHazards);
-  const location = {
-    "@type": "Place",
+  const location = venuePlace(context.config, { ...show, slug: show.venueSlug, name: show.venueName });
+  // The venue puts the performance on: its page where it has one, else the site where the site is
+  // the venue's own (one venue or one show); a site of several venues without venue pages has none.
+  const organizer = {
+    "@type": "Organization",
     name: show.venueName,
-    ...(mode === "DEFAULT" && { url: absolute(publicUrl, venuePath(show.venueSlug)) }),
-    address: {
-      "@type": "PostalAddress",
-      streetAddress: show.addressLines.split("\n").filter(Boolean).join(", "),
-      addressLocality: show.city,
-      ...(show.region && { addressRegion: show.region }),
-      postalCode: show.postcode,
-      addressCountry: show.country,
-    },
+    ...(mode === "DEFAULT"
+      ? { url: absolute(publicUrl, venuePath(show.venueSlug)) }
+      : mode !== "MULTI_VENUE" && { url: `${publicUrl}/` }),
   };
+  const duration = show.runningTimeMinutes > 0 ? isoDuration(show.runningTimeMinutes) : null;
   return performances.map((performance) => {
     const url = absolute(publicUrl, ticketsPath(mode, show.slug, show.venueSlug, performance.id));
     const price = prices.get(performance.id);
     const features = accessibilityFeatures(performance.accessServices);
     // Every service in words, those schema.org has no word for too (a relaxed performance).
-    const services = wording?.services(performance.accessServices, show.country) ?? [];
+    const services = wording.services(performance.accessServices, show.country);
+    const audiences = services.filter((service) => !ACCESSIBILITY_FEATURES[service.service]);
+    const validFrom = saleOpened(performance, show.importedAt);
+    const ends = new Date(new Date(performance.startsAt).getTime() + show.runningTimeMinutes * 60_000);
     const summary = services.length
       ? [
-          wording!.t("access.services", { list: services.map((service) => service.words).join(", ") }),
+          wording.t("access.services", { list: services.map((service) => service.words).join(", ") }),
           performance.accessNotes,
         ]
           .filter(Boolean)
@@ -151,14 +212,19 @@ export async function eventListings(
       name: show.name,
       description: show.description,
       startDate: local(performance.startsAt),
+      ...(duration && { endDate: local(ends.toISOString()), duration }),
       eventStatus:
         performance.status === "cancelled" ? "https://schema.org/EventCancelled" : "https://schema.org/EventScheduled",
       eventAttendanceMode: "https://schema.org/OfflineEventAttendanceMode",
       url,
       ...(image && { image: [absolute(publicUrl, image)] }),
       location,
+      organizer,
       ...(performers.length > 0 && { performer: performers }),
       ...(features.length > 0 && { accessibilityFeature: features }),
+      ...(audiences.length > 0 && {
+        audience: audiences.map((service) => ({ "@type": "Audience", audienceType: service.words })),
+      }),
       ...(hazards.length > 0 && { accessibilityHazard: hazards }),
       ...(summary && { accessibilitySummary: summary }),
       ...(price !== undefined &&
@@ -169,7 +235,7 @@ export async function eventListings(
             price: decimalAmount(price),
             priceCurrency: show.currency,
             availability: AVAILABILITY[performance.level],
-            validFrom: local(performance.onSaleFrom),
+            ...(validFrom && { validFrom: local(validFrom) }),
           },
         }),
     };

@@ -85,11 +85,19 @@ describe("access services and hazards in the page data (en-US, at a UK venue)", 
       "Access: BSL interpreted, Relaxed performance",
       "Access: Open captioned",
     ]);
+    // A touch tour is the vocabulary's tactileObject (issue 56 item 7)…
     expect(events.map((event) => event.accessibilityFeature ?? null)).toEqual([
       null,
-      ["audioDescription"],
+      ["audioDescription", "tactileObject"],
       ["signLanguage"],
       ["captions"],
+    ]);
+    // …and a relaxed performance, which it has no word for, says whom it is for, in the page's words.
+    expect(events.map((event) => event.audience ?? null)).toEqual([
+      null,
+      null,
+      [{ "@type": "Audience", audienceType: "Relaxed performance" }],
+      null,
     ]);
   });
 

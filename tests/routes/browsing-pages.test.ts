@@ -239,6 +239,37 @@ describe("the home, venue and show pages", () => {
     expect(served.headers.get("content-type")).toBe("image/jpeg");
   });
 
+  it("gives every event of every demo show its end, running time and organizer, its performers where the catalogue names them, and each access date its data (issue 56 item 7)", async () => {
+    const sitemap = await (await fetch(server.url("/sitemap.xml"))).text();
+    const shows = [...sitemap.matchAll(/<loc>[^<]*?(\/shows\/[\w-]+\/[\w-]+)<\/loc>/g)].map((match) => match[1]!);
+    expect(shows.length).toBeGreaterThan(5);
+    let accessDates = 0;
+    for (const path of shows) {
+      const document = await page(path);
+      const events = [...document.querySelectorAll('script[type="application/ld+json"]')].flatMap(
+        (script) => JSON.parse(script.textContent ?? "[]") as Record<string, unknown>[],
+      );
+      expect(events.length, path).toBeGreaterThan(0);
+      for (const event of events) {
+        expect(event, path).toMatchObject({
+          endDate: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d$/),
+          duration: expect.stringMatching(/^PT(\d+H)?(\d+M)?$/),
+          organizer: { "@type": "Organization", name: expect.any(String), url: expect.any(String) },
+        });
+        if (event.accessibilitySummary) {
+          accessDates += 1;
+          expect(
+            Boolean(event.accessibilityFeature) || Boolean(event.audience),
+            `${path} ${String(event.startDate)}`,
+          ).toBe(true);
+        }
+      }
+      // The bands and DJs of the demo's concerts are named in its catalogue.
+      if (events[0]!["@type"] === "MusicEvent") expect(events[0]!.performer, path).toBeTruthy();
+    }
+    expect(accessDates).toBeGreaterThan(0);
+  });
+
   it("gives a show's page its poster, facts, access information and next dates with availability", async () => {
     const document = await page("/shows/the-tide-tables/harbour-playhouse");
     const poster = document.querySelector(".show__poster img")!;
