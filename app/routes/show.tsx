@@ -192,9 +192,7 @@ export default function Show() {
                 </li>
               ))}
             </ul>
-          ) : (
-            <p className="empty-state">{t("show.empty")}</p>
-          )}
+          ) : null}
           <p className="show__all-dates">
             <Link to={calendarHref}>{t("show.bookAllDates")}</Link>
           </p>
