@@ -197,9 +197,7 @@ export default function Show() {
             <Link to={calendarHref}>{t("show.bookAllDates")}</Link>
           </p>
         </section>
-        {show.poster ? (
-          <Picture picture={show.poster} sizes="18rem" className="show__poster" eager />
-        ) : null}
+        {show.poster ? <Picture picture={show.poster} sizes="18rem" className="show__poster" eager /> : null}
         <div className="show__about">
           <p>{show.description}</p>
         </div>

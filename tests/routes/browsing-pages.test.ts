@@ -254,10 +254,16 @@ describe("the home, venue and show pages", () => {
     expect(words(document.querySelector(".show__performances")?.textContent)).toMatch(/availability|Sold out/);
   });
 
-  /** Every amount a page's seat map names: each seat's label ends with its all-in price. */
-  const seatPrices = (document: Document, symbol: string) =>
-    [...document.querySelectorAll<HTMLInputElement>('input[name="seat"]')].flatMap((input) => {
-      const amount = words(input.labels?.[0]?.textContent).match(new RegExp(`\\${symbol}([\\d,]+\\.\\d\\d)`));
+  /**
+   * Every all-in price a tickets page names for a place: each seat's label ends with its price,
+   * each standing area's label has its own.
+   */
+  const placePrices = (document: Document, symbol: string) =>
+    [
+      ...[...document.querySelectorAll<HTMLInputElement>('input[name="seat"]')].map((input) => input.labels?.[0]),
+      ...document.querySelectorAll(".standing label"),
+    ].flatMap((label) => {
+      const amount = words(label?.textContent).match(new RegExp(`\\${symbol}([\\d,]+\\.\\d\\d)`));
       return amount ? [Number(amount[1]!.replace(/,/g, ""))] : [];
     });
 
@@ -302,35 +308,45 @@ describe("the home, venue and show pages", () => {
       const all = [...book.querySelectorAll("a")].find((link) => words(link.textContent) === "All dates")!;
       expect(all.getAttribute("href")).toBe(`${path}/calendar`);
 
-      // The all-in from-price: the cheapest seat the first date's tickets page shows, and the show's card's.
+      // The all-in from-price: the cheapest place the first date's tickets page shows, and the show's card's.
       const from = words(book.querySelector(".show__from-price")?.textContent);
       expect(from).toMatch(new RegExp(`^From \\${symbol}\\d+\\.\\d\\d$`));
       const tickets = await page(bookLinks[0]!.getAttribute("href")!, language);
-      const cheapest = Math.min(...seatPrices(tickets, symbol));
+      const cheapest = Math.min(...placePrices(tickets, symbol));
       expect(Number(from.slice(`From ${symbol}`.length))).toBe(cheapest);
-      const card = cardsOf(await page("/", language)).find((candidate) => candidate.querySelector(`a[href="${path}"]`))!;
+      const card = cardsOf(await page("/", language)).find((candidate) =>
+        candidate.querySelector(`a[href="${path}"]`),
+      )!;
       expect(words(card.querySelector(".show-card__price")?.textContent)).toBe(from);
     },
   );
 
   it.each([
-    { language: "en-GB", path: "/shows/the-tide-tables/harbour-playhouse", show: "The Tide Tables", venue: "Harbour Playhouse" },
+    {
+      language: "en-GB",
+      path: "/shows/the-tide-tables/harbour-playhouse",
+      show: "The Tide Tables",
+      venue: "Harbour Playhouse",
+    },
     { language: "en-US", path: "/shows/northern-static/foundry-hall", show: "Northern Static", venue: "Foundry Hall" },
-  ])("$language: titles a tickets page with the show, the venue and the date and time", async ({ language, path, show, venue }) => {
-    const showPage = await page(path, language);
-    const href = showPage.querySelector<HTMLAnchorElement>(".show__book-dates a")!.getAttribute("href")!;
-    const id = href.split("/").pop()!;
-    const performance = await server.services.store.db
-      .selectFrom("performances")
-      .innerJoin("runs", "runs.id", "performances.run_id")
-      .innerJoin("venues", "venues.id", "runs.venue_id")
-      .select(["performances.starts_at as startsAt", "venues.time_zone as timeZone"])
-      .where("performances.id", "=", id)
-      .executeTakeFirstOrThrow();
-    const when = formatDateTime(performance.startsAt, performance.timeZone, language);
-    const tickets = await page(href, language);
-    // The venue's wording set names the site after the venue too.
-    expect(words(tickets.title)).toBe(`Select your tickets: ${show}, ${venue}, ${when} – ${venue}`);
-    expect(words(tickets.querySelector("h1")?.textContent)).toBe("Select your tickets");
-  });
+  ])(
+    "$language: titles a tickets page with the show, the venue and the date and time",
+    async ({ language, path, show, venue }) => {
+      const showPage = await page(path, language);
+      const href = showPage.querySelector<HTMLAnchorElement>(".show__book-dates a")!.getAttribute("href")!;
+      const id = href.split("/").pop()!;
+      const performance = await server.services.store.db
+        .selectFrom("performances")
+        .innerJoin("runs", "runs.id", "performances.run_id")
+        .innerJoin("venues", "venues.id", "runs.venue_id")
+        .select(["performances.starts_at as startsAt", "venues.time_zone as timeZone"])
+        .where("performances.id", "=", id)
+        .executeTakeFirstOrThrow();
+      const when = formatDateTime(performance.startsAt, performance.timeZone, language);
+      const tickets = await page(href, language);
+      // The venue's wording set names the site after the venue too.
+      expect(words(tickets.title)).toBe(`Select your tickets: ${show}, ${venue}, ${when} – ${venue}`);
+      expect(words(tickets.querySelector("h1")?.textContent)).toBe("Select your tickets");
+    },
+  );
 });
