@@ -3,7 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { venueDay } from "~/urls/venue-days";
 import { useTranslation } from "react-i18next";
 import { CalendarPerformance, type CalendarPerformanceView } from "~/components/calendar-performance";
-import { formatDate } from "~/i18n/format";
+import { formatDate, formatDateTime, formatMoney } from "~/i18n/format";
 import { accessPath, calendarPath, showPath, ticketsPath, venuePath } from "~/urls/paths";
 import { eventListings, showShareCard } from "~/use-cases/structured-data.server";
 import { StructuredData } from "~/components/structured-data";
@@ -17,7 +17,7 @@ import { membershipOf, readBuyer } from "~/web/buyer.server";
 import { track } from "~/web/track.server";
 import { Picture } from "~/components/picture";
 import { Paragraphs, VenueAddress } from "~/components/venue-visit";
-import { pictureView } from "~/use-cases/show-list.server";
+import { pictureView, runFromPrice } from "~/use-cases/show-list.server";
 import { venuePhoneHandle } from "~/components/venue-phone-handle";
 import { AccessNext } from "~/components/access-list";
 import { accessListings, accessWording } from "~/use-cases/access-listings.server";
@@ -32,6 +32,8 @@ export const handle = {
 };
 
 const NEXT_PERFORMANCES = 5;
+/** The dates the booking block at the top offers, each with its own "Book". */
+const BOOK_DATES = 3;
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const requested = track(context, "fetchShow.request");
@@ -47,10 +49,11 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     const { config } = context;
     const mode = config.routingType;
     const now = context.clock.now();
-    const [span, next, pictures] = await Promise.all([
+    const [span, next, pictures, fromPrice] = await Promise.all([
       context.catalogue.runSpan(show.runId, now),
       context.catalogue.nextPerformances(show.runId, now, NEXT_PERFORMANCES),
       context.catalogue.picturesOf(show.slug),
+      runFromPrice(context, show),
     ]);
     const wording = await accessWording(request, context, show.venueSlug);
     const [availability, accessNext] = await Promise.all([
@@ -115,6 +118,11 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       venuePhone: show.venuePhone,
       span: span ? { first: span.first, last: span.last } : null,
       performances,
+      fromPrice,
+      // Only dates the buyer can book now: the list below says why the others cannot be.
+      bookDates: performances
+        .flatMap(({ id, startsAt, href, bookable }) => (href && bookable ? [{ id, startsAt, href }] : []))
+        .slice(0, BOOK_DATES),
       calendarHref: calendarPath(mode, show.slug, show.venueSlug),
       accessNext,
       accessHref: accessPath(),
@@ -129,21 +137,28 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 
 export default function Show() {
   const { t, i18n } = useTranslation();
-  const { show, venueHref, span, performances, calendarHref, structuredData, accessNext, accessHref } =
-    useLoaderData<typeof loader>();
+  const {
+    show,
+    venueHref,
+    span,
+    performances,
+    fromPrice,
+    bookDates,
+    calendarHref,
+    structuredData,
+    accessNext,
+    accessHref,
+  } = useLoaderData<typeof loader>();
   const locale = i18n.language;
+  // Source order is reading order (screen readers, text browsers, phones): the name and facts,
+  // then booking, then the pictures and the description; wider screens put the poster beside them.
   return (
     <article className="show">
-      {show.hero ? <Picture picture={show.hero} sizes="100vw" className="show__hero" eager /> : null}
       {structuredData.length > 0 ? <StructuredData data={structuredData} /> : null}
-      <div className="show__intro">
-        {show.poster ? (
-          <Picture picture={show.poster} sizes="(min-width: 48em) 18rem, 60vw" className="show__poster" eager />
-        ) : null}
-        <div className="show__about">
+      <div className={show.poster ? "show__intro show__intro--poster" : "show__intro"}>
+        <div className="show__head">
           <h1>{show.name}</h1>
           <p className="show__where">{t("show.at", { venue: show.venueName, city: show.city })}</p>
-          <p>{show.description}</p>
           <dl className="show__facts">
             <dt>{t("show.ageGuidanceLabel")}</dt>
             <dd>{show.ageGuidance}</dd>
@@ -151,7 +166,46 @@ export default function Show() {
             <dd>{t("show.runningTime", { count: show.runningTimeMinutes })}</dd>
           </dl>
         </div>
+        <section className="show__book" aria-labelledby="show-book">
+          <h2 id="show-book">{t("show.bookHeading")}</h2>
+          {fromPrice ? (
+            <p className="show__from">
+              <strong className="show__from-price">
+                {t("show.fromPrice", { price: formatMoney(fromPrice.amount, fromPrice.currency, locale) })}
+              </strong>{" "}
+              <span className="show__from-note">{t("show.fromPriceNote")}</span>
+            </p>
+          ) : null}
+          {bookDates.length > 0 ? (
+            <ul className="show__book-dates">
+              {bookDates.map((date) => (
+                <li key={date.id}>
+                  <span id={`book-when-${date.id}`} className="show__book-when">
+                    {formatDateTime(date.startsAt, show.timeZone, locale)}
+                  </span>{" "}
+                  {/* Named "Book" and its date, so a list of the page's links tells the three apart. */}
+                  <Link
+                    to={date.href}
+                    id={`book-${date.id}`}
+                    aria-labelledby={`book-${date.id} book-when-${date.id}`}
+                    className="button show__book-link"
+                  >
+                    {t("show.book")}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          ) : null}
+          <p className="show__all-dates">
+            <Link to={calendarHref}>{t("show.bookAllDates")}</Link>
+          </p>
+        </section>
+        {show.poster ? <Picture picture={show.poster} sizes="18rem" className="show__poster" eager /> : null}
+        <div className="show__about">
+          <p>{show.description}</p>
+        </div>
       </div>
+      {show.hero ? <Picture picture={show.hero} sizes="100vw" className="show__hero" /> : null}
 
       <section className="show__section" aria-labelledby="show-where">
         <h2 id="show-where">{t("show.whereHeading")}</h2>

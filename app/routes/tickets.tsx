@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { applyPromoCode } from "~/web/buyer.server";
 import { holdView } from "~/use-cases/hold-view.server";
-import { ensureBasket, ticketsContext, ticketsPageBack } from "~/web/tickets-page.server";
+import { ensureBasket, ticketsContext, ticketsPageBack, ticketsPageTitle } from "~/web/tickets-page.server";
 import { buyerEntitlements } from "~/ticketing/entitlements.server";
 import { saveTicketChoices, ticketsView } from "~/use-cases/ticket-prices.server";
 import { AllInNote } from "~/components/all-in-note";
@@ -49,6 +49,7 @@ export const meta: MetaFunction<typeof loader> = (args) => [...headTags(args), .
 
 export const handle = {
   titleKey: "tickets.title",
+  title: (data: { pageTitle?: string } | undefined) => data?.pageTitle,
   keptPage: true,
   query: Object.values(FILTER_PARAMS),
   ...venuePhoneHandle,
@@ -114,6 +115,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       venueSlug: show.venueSlug,
     }),
     structuredData,
+    pageTitle: await ticketsPageTitle(request, context, show, performance.starts_at),
     share: await showShareCard(request, context, show, {
       title: `${show.name}, ${show.venueName}`,
       path: ticketsPath(context.config.routingType, show.slug, show.venueSlug, performance.id),

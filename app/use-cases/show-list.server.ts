@@ -42,6 +42,21 @@ export function pictureView(picture: StoredPicture): PictureView {
   };
 }
 
+/**
+ * A run's "from" price, the one its card on the home page shows: the domain's lowest all-in price
+ * (face value and booking fee) of the plans its performances still on sale sell. Null when none is.
+ */
+export async function runFromPrice(
+  context: AppLoadContext,
+  run: { runId: string; venueSlug: string; currency: string },
+): Promise<{ amount: number; currency: string } | null> {
+  const onSale = (await context.catalogue.runsOnSale(context.clock.now(), run.venueSlug)).find(
+    (candidate) => candidate.runId === run.runId,
+  );
+  const lowest = onSale ? await context.availability.lowestPrice(onSale.performances.map((p) => p.planId)) : null;
+  return lowest === null ? null : { amount: lowest, currency: run.currency };
+}
+
 export interface ShowCardFilter {
   /** Only this venue's shows. */
   venueSlug?: string;

@@ -6,6 +6,7 @@ import { safeReturnPath } from "~/urls/return-path";
 import { showFromParams } from "~/web/show-params.server";
 import { saleRefusal, saleWindowOf } from "~/ticketing/sale-window";
 import { benefitsOf } from "~/ticketing/memberships";
+import { formatDateTime } from "~/i18n/format";
 import { basketCookieHeader, entitlementsFor, readBuyer } from "./buyer.server";
 import { admitOrQueue, type BasketClaim } from "./queue-gate.server";
 
@@ -82,4 +83,26 @@ export async function ensureBasket(
   const owned = (claim && (await claim(created))) ?? created;
   headers.append("Set-Cookie", await basketCookieHeader(context, owned));
   return owned;
+}
+
+/**
+ * The tickets page's title, made here so that no page's script carries the words or the date
+ * format: which show, where and when ("Select your tickets: Hamlet, Liberty Theatre, Tue 8 Dec
+ * 2026, 19:30"), in the buyer's language and the venue's wording set and time zone.
+ */
+export async function ticketsPageTitle(
+  request: Request,
+  context: AppLoadContext,
+  show: { name: string; venueName: string; venueSlug: string; timeZone: string },
+  startsAt: string,
+): Promise<string> {
+  const language = await context.i18n.getLocale(request);
+  const { t } = await context.i18n.createInstance(language, context.i18n.wordingSetFor(show.venueSlug));
+  // The page's own heading first, as the wording set has it.
+  return t("tickets.pageTitle", {
+    title: t("tickets.title"),
+    show: show.name,
+    venue: show.venueName,
+    when: formatDateTime(startsAt, show.timeZone, language),
+  });
 }

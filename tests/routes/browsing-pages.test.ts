@@ -3,7 +3,7 @@
 // filters as GET forms, the venues list and a venue's page.
 import { JSDOM } from "jsdom";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { formatMoney } from "~/i18n/format";
+import { formatDateTime, formatMoney } from "~/i18n/format";
 import { bandPricesOfPlans } from "~/ticketing/queries.server";
 import { venueDay } from "~/urls/venue-days";
 import { startDemoServer, DEMO_NOW, type DemoServer } from "../support/demo-journey";
@@ -284,4 +284,100 @@ describe("the home, venue and show pages", () => {
     expect(document.querySelectorAll(".show__performances li").length).toBe(5);
     expect(words(document.querySelector(".show__performances")?.textContent)).toMatch(/availability|Sold out/);
   });
+
+  /**
+   * Every all-in price a tickets page names for a place: each seat's label ends with its price,
+   * each standing area's label has its own.
+   */
+  const placePrices = (document: Document, symbol: string) =>
+    [
+      ...[...document.querySelectorAll<HTMLInputElement>('input[name="seat"]')].map((input) => input.labels?.[0]),
+      ...document.querySelectorAll(".standing label"),
+    ].flatMap((label) => {
+      const amount = words(label?.textContent).match(new RegExp(`\\${symbol}([\\d,]+\\.\\d\\d)`));
+      return amount ? [Number(amount[1]!.replace(/,/g, ""))] : [];
+    });
+
+  it.each([
+    { language: "en-GB", symbol: "£", path: "/shows/the-tide-tables/harbour-playhouse", show: "The Tide Tables" },
+    { language: "en-US", symbol: "$", path: "/shows/northern-static/foundry-hall", show: "Northern Static" },
+  ])(
+    "$language: sells from the top of a show's page: the all-in from-price, the next three dates with Book, all dates",
+    async ({ language, symbol, path, show }) => {
+      const document = await page(path, language);
+      // Reading order (and a phone's, where the page is one column): name, facts, booking, then the poster.
+      const h1 = document.querySelector("h1")!;
+      const facts = document.querySelector(".show__facts")!;
+      const book = document.querySelector<HTMLElement>(".show__book")!;
+      const poster = document.querySelector(".show__poster")!;
+      expect(words(h1.textContent)).toBe(show);
+      const follows = (a: Node, b: Node) => Boolean(a.compareDocumentPosition(b) & 4);
+      expect(follows(h1, facts)).toBe(true);
+      expect(follows(facts, book)).toBe(true);
+      expect(follows(book, poster)).toBe(true);
+      expect(follows(book, document.querySelector(".show__about")!)).toBe(true);
+      expect(document.querySelector(`#${book.getAttribute("aria-labelledby")}`)?.textContent).toBe("Book tickets");
+
+      // The next three bookable dates, each with its own Book link to its tickets page, named with its date.
+      const dates = [...book.querySelectorAll<HTMLElement>(".show__book-dates li")];
+      expect(dates).toHaveLength(3);
+      const bookLinks = dates.map((date) => date.querySelector<HTMLAnchorElement>("a")!);
+      expect(bookLinks.map((link) => words(link.textContent))).toEqual(["Book", "Book", "Book"]);
+      const listed = [...document.querySelectorAll<HTMLAnchorElement>(".show__performances a")].map((link) =>
+        link.getAttribute("href"),
+      );
+      expect(bookLinks.map((link) => link.getAttribute("href"))).toEqual(listed.slice(0, 3));
+      for (const [index, link] of bookLinks.entries()) {
+        expect(link.getAttribute("href")).toMatch(new RegExp(`^${path}/tickets/[0-9A-F-]{36}$`));
+        // Its accessible name: "Book" and the date beside it.
+        const names = link.getAttribute("aria-labelledby")!.split(" ");
+        expect(names.map((id) => words(document.getElementById(id)?.textContent))).toEqual([
+          "Book",
+          words(dates[index]!.querySelector(".show__book-when")?.textContent),
+        ]);
+      }
+      const all = [...book.querySelectorAll("a")].find((link) => words(link.textContent) === "All dates")!;
+      expect(all.getAttribute("href")).toBe(`${path}/calendar`);
+
+      // The all-in from-price: the cheapest place the first date's tickets page shows, and the show's card's.
+      const from = words(book.querySelector(".show__from-price")?.textContent);
+      expect(from).toMatch(new RegExp(`^From \\${symbol}\\d+\\.\\d\\d$`));
+      const tickets = await page(bookLinks[0]!.getAttribute("href")!, language);
+      const cheapest = Math.min(...placePrices(tickets, symbol));
+      expect(Number(from.slice(`From ${symbol}`.length))).toBe(cheapest);
+      const card = cardsOf(await page("/", language)).find((candidate) =>
+        candidate.querySelector(`a[href="${path}"]`),
+      )!;
+      expect(words(card.querySelector(".show-card__price")?.textContent)).toBe(from);
+    },
+  );
+
+  it.each([
+    {
+      language: "en-GB",
+      path: "/shows/the-tide-tables/harbour-playhouse",
+      show: "The Tide Tables",
+      venue: "Harbour Playhouse",
+    },
+    { language: "en-US", path: "/shows/northern-static/foundry-hall", show: "Northern Static", venue: "Foundry Hall" },
+  ])(
+    "$language: titles a tickets page with the show, the venue and the date and time",
+    async ({ language, path, show, venue }) => {
+      const showPage = await page(path, language);
+      const href = showPage.querySelector<HTMLAnchorElement>(".show__book-dates a")!.getAttribute("href")!;
+      const id = href.split("/").pop()!;
+      const performance = await server.services.store.db
+        .selectFrom("performances")
+        .innerJoin("runs", "runs.id", "performances.run_id")
+        .innerJoin("venues", "venues.id", "runs.venue_id")
+        .select(["performances.starts_at as startsAt", "venues.time_zone as timeZone"])
+        .where("performances.id", "=", id)
+        .executeTakeFirstOrThrow();
+      const when = formatDateTime(performance.startsAt, performance.timeZone, language);
+      const tickets = await page(href, language);
+      // The venue's wording set names the site after the venue too.
+      expect(words(tickets.title)).toBe(`Select your tickets: ${show}, ${venue}, ${when} – ${venue}`);
+      expect(words(tickets.querySelector("h1")?.textContent)).toBe("Select your tickets");
+    },
+  );
 });
