@@ -8,7 +8,8 @@ import { checkoutPath } from "~/urls/paths";
 import { LAST_STEP } from "~/ticketing/checkout-steps";
 import { PostForm } from "~/components/post-form";
 import { useSupportPhone } from "~/components/support-phone";
-import { cardTypeNames, type CardBrand } from "~/forms/checkout/card-types";
+import type { CardBrand } from "~/forms/checkout/card-types";
+import { cardTypeNames } from "~/web/checkout-flow.server";
 
 // /checkout/failed: the last payment did not go through. Says whether anything was charged (it
 // never is: a failed or voided payment takes nothing), why, and what the buyer can do: try again,

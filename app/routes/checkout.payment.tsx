@@ -6,6 +6,7 @@ import { applyPromoCode } from "~/web/buyer.server";
 import { fullName } from "~/views/contact-details";
 import {
   acceptOwnChange,
+  cardTypeNames,
   guardStep,
   stepFrame,
   trackedPerformance,
@@ -22,7 +23,7 @@ import {
   type PayFormOptions,
   type PayMethod,
 } from "~/forms/schemas.server";
-import { cardTypeNames } from "~/forms/checkout/card-types";
+
 import { errorsForSummary } from "~/forms/checkout/messages";
 import { redirectForPayment } from "~/web/order-pages.server";
 import { WAITING_PAGE } from "~/ticketing/checkout-steps";
@@ -97,6 +98,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     methods,
     cardEntry: context.payments.offers.cardEntry,
     brands: acceptedBrands(sponsoredSeats(state)),
+    // Named on the server: the names are the same for every buyer, and no browser needs the code.
+    cardTypeNames: cardTypeNames(acceptedBrands(sponsoredSeats(state))),
     sponsored: sponsoredSeats(state),
     voucherKind: state.seller.country === "US" ? ("giftCard" as const) : ("voucher" as const),
     promo: promoCode(state),
@@ -258,8 +261,20 @@ function FormError({ error }: { error?: { key: string; values?: Record<string, s
 export default function Payment() {
   const { t, i18n } = useTranslation();
   const loaderData = useLoaderData<typeof loader>();
-  const { frame, methods, cardEntry, brands, sponsored, voucherKind, promo, toPay, currency, expired, retry } =
-    loaderData;
+  const {
+    frame,
+    methods,
+    cardEntry,
+    brands,
+    cardTypeNames: names,
+    sponsored,
+    voucherKind,
+    promo,
+    toPay,
+    currency,
+    expired,
+    retry,
+  } = loaderData;
   const actionData = useActionData<typeof action>();
   const result = actionData?.result;
   const replied = result && !("form" in result) ? result : undefined;
@@ -297,7 +312,7 @@ export default function Payment() {
     ...errorsForSummary(voucherForm.allErrors, ["voucherNumber", "voucherCode"], t),
     ...errorsForSummary(payForm.allErrors, ["method", "cardNumber", "cardOwner", "expiry", "cvv"], t),
   ];
-  const cardTypes = t("validation.orList", { items: cardTypeNames(brands) });
+  const cardTypes = t("validation.orList", { items: names });
   const noMethods = methods.length === 0;
   return (
     <CheckoutStep

@@ -242,3 +242,9 @@ export async function acceptOwnChange(context: AppLoadContext, state: CheckoutSt
   const price = await context.baskets.price(state.basketId, state.benefits);
   if (price) await context.baskets.acknowledgePrices(state.basketId, price.fingerprint);
 }
+
+// The accepted cards' names are worked out in the payment and failed pages' loaders. Imported from
+// here (a .server module) rather than from forms/checkout/card-types, the browser's build of those
+// pages carries no chunk for them: the compiler keeps a route's plain imports even when only its
+// loader used them (see docs/development.md, "Dependencies").
+export { cardTypeNames } from "~/forms/checkout/card-types";
