@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { may, type StaffAction } from "~/ticketing/staff-roles";
-import { requireStaff } from "~/web/staff.server";
+import { refuseStaffPost, requireStaff } from "~/web/staff.server";
 
 // The staff's start page: who is signed in and as what, and the pages their role may open (signing
 // out is the staff's header's: routes/staff-frame.tsx). The pages join the list as they come (issue 55).
@@ -29,10 +29,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-// A POST here is no form of this page's: refused as to anyone, but a 404 to anyone not staff.
-export async function action({ request, context }: ActionFunctionArgs) {
-  await requireStaff(request, context, null);
-  throw new Response(null, { status: 405, statusText: "Method Not Allowed" });
+export async function action(args: ActionFunctionArgs) {
+  return refuseStaffPost(args, null);
 }
 
 export default function StaffHome() {

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { formatDateTime, formatMoney } from "~/i18n/format";
-import { requireStaff } from "~/web/staff.server";
+import { refuseStaffPost, requireStaff } from "~/web/staff.server";
 
 // The staff's audit log, for managers (issue 55 item 1): who did what, when, to which order, newest
 // first; `?order=NUMBER` keeps one order's entries (the order page links here). Read-only, as the
@@ -50,10 +50,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-// A POST here is no form of this page's: refused, and a 404 to anyone who may not read the log.
-export async function action({ request, context }: ActionFunctionArgs) {
-  await requireStaff(request, context, "manageStaff");
-  throw new Response(null, { status: 405, statusText: "Method Not Allowed" });
+export async function action(args: ActionFunctionArgs) {
+  return refuseStaffPost(args, "manageStaff");
 }
 
 export default function StaffAudit() {

@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { errorsForSummary } from "~/forms/checkout/messages";
 import { orderSearchSchema, parseWithZod } from "~/forms/schemas.server";
 import { formatDateTime, formatMoney } from "~/i18n/format";
-import { requireStaff } from "~/web/staff.server";
+import { refuseStaffPost, requireStaff } from "~/web/staff.server";
 import { ErrorSummary } from "~/components/error-summary";
 import { TextField } from "~/components/form-fields";
 import { useSchemaForm } from "~/components/use-schema-form";
@@ -26,10 +26,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { result: submission.reply(), found: { query: submission.value.q, ...found } };
 }
 
-// A POST here is no form of this page's: refused, and a 404 to anyone who may not see orders.
-export async function action({ request, context }: ActionFunctionArgs) {
-  await requireStaff(request, context, "viewOrders");
-  throw new Response(null, { status: 405, statusText: "Method Not Allowed" });
+export async function action(args: ActionFunctionArgs) {
+  return refuseStaffPost(args, "viewOrders");
 }
 
 type Found = NonNullable<Awaited<ReturnType<typeof loader>>["found"]>;

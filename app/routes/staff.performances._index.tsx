@@ -3,7 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { formatDate, formatDateTime } from "~/i18n/format";
 import { isIsoDate } from "~/urls/param-values";
-import { requireStaff } from "~/web/staff.server";
+import { refuseStaffPost, requireStaff } from "~/web/staff.server";
 
 // Sales and access lists (issue 55 item 4): the performances of two weeks, by show, each linking
 // to its sales report. By default the two weeks start a few days back, so last weekend's
@@ -48,10 +48,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-// A POST here is no form of this page's: refused as to anyone, but a 404 to anyone not allowed.
-export async function action({ request, context }: ActionFunctionArgs) {
-  await requireStaff(request, context, "viewReports");
-  throw new Response(null, { status: 405, statusText: "Method Not Allowed" });
+export async function action(args: ActionFunctionArgs) {
+  return refuseStaffPost(args, "viewReports");
 }
 
 export default function StaffPerformances() {

@@ -21,6 +21,7 @@ export const performanceParams = z.object({ performanceId });
 export const calendarParams = z.object({ date: isoDate.optional() });
 
 export const notFound = () => new Response(null, { status: 404, statusText: "Not Found" });
+export const methodNotAllowed = () => new Response(null, { status: 405, statusText: "Method Not Allowed" });
 
 /**
  * Validates route parameters; anything that does not fit is a 404 (never a 500), because a URL

@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, HeadersArgs, LoaderFunctionArgs, ServerBuild } from "@remix-run/node";
+import { methodNotAllowed } from "~/urls/params";
 import { modeOfRouteId, type RoutingMode } from "~/urls/route-table";
 import { isStoreUnreachable } from "~/ticketing/errors";
 import { REFUSED_FORM } from "~/views/refusals";
@@ -67,7 +68,7 @@ function guardActions(
           throw new Response(REFUSED_FORM.tooLarge, { status: 413, statusText: "Content Too Large" });
         }
         await verifyCsrf(request);
-        if (!action) throw new Response(null, { status: 405, statusText: "Method Not Allowed" });
+        if (!action) throw methodNotAllowed();
         return action({ ...args, request });
       },
     },

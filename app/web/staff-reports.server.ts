@@ -5,7 +5,7 @@ import {
   type OrderCsvWording,
   type ReportedPerformance,
 } from "~/ticketing/performance-report.server";
-import { notFound, parseParams, performanceParams } from "~/urls/params";
+import { methodNotAllowed, notFound, parseParams, performanceParams } from "~/urls/params";
 import { requireStaff } from "./staff.server";
 
 // What the staff's performance reports (issue 55 item 4) share: the guard and the performance
@@ -42,7 +42,7 @@ export async function readReport<T>(
 /** A POST to a report's address is no form of its: refused as to anyone, but a 404 to anyone not allowed. */
 export async function refuseReportPost({ request, context, params }: ActionFunctionArgs): Promise<never> {
   await reportedPerformance(request, context, params);
-  throw new Response(null, { status: 405, statusText: "Method Not Allowed" });
+  throw methodNotAllowed();
 }
 
 /** The CSV's header and yes/no in the request's language; the price heading names the currency. */

@@ -1,5 +1,5 @@
-import type { AppLoadContext } from "@remix-run/node";
-import { notFound } from "~/urls/params";
+import type { ActionFunctionArgs, AppLoadContext } from "@remix-run/node";
+import { methodNotAllowed, notFound } from "~/urls/params";
 import { may, type StaffAction } from "~/ticketing/staff-roles";
 import type { StaffSession } from "~/use-cases/staff.server";
 
@@ -31,6 +31,18 @@ export async function requireStaff(
   const session = await currentStaff(request, context);
   if (!session || (action !== null && !may(session.staff.role, action))) throw notFound();
   return session;
+}
+
+/**
+ * What a staff page that has no form answers a POST: refused as to anyone (405), but a 404 to
+ * anyone `action` does not let in, so it says nothing of the page to them.
+ */
+export async function refuseStaffPost(
+  { request, context }: ActionFunctionArgs,
+  action: StaffAction | null,
+): Promise<never> {
+  await requireStaff(request, context, action);
+  throw methodNotAllowed();
 }
 
 export const staffSignInCookie = (context: AppLoadContext, token: string) =>
